@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * Userspace interface of the PPU DRM driver (ppu.ko).
+ */
+#ifndef _PPU_DRM_H_
+#define _PPU_DRM_H_
+
+#include "drm.h"
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+#define DRM_PPU_GET_PARAM		0x00
+#define DRM_PPU_GEM_CREATE		0x01
+#define DRM_PPU_GEM_MMAP_OFFSET		0x02
+#define DRM_PPU_CTX_CREATE		0x03
+#define DRM_PPU_CTX_DESTROY		0x04
+#define DRM_PPU_SUBMIT			0x05
+#define DRM_PPU_CTX_QUERY_RESET		0x06
+
+#define DRM_IOCTL_PPU_GET_PARAM \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_PPU_GET_PARAM, struct drm_ppu_get_param)
+#define DRM_IOCTL_PPU_GEM_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_PPU_GEM_CREATE, struct drm_ppu_gem_create)
+#define DRM_IOCTL_PPU_GEM_MMAP_OFFSET \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_PPU_GEM_MMAP_OFFSET, \
+		 struct drm_ppu_gem_mmap_offset)
+#define DRM_IOCTL_PPU_CTX_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_PPU_CTX_CREATE, struct drm_ppu_ctx_create)
+#define DRM_IOCTL_PPU_CTX_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_PPU_CTX_DESTROY, struct drm_ppu_ctx_destroy)
+#define DRM_IOCTL_PPU_SUBMIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_PPU_SUBMIT, struct drm_ppu_submit)
+#define DRM_IOCTL_PPU_CTX_QUERY_RESET \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_PPU_CTX_QUERY_RESET, \
+		 struct drm_ppu_ctx_query_reset)
+
+/**
+ * enum drm_ppu_ring_class - classes of rings (engines) of a PPU
+ * @DRM_PPU_RING_GFX: graphics ring; shares a hang domain with compute
+ * @DRM_PPU_RING_COMPUTE: compute ring; shares a hang domain with gfx
+ * @DRM_PPU_RING_SDMA: system DMA ring; independent of every other ring
+ * @DRM_PPU_RING_CLASS_COUNT: number of ring classes
+ */
+enum drm_ppu_ring_class {
+	DRM_PPU_RING_GFX = 0,
+	DRM_PPU_RING_COMPUTE = 1,
+	DRM_PPU_RING_SDMA = 2,
+	DRM_PPU_RING_CLASS_COUNT,
+};
+
+/**
+ * enum drm_ppu_param - parameters readable with DRM_IOCTL_PPU_GET_PARAM
+ * @DRM_PPU_PARAM_RING_COUNT_GFX: number of gfx rings
+ * @DRM_PPU_PARAM_RING_COUNT_COMPUTE: number of compute rings
+ * @DRM_PPU_PARAM_RING_COUNT_SDMA: number of sdma rings
+ * @DRM_PPU_PARAM_RESET_COUNT: device resets since the driver was loaded
+ * @DRM_PPU_PARAM_MAX_BO_SIZE: largest size accepted by GEM_CREATE, in bytes
+ */
+enum drm_ppu_param {
+	DRM_PPU_PARAM_RING_COUNT_GFX = 0,
+	DRM_PPU_PARAM_RING_COUNT_COMPUTE = 1,
+	DRM_PPU_PARAM_RING_COUNT_SDMA = 2,
+	DRM_PPU_PARAM_RESET_COUNT = 3,
+	DRM_PPU_PARAM_MAX_BO_SIZE = 4,
+};
+
+/**
+ * struct drm_ppu_get_param - argument of DRM_IOCTL_PPU_GET_PARAM
+ */
+struct drm_ppu_get_param {
+	/** @param: in, one of &enum drm_ppu_param; -EINVAL if unknown. */
+	__u32 param;
+	/** @pad: must be zero. */
+	__u32 pad;
+	/** @value: out, the value of the parameter. */
+	__u64 value;
+};
+
+/**
+ * struct drm_ppu_gem_create - argument of DRM_IOCTL_PPU_GEM_CREATE
+ *
+ * Creates a shmem-backed buffer object. The size is rounded up to a
+ * multiple of the page size.
+ */
+struct drm_ppu_gem_create {
+	/** @size: in, size in bytes; 0 or above MAX_BO_SIZE is -EINVAL. */
+	__u64 size;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @handle: out, GEM handle of the new object. */
+	__u32 handle;
+};
+
+/**
+ * struct drm_ppu_gem_mmap_offset - argument of DRM_IOCTL_PPU_GEM_MMAP_OFFSET
+ */
+struct drm_ppu_gem_mmap_offset {
+	/** @handle: in, GEM handle; -ENOENT if it does not exist. */
+	__u32 handle;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @offset: out, fake offset to pass to mmap() on the DRM fd. */
+	__u64 offset;
+};
+
+/**
+ * struct drm_ppu_ctx_create - argument of DRM_IOCTL_PPU_CTX_CREATE
+ *
+ * A context owns one scheduler entity per ring. It belongs to the DRM file
+ * that created it; other files cannot use it.
+ */
+struct drm_ppu_ctx_create {
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @ctx_id: out, identifier of the new context (never 0). */
+	__u32 ctx_id;
+};
+
+/**
+ * struct drm_ppu_ctx_destroy - argument of DRM_IOCTL_PPU_CTX_DESTROY
+ *
+ * Jobs already submitted keep running; the identifier is freed at once.
+ */
+struct drm_ppu_ctx_destroy {
+	/** @ctx_id: in, context to destroy; -ENOENT if unknown. */
+	__u32 ctx_id;
+	/** @pad: must be zero. */
+	__u32 pad;
+};
+
+/*
+ * Command stream format. A stream is a sequence of little-endian 32-bit
+ * dwords. Each command starts with a header dword holding the opcode in bits
+ * 31:24 and the number of payload dwords that follow in bits 15:0; bits 23:16
+ * must be zero.
+ */
+#define DRM_PPU_CMD(op, len)		(((__u32)(op) << 24) | ((__u32)(len) & 0xffff))
+#define DRM_PPU_CMD_OPCODE(hdr)		((__u32)(hdr) >> 24)
+#define DRM_PPU_CMD_LEN(hdr)		((__u32)(hdr) & 0xffff)
+#define DRM_PPU_CMD_RSVD(hdr)		(((__u32)(hdr) >> 16) & 0xff)
+
+/** @DRM_PPU_OP_NOP: no operation; payload length 0. */
+#define DRM_PPU_OP_NOP			0x00
+/*
+ * DRM_PPU_OP_WRITE: store a 32-bit value; payload length 3:
+ * bo index in the submit's BO list, byte offset (4-byte aligned), value.
+ */
+#define DRM_PPU_OP_WRITE		0x01
+/*
+ * DRM_PPU_OP_DELAY: keep the engine busy; payload length 1: microseconds,
+ * at most DRM_PPU_MAX_DELAY_US.
+ */
+#define DRM_PPU_OP_DELAY		0x02
+/* DRM_PPU_OP_HANG: never completes until the device is reset; length 0. */
+#define DRM_PPU_OP_HANG			0x03
+
+#define DRM_PPU_MAX_DELAY_US		10000000u
+
+/** DRM_PPU_MAX_SUBMIT_BOS: longest BO list of one submit. */
+#define DRM_PPU_MAX_SUBMIT_BOS		64
+/** DRM_PPU_MAX_SUBMIT_SYNCOBJS: most in-syncobjs of one submit. */
+#define DRM_PPU_MAX_SUBMIT_SYNCOBJS	64
+/** DRM_PPU_MAX_CMD_BYTES: longest command stream of one submit. */
+#define DRM_PPU_MAX_CMD_BYTES		(64u * 1024u)
+
+/**
+ * struct drm_ppu_submit - argument of DRM_IOCTL_PPU_SUBMIT
+ *
+ * Queues one job on one ring. The command stream is read from
+ * @cmd_handle at @cmd_offset; WRITE commands address the BOs of the list
+ * @bo_handles by index. The stream is validated at submit time (-EINVAL if
+ * malformed); if userspace changes it afterwards, the engine stops the job
+ * with an error (the job's fence ends with -EIO).
+ */
+struct drm_ppu_submit {
+	/** @ctx_id: in, context of the job; -ENOENT if not one of this file's. */
+	__u32 ctx_id;
+	/** @ring_class: in, one of &enum drm_ppu_ring_class. */
+	__u32 ring_class;
+	/** @ring_instance: in, ring index within its class. */
+	__u32 ring_instance;
+	/** @cmd_handle: in, GEM handle of the command buffer. */
+	__u32 cmd_handle;
+	/** @cmd_offset: in, byte offset of the stream, 4-byte aligned. */
+	__u32 cmd_offset;
+	/** @cmd_length: in, byte length of the stream, 4..MAX_CMD_BYTES, x4. */
+	__u32 cmd_length;
+	/** @bo_handles: in, user pointer to an array of __u32 GEM handles. */
+	__u64 bo_handles;
+	/** @bo_count: in, entries of @bo_handles, at most MAX_SUBMIT_BOS. */
+	__u32 bo_count;
+	/** @in_syncobj_count: in, entries of @in_syncobjs. */
+	__u32 in_syncobj_count;
+	/** @in_syncobjs: in, user pointer to an array of __u32 syncobj handles
+	 * the job waits for.
+	 */
+	__u64 in_syncobjs;
+	/** @out_syncobj: in, syncobj handle that receives the job's fence, or 0. */
+	__u32 out_syncobj;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @seqno: out, sequence number of the job in its context and ring. */
+	__u64 seqno;
+};
+
+/**
+ * enum drm_ppu_reset_status - how resets touched a context
+ * @DRM_PPU_CTX_RESET_NONE: no device reset since the context was created
+ * @DRM_PPU_CTX_RESET_INNOCENT: resets happened, none caused by this context
+ * @DRM_PPU_CTX_RESET_GUILTY: a job of this context caused a reset
+ */
+enum drm_ppu_reset_status {
+	DRM_PPU_CTX_RESET_NONE = 0,
+	DRM_PPU_CTX_RESET_INNOCENT = 1,
+	DRM_PPU_CTX_RESET_GUILTY = 2,
+};
+
+/**
+ * struct drm_ppu_ctx_query_reset - argument of DRM_IOCTL_PPU_CTX_QUERY_RESET
+ *
+ * Like amdgpu's QUERY_STATE2 or i915's GET_RESET_STATS: tells a context
+ * whether resets touched it and whether it was to blame.
+ */
+struct drm_ppu_ctx_query_reset {
+	/** @ctx_id: in, context to query. */
+	__u32 ctx_id;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @status: out, one of &enum drm_ppu_reset_status. */
+	__u32 status;
+	/** @reset_count: out, device resets since the context was created. */
+	__u32 reset_count;
+	/** @guilty_count: out, jobs of this context found guilty of a hang. */
+	__u32 guilty_count;
+	/** @banned: out, 1 if the context is banned: its jobs end -ECANCELED. */
+	__u32 banned;
+	/** @reserved: out, zero for now. */
+	__u64 reserved[2];
+};
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* _PPU_DRM_H_ */

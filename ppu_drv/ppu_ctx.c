@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * Contexts: one scheduler entity per ring, owned by one DRM file, with the
+ * reset statistics userspace reads through CTX_QUERY_RESET.
+ */
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <drm/drm_print.h>
+
+#include "ppu_drv.h"
+
+static void ppu_ctx_release(struct kref *kref)
+{
+	struct ppu_ctx *ctx = container_of(kref, struct ppu_ctx, refcount);
+
+	mutex_destroy(&ctx->submit_lock);
+	kfree(ctx->entities);
+	kfree(ctx);
+}
+
+/**
+ * ppu_ctx_put - drop a context reference
+ * @ctx: the context
+ */
+void ppu_ctx_put(struct ppu_ctx *ctx)
+{
+	kref_put(&ctx->refcount, ppu_ctx_release);
+}
+
+/**
+ * ppu_ctx_lookup - find a context of a file and take a reference
+ * @pfile: the file
+ * @id: context id
+ *
+ * Return: the context, or NULL if this file has no such context.
+ */
+struct ppu_ctx *ppu_ctx_lookup(struct ppu_file *pfile, u32 id)
+{
+	struct ppu_ctx *ctx;
+
+	xa_lock(&pfile->ctxs);
+	ctx = xa_load(&pfile->ctxs, id);
+	if (ctx)
+		kref_get(&ctx->refcount);
+	xa_unlock(&pfile->ctxs);
+	return ctx;
+}
+
+static void ppu_ctx_destroy_entities(struct ppu_ctx *ctx, u32 count)
+{
+	while (count)
+		drm_sched_entity_destroy(&ctx->entities[--count]);
+}
+
+static struct ppu_ctx *ppu_ctx_alloc(struct ppu_device *ppu)
+{
+	struct ppu_ctx *ctx;
+	u32 i;
+	int ret;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return ERR_PTR(-ENOMEM);
+	ctx->entities = kcalloc(ppu->nr_rings, sizeof(*ctx->entities),
+				GFP_KERNEL);
+	if (!ctx->entities) {
+		kfree(ctx);
+		return ERR_PTR(-ENOMEM);
+	}
+
+	kref_init(&ctx->refcount);
+	mutex_init(&ctx->submit_lock);
+	ctx->ppu = ppu;
+	ctx->reset_base = atomic_read(&ppu->reset_count);
+	ctx->pid = task_pid_nr(current);
+	get_task_comm(ctx->comm, current);
+
+	for (i = 0; i < ppu->nr_rings; i++) {
+		struct drm_gpu_scheduler *sched = &ppu->rings[i].sched;
+
+		ret = drm_sched_entity_init(&ctx->entities[i],
+					    DRM_SCHED_PRIORITY_NORMAL,
+					    &sched, 1, &ctx->banned);
+		if (ret) {
+			ppu_ctx_destroy_entities(ctx, i);
+			ppu_ctx_put(ctx);
+			return ERR_PTR(ret);
+		}
+	}
+	return ctx;
+}
+
+/**
+ * ppu_ctx_create_ioctl - DRM_IOCTL_PPU_CTX_CREATE
+ * @dev: DRM device
+ * @data: &struct drm_ppu_ctx_create
+ * @file: DRM file
+ *
+ * Return: 0, -EINVAL for unknown flags, -ENOMEM, -EBUSY if the file has
+ * too many contexts.
+ */
+int ppu_ctx_create_ioctl(struct drm_device *dev, void *data,
+			 struct drm_file *file)
+{
+	struct ppu_file *pfile = file->driver_priv;
+	struct drm_ppu_ctx_create *args = data;
+	struct ppu_ctx *ctx;
+	int ret;
+
+	if (args->flags) {
+		drm_dbg_driver(dev, "ctx_create: unknown flags 0x%x\n", args->flags);
+		return -EINVAL;
+	}
+
+	ctx = ppu_ctx_alloc(to_ppu(dev));
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+
+	ret = xa_alloc(&pfile->ctxs, &ctx->id, ctx, XA_LIMIT(1, 4096),
+		       GFP_KERNEL);
+	if (ret) {
+		ppu_ctx_destroy_entities(ctx, to_ppu(dev)->nr_rings);
+		ppu_ctx_put(ctx);
+		return ret == -EBUSY ? -EBUSY : ret;
+	}
+	args->ctx_id = ctx->id;
+	return 0;
+}
+
+static void ppu_ctx_close(struct ppu_device *ppu, struct ppu_ctx *ctx)
+{
+	/* Waits for queued jobs to reach their rings, then detaches. */
+	ppu_ctx_destroy_entities(ctx, ppu->nr_rings);
+	ppu_ctx_put(ctx);
+}
+
+/**
+ * ppu_ctx_destroy_ioctl - DRM_IOCTL_PPU_CTX_DESTROY
+ * @dev: DRM device
+ * @data: &struct drm_ppu_ctx_destroy
+ * @file: DRM file
+ *
+ * Return: 0, -EINVAL for non-zero padding, -ENOENT for an unknown context.
+ */
+int ppu_ctx_destroy_ioctl(struct drm_device *dev, void *data,
+			  struct drm_file *file)
+{
+	struct ppu_file *pfile = file->driver_priv;
+	struct drm_ppu_ctx_destroy *args = data;
+	struct ppu_ctx *ctx;
+
+	if (args->pad) {
+		drm_dbg_driver(dev, "ctx_destroy: non-zero padding\n");
+		return -EINVAL;
+	}
+	ctx = xa_erase(&pfile->ctxs, args->ctx_id);
+	if (!ctx) {
+		drm_dbg_driver(dev, "ctx_destroy: no context %u\n", args->ctx_id);
+		return -ENOENT;
+	}
+	ppu_ctx_close(to_ppu(dev), ctx);
+	return 0;
+}
+
+/**
+ * ppu_ctx_query_reset_ioctl - DRM_IOCTL_PPU_CTX_QUERY_RESET
+ * @dev: DRM device
+ * @data: &struct drm_ppu_ctx_query_reset
+ * @file: DRM file
+ *
+ * Return: 0, -EINVAL for unknown flags, -ENOENT for an unknown context.
+ */
+int ppu_ctx_query_reset_ioctl(struct drm_device *dev, void *data,
+			      struct drm_file *file)
+{
+	struct drm_ppu_ctx_query_reset *args = data;
+	struct ppu_device *ppu = to_ppu(dev);
+	struct ppu_ctx *ctx;
+
+	if (args->flags) {
+		drm_dbg_driver(dev, "query_reset: unknown flags 0x%x\n", args->flags);
+		return -EINVAL;
+	}
+	ctx = ppu_ctx_lookup(file->driver_priv, args->ctx_id);
+	if (!ctx) {
+		drm_dbg_driver(dev, "query_reset: no context %u\n", args->ctx_id);
+		return -ENOENT;
+	}
+
+	args->reset_count = atomic_read(&ppu->reset_count) - ctx->reset_base;
+	args->guilty_count = atomic_read(&ctx->guilty_count);
+	args->banned = atomic_read(&ctx->banned);
+	if (args->guilty_count)
+		args->status = DRM_PPU_CTX_RESET_GUILTY;
+	else if (args->reset_count)
+		args->status = DRM_PPU_CTX_RESET_INNOCENT;
+	else
+		args->status = DRM_PPU_CTX_RESET_NONE;
+	memset(args->reserved, 0, sizeof(args->reserved));
+	ppu_ctx_put(ctx);
+	return 0;
+}
+
+/**
+ * ppu_ctx_close_all - destroy every context of a closing file
+ * @pfile: the file
+ */
+void ppu_ctx_close_all(struct ppu_file *pfile)
+{
+	struct ppu_ctx *ctx;
+	unsigned long id;
+
+	xa_for_each(&pfile->ctxs, id, ctx) {
+		xa_erase(&pfile->ctxs, id);
+		ppu_ctx_close(pfile->ppu, ctx);
+	}
+	xa_destroy(&pfile->ctxs);
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * ppu.ko: the DRM driver of the PPU. Binds to "ppu-sim" platform devices;
+ * everything it does to the device goes through struct ppu_hw_ops.
+ */
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_gem_shmem_helper.h>
+#include <drm/drm_ioctl.h>
+#include <drm/drm_print.h>
+
+#include "ppu_drv.h"
+
+unsigned int ppu_max_bo_size_mb = 256;
+module_param_named(max_bo_size_mb, ppu_max_bo_size_mb, uint, 0444);
+MODULE_PARM_DESC(max_bo_size_mb, "Largest buffer object in MiB (default 256)");
+
+static int ppu_get_param_ioctl(struct drm_device *dev, void *data,
+			       struct drm_file *file)
+{
+	struct ppu_device *ppu = to_ppu(dev);
+	struct drm_ppu_get_param *args = data;
+	u32 i, count[DRM_PPU_RING_CLASS_COUNT] = {};
+
+	if (args->pad) {
+		drm_dbg_driver(dev, "get_param: non-zero padding\n");
+		return -EINVAL;
+	}
+	for (i = 0; i < ppu->nr_rings; i++)
+		count[ppu->rings[i].desc->class]++;
+
+	switch (args->param) {
+	case DRM_PPU_PARAM_RING_COUNT_GFX:
+		args->value = count[DRM_PPU_RING_GFX];
+		break;
+	case DRM_PPU_PARAM_RING_COUNT_COMPUTE:
+		args->value = count[DRM_PPU_RING_COMPUTE];
+		break;
+	case DRM_PPU_PARAM_RING_COUNT_SDMA:
+		args->value = count[DRM_PPU_RING_SDMA];
+		break;
+	case DRM_PPU_PARAM_RESET_COUNT:
+		args->value = atomic_read(&ppu->reset_count);
+		break;
+	case DRM_PPU_PARAM_MAX_BO_SIZE:
+		args->value = (u64)ppu_max_bo_size_mb << 20;
+		break;
+	default:
+		drm_dbg_driver(dev, "get_param: unknown param %u\n", args->param);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int ppu_open(struct drm_device *dev, struct drm_file *file)
+{
+	struct ppu_file *pfile;
+
+	pfile = kzalloc(sizeof(*pfile), GFP_KERNEL);
+	if (!pfile)
+		return -ENOMEM;
+	pfile->ppu = to_ppu(dev);
+	xa_init_flags(&pfile->ctxs, XA_FLAGS_ALLOC1);
+	file->driver_priv = pfile;
+	return 0;
+}
+
+static void ppu_postclose(struct drm_device *dev, struct drm_file *file)
+{
+	struct ppu_file *pfile = file->driver_priv;
+
+	ppu_ctx_close_all(pfile);
+	kfree(pfile);
+}
+
+static const struct drm_ioctl_desc ppu_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(PPU_GET_PARAM, ppu_get_param_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_GEM_CREATE, ppu_gem_create_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_GEM_MMAP_OFFSET, ppu_gem_mmap_offset_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_CTX_CREATE, ppu_ctx_create_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_CTX_DESTROY, ppu_ctx_destroy_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_SUBMIT, ppu_submit_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_CTX_QUERY_RESET, ppu_ctx_query_reset_ioctl,
+			  DRM_RENDER_ALLOW),
+};
+
+DEFINE_DRM_GEM_FOPS(ppu_fops);
+
+static const struct drm_driver ppu_drm_driver = {
+	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ,
+	.open = ppu_open,
+	.postclose = ppu_postclose,
+	.ioctls = ppu_ioctls,
+	.num_ioctls = ARRAY_SIZE(ppu_ioctls),
+	.fops = &ppu_fops,
+	.debugfs_init = ppu_debugfs_init,
+	DRM_GEM_SHMEM_DRIVER_OPS,
+	.name = DRIVER_NAME,
+	.desc = DRIVER_DESC,
+	.date = DRIVER_DATE,
+	.major = DRIVER_MAJOR,
+	.minor = DRIVER_MINOR,
+};
+
+static int ppu_probe(struct platform_device *pdev)
+{
+	struct ppu_hw_platdata *pdata = dev_get_platdata(&pdev->dev);
+	struct ppu_device *ppu;
+	int ret;
+
+	if (!pdata || !pdata->hw || !pdata->hw->ops || !pdata->hw->nr_rings) {
+		dev_err(&pdev->dev, "no hardware interface\n");
+		return -ENODEV;
+	}
+
+	ppu = devm_drm_dev_alloc(&pdev->dev, &ppu_drm_driver,
+				 struct ppu_device, drm);
+	if (IS_ERR(ppu))
+		return PTR_ERR(ppu);
+	ppu->hw = pdata->hw;
+	mutex_init(&ppu->reset_lock);
+	platform_set_drvdata(pdev, ppu);
+
+	ppu->reset_wq = alloc_ordered_workqueue("ppu-reset", 0);
+	if (!ppu->reset_wq)
+		return -ENOMEM;
+
+	ret = ppu_rings_init(ppu);
+	if (ret)
+		goto err_wq;
+
+	ret = drm_dev_register(&ppu->drm, 0);
+	if (ret)
+		goto err_rings;
+
+	drm_info(&ppu->drm, "PPU with %u rings\n", ppu->nr_rings);
+	return 0;
+
+err_rings:
+	ppu_rings_fini(ppu);
+err_wq:
+	destroy_workqueue(ppu->reset_wq);
+	return ret;
+}
+
+static int ppu_remove(struct platform_device *pdev)
+{
+	struct ppu_device *ppu = platform_get_drvdata(pdev);
+
+	drm_dev_unplug(&ppu->drm);
+	ppu_rings_fini(ppu);
+	destroy_workqueue(ppu->reset_wq);
+	mutex_destroy(&ppu->reset_lock);
+	return 0;
+}
+
+static struct platform_driver ppu_platform_driver = {
+	.probe = ppu_probe,
+	.remove = ppu_remove,
+	.driver = {
+		.name = PPU_HW_PLATFORM_NAME,
+	},
+};
+module_platform_driver(ppu_platform_driver);
+
+MODULE_ALIAS("platform:" PPU_HW_PLATFORM_NAME);
+MODULE_DESCRIPTION(DRIVER_DESC);
+MODULE_LICENSE("GPL");

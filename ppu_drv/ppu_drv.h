@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ */
+#ifndef _PPU_DRV_H_
+#define _PPU_DRV_H_
+
+#include <linux/dma-fence.h>
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/xarray.h>
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+#include <drm/gpu_scheduler.h>
+#include <drm/ppu_drm.h>
+
+#include "ppu_hw.h"
+
+#define DRIVER_NAME	"ppu"
+#define DRIVER_DESC	"PPU DRM driver"
+#define DRIVER_DATE	"20261129"
+#define DRIVER_MAJOR	0
+#define DRIVER_MINOR	1
+
+struct ppu_device;
+
+/**
+ * struct ppu_ring - one hardware ring and its scheduler
+ * @ppu: the device
+ * @index: ring index in the hardware interface
+ * @desc: class, instance and hang domain of the ring
+ * @name: "gfx0", "compute2", ...
+ * @sched: the drm_sched scheduler of the ring
+ * @fence_lock: protects @active and is the lock of the ring's hw fences
+ * @active: hw fences emitted and not yet signalled, oldest first
+ * @fence_context: dma_fence context of the ring's hw fences
+ * @next_seqno: seqno of the next hw fence
+ * @guilty_jobs: jobs of this ring blamed for a hang
+ */
+struct ppu_ring {
+	struct ppu_device *ppu;
+	u32 index;
+	const struct ppu_hw_ring_desc *desc;
+	char name[16];
+	struct drm_gpu_scheduler sched;
+	spinlock_t fence_lock;
+	struct list_head active;
+	u64 fence_context;
+	u32 next_seqno;
+	u32 guilty_jobs;
+};
+
+/**
+ * struct ppu_device - a PPU bound to the driver
+ * @drm: the DRM device
+ * @hw: the hardware interface
+ * @rings: one per hardware ring
+ * @nr_rings: number of rings
+ * @reset_wq: ordered timeout workqueue shared by every ring: timeouts of
+ *	several rings are handled one after the other, never in parallel
+ * @reset_lock: held across a recovery
+ * @reset_count: device resets done by the driver
+ */
+struct ppu_device {
+	struct drm_device drm;
+	struct ppu_hw *hw;
+	struct ppu_ring *rings;
+	u32 nr_rings;
+	struct workqueue_struct *reset_wq;
+	struct mutex reset_lock;
+	atomic_t reset_count;
+};
+
+static inline struct ppu_device *to_ppu(struct drm_device *drm)
+{
+	return container_of(drm, struct ppu_device, drm);
+}
+
+/**
+ * struct ppu_file - per-open-file state
+ * @ppu: the device
+ * @ctxs: contexts of this file, by id
+ */
+struct ppu_file {
+	struct ppu_device *ppu;
+	struct xarray ctxs;
+};
+
+/**
+ * struct ppu_ctx - a submission context
+ * @refcount: held by the file's table and by each job of the context
+ * @ppu: the device
+ * @id: identifier in the file's table
+ * @submit_lock: keeps job arm + push ordered per context
+ * @entities: one scheduler entity per ring
+ * @banned: set once the context is banned; the entities' guilty flag, so
+ *	drm_sched cancels its queued jobs with -ECANCELED
+ * @guilty_count: jobs of the context blamed for a hang
+ * @reset_base: device reset count when the context was created
+ * @pid: creator's pid, for the logs
+ * @comm: creator's command name, for the logs
+ */
+struct ppu_ctx {
+	struct kref refcount;
+	struct ppu_device *ppu;
+	u32 id;
+	struct mutex submit_lock;
+	struct drm_sched_entity *entities;
+	atomic_t banned;
+	atomic_t guilty_count;
+	u32 reset_base;
+	pid_t pid;
+	char comm[TASK_COMM_LEN];
+};
+
+/**
+ * struct ppu_job - one submitted job
+ * @base: the drm_sched job
+ * @ring: ring the job runs on
+ * @ctx: context of the job (reference)
+ * @bos: GEM objects pinned for the job: the command buffer first, then the
+ *	submit's BO list
+ * @nr_bos: entries of @bos
+ * @hw_bufs: device view of @bos[1..]
+ * @hw_cmd: device view of @bos[0]
+ * @hw: descriptor handed to the device
+ * @fence_prealloc: hw fence allocated at submit for the first run
+ * @hw_fence: hw fence of the last run of the job (reference), or NULL
+ */
+struct ppu_job {
+	struct drm_sched_job base;
+	struct ppu_ring *ring;
+	struct ppu_ctx *ctx;
+	struct drm_gem_object **bos;
+	u32 nr_bos;
+	struct ppu_hw_buf *hw_bufs;
+	struct ppu_hw_buf hw_cmd;
+	struct ppu_hw_job hw;
+	struct ppu_fence *fence_prealloc;
+	struct dma_fence *hw_fence;
+};
+
+static inline struct ppu_job *to_ppu_job(struct drm_sched_job *job)
+{
+	return container_of(job, struct ppu_job, base);
+}
+
+/* ppu_drv.c */
+extern unsigned int ppu_max_bo_size_mb;
+
+/* ppu_gem.c */
+int ppu_gem_create_ioctl(struct drm_device *dev, void *data,
+			 struct drm_file *file);
+int ppu_gem_mmap_offset_ioctl(struct drm_device *dev, void *data,
+			      struct drm_file *file);
+
+/* ppu_ctx.c */
+int ppu_ctx_create_ioctl(struct drm_device *dev, void *data,
+			 struct drm_file *file);
+int ppu_ctx_destroy_ioctl(struct drm_device *dev, void *data,
+			  struct drm_file *file);
+int ppu_ctx_query_reset_ioctl(struct drm_device *dev, void *data,
+			      struct drm_file *file);
+struct ppu_ctx *ppu_ctx_lookup(struct ppu_file *pfile, u32 id);
+void ppu_ctx_put(struct ppu_ctx *ctx);
+void ppu_ctx_close_all(struct ppu_file *pfile);
+
+/* ppu_ring.c */
+int ppu_rings_init(struct ppu_device *ppu);
+void ppu_rings_fini(struct ppu_device *ppu);
+struct ppu_ring *ppu_ring_find(struct ppu_device *ppu, u32 class, u32 instance);
+struct ppu_fence *ppu_fence_alloc(gfp_t gfp);
+void ppu_fence_free(struct ppu_fence *fence);
+u32 ppu_ring_emitted_seqno(struct ppu_ring *ring);
+
+/* ppu_submit.c */
+int ppu_submit_ioctl(struct drm_device *dev, void *data,
+		     struct drm_file *file);
+void ppu_job_free(struct ppu_job *job);
+
+/* ppu_debugfs.c */
+void ppu_debugfs_init(struct drm_minor *minor);
+
+#endif /* _PPU_DRV_H_ */

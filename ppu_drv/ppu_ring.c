@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * Rings: one drm_gpu_scheduler per hardware ring, the ring's hardware
+ * fences, and the completion interrupt that signals them.
+ */
+#include <linux/slab.h>
+#include <drm/drm_print.h>
+
+#include "ppu_drv.h"
+#include "ppu_reset.h"
+
+static unsigned int gfx_timeout_ms = 2000;
+module_param(gfx_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(gfx_timeout_ms, "Job timeout of gfx rings in ms (default 2000)");
+
+static unsigned int compute_timeout_ms = 2000;
+module_param(compute_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(compute_timeout_ms, "Job timeout of compute rings in ms (default 2000)");
+
+static unsigned int sdma_timeout_ms = 1000;
+module_param(sdma_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(sdma_timeout_ms, "Job timeout of sdma rings in ms (default 1000)");
+
+static unsigned int hang_limit;
+module_param(hang_limit, uint, 0444);
+MODULE_PARM_DESC(hang_limit, "Hangs a context may cause before it is banned, minus one (default 0: banned at the first)");
+
+/**
+ * struct ppu_fence - hardware fence of one run of a job on a ring
+ * @base: the fence; its lock is the ring's fence_lock
+ * @ring: the ring
+ * @finished: the job's finished fence (reference until @base signals), so
+ *	an engine error reaches userspace: 6.1's drm_sched does not copy the
+ *	hardware fence's error to the finished fence
+ * @link: entry in the ring's active list
+ */
+struct ppu_fence {
+	struct dma_fence base;
+	struct ppu_ring *ring;
+	struct dma_fence *finished;
+	struct list_head link;
+};
+
+static struct ppu_fence *to_ppu_fence(struct dma_fence *f)
+{
+	return container_of(f, struct ppu_fence, base);
+}
+
+static const char *ppu_fence_driver_name(struct dma_fence *f)
+{
+	return DRIVER_NAME;
+}
+
+static const char *ppu_fence_timeline_name(struct dma_fence *f)
+{
+	return to_ppu_fence(f)->ring->name;
+}
+
+static const struct dma_fence_ops ppu_fence_ops = {
+	.get_driver_name = ppu_fence_driver_name,
+	.get_timeline_name = ppu_fence_timeline_name,
+};
+
+/**
+ * ppu_fence_alloc - allocate an unarmed hardware fence
+ * @gfp: allocation flags
+ *
+ * Return: the fence, owned by the caller until ppu_ring_emit(), or NULL.
+ */
+struct ppu_fence *ppu_fence_alloc(gfp_t gfp)
+{
+	return kzalloc(sizeof(struct ppu_fence), gfp);
+}
+
+/**
+ * ppu_fence_free - free a hardware fence that was never emitted
+ * @fence: fence from ppu_fence_alloc(), or NULL
+ */
+void ppu_fence_free(struct ppu_fence *fence)
+{
+	kfree(fence);
+}
+
+/**
+ * ppu_ring_emit - hand a job to the hardware with a fresh hardware fence
+ * @ring: the ring
+ * @job: the job
+ * @fence: an unarmed fence from ppu_fence_alloc(); consumed in every case
+ *
+ * Each run of a job gets its own fence: a fence is never re-initialised.
+ *
+ * Return: the armed fence with a reference for the caller, or an ERR_PTR.
+ */
+struct dma_fence *ppu_ring_emit(struct ppu_ring *ring, struct ppu_job *job,
+				struct ppu_fence *fence)
+{
+	struct ppu_hw *hw = ring->ppu->hw;
+	unsigned long flags;
+	int ret;
+
+	if (!fence)
+		return ERR_PTR(-ENOMEM);
+
+	fence->ring = ring;
+	fence->finished = dma_fence_get(&job->base.s_fence->finished);
+
+	spin_lock_irqsave(&ring->fence_lock, flags);
+	dma_fence_init(&fence->base, &ppu_fence_ops, &ring->fence_lock,
+		       ring->fence_context, ++ring->next_seqno);
+	job->hw.seqno = ring->next_seqno;
+	ret = hw->ops->ring_submit(hw, ring->index, &job->hw);
+	if (ret) {
+		/* The fence is armed: it must signal, with the error. */
+		dma_fence_set_error(&fence->base, ret);
+		dma_fence_signal_locked(&fence->base);
+		spin_unlock_irqrestore(&ring->fence_lock, flags);
+		dma_fence_put(fence->finished);
+		dma_fence_put(&fence->base);
+		return ERR_PTR(ret);
+	}
+	/* One reference for the active list, one for the caller. */
+	dma_fence_get(&fence->base);
+	list_add_tail(&fence->link, &ring->active);
+	spin_unlock_irqrestore(&ring->fence_lock, flags);
+
+	dma_fence_put(job->hw_fence);
+	job->hw_fence = dma_fence_get(&fence->base);
+	return &fence->base;
+}
+
+/* Signal the oldest active fence of @ring if @pred says so. */
+static bool ppu_ring_signal_one(struct ppu_ring *ring, u32 seqno, int error,
+				bool cancel)
+{
+	struct ppu_fence *fence;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ring->fence_lock, flags);
+	fence = list_first_entry_or_null(&ring->active, struct ppu_fence, link);
+	if (!fence || (!cancel && (s32)(seqno - (u32)fence->base.seqno) < 0)) {
+		spin_unlock_irqrestore(&ring->fence_lock, flags);
+		return false;
+	}
+	list_del(&fence->link);
+	if (cancel) {
+		dma_fence_set_error(&fence->base, -ECANCELED);
+	} else if (error && fence->base.seqno == seqno) {
+		dma_fence_set_error(&fence->base, error);
+		/* The finished fence signals from our signal: not yet done. */
+		dma_fence_set_error(fence->finished, error);
+	}
+	dma_fence_signal_locked(&fence->base);
+	spin_unlock_irqrestore(&ring->fence_lock, flags);
+
+	dma_fence_put(fence->finished);
+	fence->finished = NULL;
+	dma_fence_put(&fence->base);
+	return true;
+}
+
+static void ppu_ring_irq(void *data, u32 ring_index, u32 seqno, int error)
+{
+	struct ppu_device *ppu = data;
+	struct ppu_ring *ring;
+
+	if (WARN_ON_ONCE(ring_index >= ppu->nr_rings))
+		return;
+	ring = &ppu->rings[ring_index];
+	if (error)
+		drm_dbg_driver(&ppu->drm, "%s: job %u stopped by engine error %d\n",
+			       ring->name, seqno, error);
+	while (ppu_ring_signal_one(ring, seqno, error, false))
+		;
+}
+
+/**
+ * ppu_ring_cancel_fences - signal the hw fences of jobs a reset dropped
+ * @ring: the ring, its scheduler stopped and the device reset
+ *
+ * Every emitted hw fence signals exactly once: the ones the device dropped
+ * end with -ECANCELED. The scheduler jobs they belonged to were detached by
+ * drm_sched_stop() and are decided on by the recovery.
+ */
+void ppu_ring_cancel_fences(struct ppu_ring *ring)
+{
+	while (ppu_ring_signal_one(ring, 0, 0, true))
+		;
+}
+
+/**
+ * ppu_ring_emitted_seqno - seqno of the last hw fence emitted on a ring
+ * @ring: the ring
+ *
+ * Return: the seqno.
+ */
+u32 ppu_ring_emitted_seqno(struct ppu_ring *ring)
+{
+	unsigned long flags;
+	u32 seqno;
+
+	spin_lock_irqsave(&ring->fence_lock, flags);
+	seqno = ring->next_seqno;
+	spin_unlock_irqrestore(&ring->fence_lock, flags);
+	return seqno;
+}
+
+static struct dma_fence *ppu_ring_run_job(struct drm_sched_job *sched_job)
+{
+	struct ppu_job *job = to_ppu_job(sched_job);
+	struct ppu_fence *fence = job->fence_prealloc;
+
+	job->fence_prealloc = NULL;
+	/* A job of a banned context: drm_sched set -ECANCELED, do not run. */
+	if (unlikely(sched_job->s_fence->finished.error)) {
+		ppu_fence_free(fence);
+		return NULL;
+	}
+	if (!fence)
+		fence = ppu_fence_alloc(GFP_NOWAIT | __GFP_NOWARN);
+	return ppu_ring_emit(job->ring, job, fence);
+}
+
+static enum drm_gpu_sched_stat ppu_ring_timedout_job(struct drm_sched_job *sched_job)
+{
+	return ppu_reset_timedout(to_ppu_job(sched_job));
+}
+
+static void ppu_ring_free_job(struct drm_sched_job *sched_job)
+{
+	ppu_job_free(to_ppu_job(sched_job));
+}
+
+static const struct drm_sched_backend_ops ppu_sched_ops = {
+	.run_job = ppu_ring_run_job,
+	.timedout_job = ppu_ring_timedout_job,
+	.free_job = ppu_ring_free_job,
+};
+
+static const char * const ppu_ring_class_names[] = {
+	[DRM_PPU_RING_GFX] = "gfx",
+	[DRM_PPU_RING_COMPUTE] = "compute",
+	[DRM_PPU_RING_SDMA] = "sdma",
+};
+
+static unsigned int ppu_ring_timeout_ms(const struct ppu_hw_ring_desc *desc)
+{
+	switch (desc->class) {
+	case DRM_PPU_RING_GFX:
+		return gfx_timeout_ms;
+	case DRM_PPU_RING_COMPUTE:
+		return compute_timeout_ms;
+	default:
+		return sdma_timeout_ms;
+	}
+}
+
+/**
+ * ppu_ring_find - look a ring up by class and instance
+ * @ppu: the device
+ * @class: ring class
+ * @instance: index within the class
+ *
+ * Return: the ring, or NULL if there is no such ring.
+ */
+struct ppu_ring *ppu_ring_find(struct ppu_device *ppu, u32 class, u32 instance)
+{
+	u32 i;
+
+	for (i = 0; i < ppu->nr_rings; i++) {
+		const struct ppu_hw_ring_desc *d = ppu->rings[i].desc;
+
+		if (d->class == class && d->instance == instance)
+			return &ppu->rings[i];
+	}
+	return NULL;
+}
+
+/**
+ * ppu_rings_init - create the schedulers and take the device's interrupt
+ * @ppu: the device
+ *
+ * Return: 0 or a negative errno; nothing is left to undo on error.
+ */
+int ppu_rings_init(struct ppu_device *ppu)
+{
+	struct ppu_hw *hw = ppu->hw;
+	u32 i;
+	int ret;
+
+	ppu->rings = kcalloc(hw->nr_rings, sizeof(*ppu->rings), GFP_KERNEL);
+	if (!ppu->rings)
+		return -ENOMEM;
+
+	for (i = 0; i < hw->nr_rings; i++) {
+		struct ppu_ring *ring = &ppu->rings[i];
+		struct drm_sched_init_args args = {
+			.ops = &ppu_sched_ops,
+			.timeout_wq = ppu->reset_wq,
+			.credit_limit = PPU_HW_RING_SLOTS,
+			.hang_limit = hang_limit,
+			.name = ring->name,
+			.dev = ppu->drm.dev,
+		};
+
+		ring->ppu = ppu;
+		ring->index = i;
+		ring->desc = &hw->rings[i];
+		if (ring->desc->class >= DRM_PPU_RING_CLASS_COUNT) {
+			ret = -EINVAL;
+			goto err_fini;
+		}
+		snprintf(ring->name, sizeof(ring->name), "%s%u",
+			 ppu_ring_class_names[ring->desc->class],
+			 ring->desc->instance);
+		spin_lock_init(&ring->fence_lock);
+		INIT_LIST_HEAD(&ring->active);
+		ring->fence_context = dma_fence_context_alloc(1);
+		args.timeout = msecs_to_jiffies(ppu_ring_timeout_ms(ring->desc));
+
+		ret = drm_sched_init(&ring->sched, &args);
+		if (ret) {
+			drm_err(&ppu->drm, "%s: scheduler init failed: %d\n",
+				ring->name, ret);
+			goto err_fini;
+		}
+		ppu->nr_rings++;
+	}
+
+	hw->ops->set_irq_handler(hw, ppu_ring_irq, ppu);
+	return 0;
+
+err_fini:
+	while (ppu->nr_rings)
+		drm_sched_fini(&ppu->rings[--ppu->nr_rings].sched);
+	kfree(ppu->rings);
+	ppu->rings = NULL;
+	return ret;
+}
+
+/**
+ * ppu_rings_fini - stop the schedulers and release the interrupt
+ * @ppu: the device, no longer reachable from userspace
+ */
+void ppu_rings_fini(struct ppu_device *ppu)
+{
+	struct ppu_hw *hw = ppu->hw;
+	u32 i;
+
+	for (i = 0; i < ppu->nr_rings; i++)
+		drm_sched_fini(&ppu->rings[i].sched);
+	/* Drop whatever still runs, then signal its fences. */
+	hw->ops->reset(hw);
+	hw->ops->set_irq_handler(hw, NULL, NULL);
+	for (i = 0; i < ppu->nr_rings; i++)
+		ppu_ring_cancel_fences(&ppu->rings[i]);
+	kfree(ppu->rings);
+	ppu->rings = NULL;
+	ppu->nr_rings = 0;
+}

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * The submit ioctl: validate everything userspace hands in, pin the BOs,
+ * resolve the syncobjs and queue one job on one ring's scheduler.
+ */
+#include <linux/highmem.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <drm/drm_gem_shmem_helper.h>
+#include <drm/drm_print.h>
+#include <drm/drm_syncobj.h>
+
+#include "ppu_cs.h"
+#include "ppu_drv.h"
+
+/**
+ * ppu_job_free - release a job and everything it holds
+ * @job: the job; its scheduler part may or may not be initialised
+ */
+void ppu_job_free(struct ppu_job *job)
+{
+	u32 i;
+
+	if (job->base.s_fence)
+		drm_sched_job_cleanup(&job->base);
+	for (i = 0; i < job->nr_bos; i++) {
+		if (job->hw_bufs && i && job->hw_bufs[i - 1].pages)
+			drm_gem_shmem_unpin(to_drm_gem_shmem_obj(job->bos[i]));
+		else if (!i && job->hw_cmd.pages)
+			drm_gem_shmem_unpin(to_drm_gem_shmem_obj(job->bos[0]));
+		drm_gem_object_put(job->bos[i]);
+	}
+	ppu_fence_free(job->fence_prealloc);
+	dma_fence_put(job->hw_fence);
+	if (job->ctx)
+		ppu_ctx_put(job->ctx);
+	kfree(job->hw_bufs);
+	kfree(job->bos);
+	kfree(job);
+}
+
+static int ppu_submit_lookup_bos(struct drm_device *dev, struct drm_file *file,
+				 const struct drm_ppu_submit *args,
+				 struct ppu_job *job)
+{
+	u32 __user *uhandles = u64_to_user_ptr(args->bo_handles);
+	u32 i;
+
+	job->bos = kcalloc(args->bo_count + 1, sizeof(*job->bos), GFP_KERNEL);
+	job->hw_bufs = kcalloc(args->bo_count + 1, sizeof(*job->hw_bufs),
+			       GFP_KERNEL);
+	if (!job->bos || !job->hw_bufs)
+		return -ENOMEM;
+
+	for (i = 0; i <= args->bo_count; i++) {
+		u32 handle = args->cmd_handle;
+
+		if (i && get_user(handle, &uhandles[i - 1])) {
+			drm_dbg_driver(dev, "submit: bad bo_handles pointer\n");
+			return -EFAULT;
+		}
+		job->bos[i] = drm_gem_object_lookup(file, handle);
+		if (!job->bos[i]) {
+			drm_dbg_driver(dev, "submit: no BO handle %u\n", handle);
+			return -ENOENT;
+		}
+		job->nr_bos++;
+	}
+	return 0;
+}
+
+static int ppu_submit_pin_bos(struct ppu_job *job)
+{
+	u32 i;
+	int ret;
+
+	for (i = 0; i < job->nr_bos; i++) {
+		struct drm_gem_shmem_object *shmem =
+			to_drm_gem_shmem_obj(job->bos[i]);
+		struct ppu_hw_buf *buf = i ? &job->hw_bufs[i - 1] : &job->hw_cmd;
+
+		ret = drm_gem_shmem_pin(shmem);
+		if (ret)
+			return ret;
+		buf->pages = shmem->pages;
+		buf->size = job->bos[i]->size;
+	}
+	return 0;
+}
+
+/* Copy the stream out of the command BO and validate it. */
+static int ppu_submit_validate_cs(struct drm_device *dev,
+				  const struct drm_ppu_submit *args,
+				  struct ppu_job *job)
+{
+	u32 ndw = args->cmd_length / 4, i;
+	struct ppu_cs_info info;
+	u64 *sizes;
+	u32 *cs;
+	int ret = -ENOMEM;
+
+	cs = kvmalloc_array(ndw, sizeof(*cs), GFP_KERNEL);
+	sizes = kcalloc(job->nr_bos, sizeof(*sizes), GFP_KERNEL);
+	if (!cs || !sizes)
+		goto out;
+
+	for (i = 0; i < ndw; i++) {
+		u64 off = (u64)args->cmd_offset + 4 * i;
+		u32 *vaddr = kmap_local_page(job->hw_cmd.pages[off >> PAGE_SHIFT]);
+
+		cs[i] = vaddr[offset_in_page(off) / 4];
+		kunmap_local(vaddr);
+	}
+	for (i = 1; i < job->nr_bos; i++)
+		sizes[i - 1] = job->bos[i]->size;
+
+	ret = ppu_cs_validate(cs, ndw, job->nr_bos - 1, sizes, &info);
+	if (ret)
+		drm_dbg_driver(dev, "submit: bad command stream at dword %u: %s\n",
+			       info.bad_dword, info.reason);
+out:
+	kfree(sizes);
+	kvfree(cs);
+	return ret;
+}
+
+static int ppu_submit_add_deps(struct drm_device *dev, struct drm_file *file,
+			       const struct drm_ppu_submit *args,
+			       struct ppu_job *job)
+{
+	u32 __user *uhandles = u64_to_user_ptr(args->in_syncobjs);
+	u32 i, handle;
+	int ret;
+
+	for (i = 0; i < args->in_syncobj_count; i++) {
+		struct dma_fence *fence;
+
+		if (get_user(handle, &uhandles[i])) {
+			drm_dbg_driver(dev, "submit: bad in_syncobjs pointer\n");
+			return -EFAULT;
+		}
+		ret = drm_syncobj_find_fence(file, handle, 0, 0, &fence);
+		if (ret) {
+			drm_dbg_driver(dev, "submit: in-syncobj %u: %d\n", handle, ret);
+			return ret;
+		}
+		/* Takes the reference, also on failure. */
+		ret = drm_sched_job_add_dependency(&job->base, fence);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int ppu_submit_check_args(struct drm_device *dev,
+				 const struct drm_ppu_submit *args)
+{
+	if (args->flags) {
+		drm_dbg_driver(dev, "submit: unknown flags 0x%x\n", args->flags);
+		return -EINVAL;
+	}
+	if (args->bo_count > DRM_PPU_MAX_SUBMIT_BOS ||
+	    args->in_syncobj_count > DRM_PPU_MAX_SUBMIT_SYNCOBJS) {
+		drm_dbg_driver(dev, "submit: %u BOs / %u syncobjs: too many\n",
+			       args->bo_count, args->in_syncobj_count);
+		return -EINVAL;
+	}
+	if (!args->cmd_length || args->cmd_length > DRM_PPU_MAX_CMD_BYTES ||
+	    (args->cmd_length & 3) || (args->cmd_offset & 3)) {
+		drm_dbg_driver(dev, "submit: bad stream offset %u / length %u\n",
+			       args->cmd_offset, args->cmd_length);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * ppu_submit_ioctl - DRM_IOCTL_PPU_SUBMIT
+ * @dev: DRM device
+ * @data: &struct drm_ppu_submit
+ * @file: DRM file
+ *
+ * Return: 0; -EINVAL for bad flags, ring, sizes or a malformed stream;
+ * -ENOENT for an unknown context, BO or syncobj; -EFAULT for a bad user
+ * pointer; -ENOMEM.
+ */
+int ppu_submit_ioctl(struct drm_device *dev, void *data,
+		     struct drm_file *file)
+{
+	struct ppu_device *ppu = to_ppu(dev);
+	struct drm_ppu_submit *args = data;
+	struct drm_syncobj *out_sync = NULL;
+	struct dma_fence *finished;
+	struct ppu_ring *ring;
+	struct ppu_ctx *ctx;
+	struct ppu_job *job;
+	int ret;
+
+	ret = ppu_submit_check_args(dev, args);
+	if (ret)
+		return ret;
+	ring = ppu_ring_find(ppu, args->ring_class, args->ring_instance);
+	if (!ring) {
+		drm_dbg_driver(dev, "submit: no ring %u.%u\n", args->ring_class,
+			       args->ring_instance);
+		return -EINVAL;
+	}
+	ctx = ppu_ctx_lookup(file->driver_priv, args->ctx_id);
+	if (!ctx) {
+		drm_dbg_driver(dev, "submit: no context %u\n", args->ctx_id);
+		return -ENOENT;
+	}
+
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job) {
+		ppu_ctx_put(ctx);
+		return -ENOMEM;
+	}
+	job->ctx = ctx;
+	job->ring = ring;
+
+	ret = ppu_submit_lookup_bos(dev, file, args, job);
+	if (ret)
+		goto err_free;
+	if ((u64)args->cmd_offset + args->cmd_length > job->bos[0]->size) {
+		drm_dbg_driver(dev, "submit: stream %u+%u past BO end %zu\n",
+			       args->cmd_offset, args->cmd_length,
+			       job->bos[0]->size);
+		ret = -EINVAL;
+		goto err_free;
+	}
+	ret = ppu_submit_pin_bos(job);
+	if (ret)
+		goto err_free;
+	ret = ppu_submit_validate_cs(dev, args, job);
+	if (ret)
+		goto err_free;
+
+	job->hw.cmd = &job->hw_cmd;
+	job->hw.cmd_offset = args->cmd_offset;
+	job->hw.cmd_len = args->cmd_length;
+	job->hw.bufs = job->hw_bufs;
+	job->hw.nr_bufs = job->nr_bos - 1;
+
+	job->fence_prealloc = ppu_fence_alloc(GFP_KERNEL);
+	if (!job->fence_prealloc) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+
+	if (args->out_syncobj) {
+		out_sync = drm_syncobj_find(file, args->out_syncobj);
+		if (!out_sync) {
+			drm_dbg_driver(dev, "submit: no out-syncobj %u\n",
+				       args->out_syncobj);
+			ret = -ENOENT;
+			goto err_free;
+		}
+	}
+
+	ret = drm_sched_job_init(&job->base, &ctx->entities[ring->index], NULL);
+	if (ret)
+		goto err_put_sync;
+	ret = ppu_submit_add_deps(dev, file, args, job);
+	if (ret)
+		goto err_put_sync;
+
+	mutex_lock(&ctx->submit_lock);
+	drm_sched_job_arm(&job->base);
+	finished = dma_fence_get(&job->base.s_fence->finished);
+	args->seqno = finished->seqno;
+	drm_sched_entity_push_job(&job->base);
+	mutex_unlock(&ctx->submit_lock);
+
+	if (out_sync) {
+		drm_syncobj_replace_fence(out_sync, finished);
+		drm_syncobj_put(out_sync);
+	}
+	dma_fence_put(finished);
+	return 0;
+
+err_put_sync:
+	if (out_sync)
+		drm_syncobj_put(out_sync);
+err_free:
+	ppu_job_free(job);
+	return ret;
+}

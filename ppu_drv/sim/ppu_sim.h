@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * The simulated PPU: engines that execute command streams, a shared hang
+ * domain for gfx and compute, and a device reset.
+ */
+#ifndef _PPU_SIM_H_
+#define _PPU_SIM_H_
+
+#include <linux/hrtimer.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+#include "../ppu_hw.h"
+
+struct ppu_sim;
+
+/**
+ * struct ppu_sim_engine - one simulated engine (ring)
+ * @sim: the device
+ * @index: ring index
+ * @slots: ring of job descriptors, indexed by @head and @tail modulo size
+ * @head: next job to execute (free-running)
+ * @tail: next free slot (free-running)
+ * @cursor: byte offset of the next command in the job at @head
+ * @state: what the engine does, protected by &ppu_sim.lock
+ * @delay_expired: the DELAY timer fired
+ * @timer: DELAY timer
+ * @work: executes commands
+ * @completed_seqno: seqno register
+ * @progress: commands retired
+ */
+struct ppu_sim_engine {
+	struct ppu_sim *sim;
+	u32 index;
+	struct ppu_hw_job slots[PPU_HW_RING_SLOTS];
+	u32 head;
+	u32 tail;
+	u32 cursor;
+	enum ppu_hw_engine_state state;
+	bool delay_expired;
+	struct hrtimer timer;
+	struct work_struct work;
+	u32 completed_seqno;
+	u64 progress;
+};
+
+/**
+ * struct ppu_sim_config - shape of a simulated device
+ * @nr_gfx: gfx rings
+ * @nr_compute: compute rings
+ * @nr_sdma: sdma rings
+ * @reset_us: time a device reset takes, in microseconds
+ */
+struct ppu_sim_config {
+	u32 nr_gfx;
+	u32 nr_compute;
+	u32 nr_sdma;
+	u32 reset_us;
+};
+
+/**
+ * struct ppu_sim - a simulated PPU
+ * @hw: the hardware interface handed to the driver
+ * @lock: protects the engines' state and the fields below it
+ * @reset_lock: serialises resets
+ * @wq: runs the engines
+ * @engines: @hw.nr_rings engines
+ * @descs: ring descriptions behind @hw.rings
+ * @shared_hangs: engines of the shared domain currently hung
+ * @resetting: a reset is in progress
+ * @irq: completion handler of the driver
+ * @irq_data: cookie for @irq
+ * @reset_count: resets done
+ * @reset_us: reset duration
+ */
+struct ppu_sim {
+	struct ppu_hw hw;
+	spinlock_t lock;
+	struct mutex reset_lock;
+	struct workqueue_struct *wq;
+	struct ppu_sim_engine *engines;
+	struct ppu_hw_ring_desc *descs;
+	u32 shared_hangs;
+	bool resetting;
+	ppu_hw_job_done_fn irq;
+	void *irq_data;
+	u32 reset_count;
+	u32 reset_us;
+};
+
+static inline struct ppu_sim *to_ppu_sim(struct ppu_hw *hw)
+{
+	return container_of(hw, struct ppu_sim, hw);
+}
+
+struct ppu_sim *ppu_sim_create(const struct ppu_sim_config *cfg);
+void ppu_sim_destroy(struct ppu_sim *sim);
+
+#endif /* _PPU_SIM_H_ */

@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * Simulated PPU engines. Each engine executes the command streams of its
+ * ring one command at a time from a workqueue; DELAY is an hrtimer, HANG
+ * parks the engine until a reset. gfx and compute engines share one hardware
+ * resource: while one of them is hung, the others of the domain stop making
+ * progress, as in the scenario of the amd-gfx "black sheep" RFC. sdma engines
+ * are independent.
+ */
+#include <linux/delay.h>
+#include <linux/highmem.h>
+#include <linux/slab.h>
+
+#include "ppu_sim.h"
+
+/* Commands executed per work run before yielding the CPU. */
+#define PPU_SIM_BATCH	256
+
+static int ppu_sim_buf_access(const struct ppu_hw_buf *buf, u64 offset,
+			      u32 *val, bool write)
+{
+	struct page *page;
+	u32 *vaddr;
+
+	if (!buf || !buf->pages || (offset & 3) || offset + 4 > buf->size)
+		return -EFAULT;
+
+	page = buf->pages[offset >> PAGE_SHIFT];
+	vaddr = kmap_local_page(page);
+	if (write)
+		vaddr[offset_in_page(offset) / 4] = *val;
+	else
+		*val = vaddr[offset_in_page(offset) / 4];
+	kunmap_local(vaddr);
+	return 0;
+}
+
+static enum hrtimer_restart ppu_sim_delay_done(struct hrtimer *timer)
+{
+	struct ppu_sim_engine *e = container_of(timer, struct ppu_sim_engine,
+						timer);
+
+	WRITE_ONCE(e->delay_expired, true);
+	queue_work(e->sim->wq, &e->work);
+	return HRTIMER_NORESTART;
+}
+
+static bool ppu_sim_engine_shared(struct ppu_sim_engine *e)
+{
+	return e->sim->descs[e->index].shared_domain;
+}
+
+/* Called with sim->lock held: may the engine execute its next command? */
+static bool ppu_sim_engine_can_run(struct ppu_sim_engine *e)
+{
+	struct ppu_sim *sim = e->sim;
+
+	if (sim->resetting || e->state == PPU_HW_ENGINE_HUNG)
+		return false;
+	if (e->head == e->tail) {
+		e->state = PPU_HW_ENGINE_IDLE;
+		return false;
+	}
+	if (ppu_sim_engine_shared(e) && sim->shared_hangs)
+		return false;
+	if (e->state == PPU_HW_ENGINE_DELAY) {
+		if (!READ_ONCE(e->delay_expired))
+			return false;
+		e->delay_expired = false;
+	}
+	e->state = PPU_HW_ENGINE_RUNNING;
+	return true;
+}
+
+/*
+ * Execute one command of the job at the head of the ring, with sim->lock
+ * held. Returns true when the job completed, with its seqno and error in
+ * @seqno and @error; the caller raises the interrupt without the lock.
+ */
+static bool ppu_sim_engine_step(struct ppu_sim_engine *e, u32 *seqno,
+				int *error)
+{
+	struct ppu_hw_job *job = &e->slots[e->head % PPU_HW_RING_SLOTS];
+	u32 hdr, len, p[3] = {};
+	int ret = 0;
+	u32 i;
+
+	if (e->cursor >= job->cmd_len)
+		goto complete;
+
+	ret = ppu_sim_buf_access(job->cmd, (u64)job->cmd_offset + e->cursor,
+				 &hdr, false);
+	if (ret)
+		goto complete;
+
+	len = DRM_PPU_CMD_LEN(hdr);
+	if (DRM_PPU_CMD_RSVD(hdr) || (u64)e->cursor + 4 * (1 + (u64)len) >
+	    job->cmd_len || len > ARRAY_SIZE(p)) {
+		ret = -EINVAL;
+		goto complete;
+	}
+	for (i = 0; i < len && !ret; i++)
+		ret = ppu_sim_buf_access(job->cmd, (u64)job->cmd_offset +
+					 e->cursor + 4 * (i + 1), &p[i], false);
+	if (ret)
+		goto complete;
+
+	switch (DRM_PPU_CMD_OPCODE(hdr)) {
+	case DRM_PPU_OP_NOP:
+		if (len)
+			ret = -EINVAL;
+		break;
+	case DRM_PPU_OP_WRITE:
+		if (len != 3 || p[0] >= job->nr_bufs)
+			ret = -EINVAL;
+		else
+			ret = ppu_sim_buf_access(&job->bufs[p[0]], p[1], &p[2],
+						 true);
+		break;
+	case DRM_PPU_OP_DELAY:
+		if (len != 1 || p[0] > DRM_PPU_MAX_DELAY_US) {
+			ret = -EINVAL;
+			break;
+		}
+		e->state = PPU_HW_ENGINE_DELAY;
+		e->delay_expired = false;
+		hrtimer_start(&e->timer, ns_to_ktime((u64)p[0] * NSEC_PER_USEC), HRTIMER_MODE_REL);
+		break;
+	case DRM_PPU_OP_HANG:
+		if (len) {
+			ret = -EINVAL;
+			break;
+		}
+		/* The cursor stays on HANG: only a reset gets past it. */
+		e->state = PPU_HW_ENGINE_HUNG;
+		if (ppu_sim_engine_shared(e))
+			e->sim->shared_hangs++;
+		return false;
+	default:
+		ret = -EINVAL;
+		break;
+	}
+	if (ret)
+		goto complete;
+
+	e->cursor += 4 * (1 + len);
+	e->progress++;
+	return false;
+
+complete:
+	/* An engine error ends the job; the engine goes on with the next. */
+	e->completed_seqno = job->seqno;
+	e->head++;
+	e->cursor = 0;
+	*seqno = job->seqno;
+	*error = ret;
+	return true;
+}
+
+static void ppu_sim_engine_work(struct work_struct *work)
+{
+	unsigned long flags;
+	struct ppu_sim_engine *e = container_of(work, struct ppu_sim_engine,
+						work);
+	struct ppu_sim *sim = e->sim;
+	ppu_hw_job_done_fn irq;
+	void *irq_data;
+	int budget;
+
+	for (budget = PPU_SIM_BATCH; budget; budget--) {
+		bool done;
+		u32 seqno;
+		int error;
+
+		spin_lock_irqsave(&sim->lock, flags);
+		if (!ppu_sim_engine_can_run(e)) {
+			spin_unlock_irqrestore(&sim->lock, flags);
+			return;
+		}
+		done = ppu_sim_engine_step(e, &seqno, &error);
+		irq = sim->irq;
+		irq_data = sim->irq_data;
+		spin_unlock_irqrestore(&sim->lock, flags);
+
+		if (done && irq)
+			irq(irq_data, e->index, seqno, error);
+	}
+	queue_work(sim->wq, &e->work);
+}
+
+static void ppu_sim_set_irq_handler(struct ppu_hw *hw, ppu_hw_job_done_fn fn,
+				    void *data)
+{
+	unsigned long flags;
+	struct ppu_sim *sim = to_ppu_sim(hw);
+
+	spin_lock_irqsave(&sim->lock, flags);
+	sim->irq = fn;
+	sim->irq_data = data;
+	spin_unlock_irqrestore(&sim->lock, flags);
+	if (!fn)
+		flush_workqueue(sim->wq);
+}
+
+static int ppu_sim_ring_submit(struct ppu_hw *hw, u32 ring,
+			       const struct ppu_hw_job *job)
+{
+	unsigned long flags;
+	struct ppu_sim *sim = to_ppu_sim(hw);
+	struct ppu_sim_engine *e;
+	int ret = 0;
+
+	if (ring >= hw->nr_rings)
+		return -EINVAL;
+	e = &sim->engines[ring];
+
+	spin_lock_irqsave(&sim->lock, flags);
+	if (sim->resetting || e->tail - e->head >= PPU_HW_RING_SLOTS) {
+		ret = -EBUSY;
+	} else {
+		e->slots[e->tail % PPU_HW_RING_SLOTS] = *job;
+		e->tail++;
+		queue_work(sim->wq, &e->work);
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return ret;
+}
+
+static void ppu_sim_ring_state(struct ppu_hw *hw, u32 ring,
+			       struct ppu_hw_ring_state *st)
+{
+	unsigned long flags;
+	struct ppu_sim *sim = to_ppu_sim(hw);
+	struct ppu_sim_engine *e = &sim->engines[ring];
+
+	spin_lock_irqsave(&sim->lock, flags);
+	st->state = e->state;
+	if (e->state != PPU_HW_ENGINE_HUNG && e->head != e->tail &&
+	    ppu_sim_engine_shared(e) && sim->shared_hangs)
+		st->state = PPU_HW_ENGINE_STALLED;
+	st->completed_seqno = e->completed_seqno;
+	st->queued = e->tail - e->head;
+	st->progress = e->progress;
+	spin_unlock_irqrestore(&sim->lock, flags);
+}
+
+static int ppu_sim_reset(struct ppu_hw *hw)
+{
+	unsigned long flags;
+	struct ppu_sim *sim = to_ppu_sim(hw);
+	u32 i;
+
+	mutex_lock(&sim->reset_lock);
+	spin_lock_irqsave(&sim->lock, flags);
+	sim->resetting = true;
+	spin_unlock_irqrestore(&sim->lock, flags);
+
+	/* Stop every engine: no timer and no command runs past this point. */
+	for (i = 0; i < hw->nr_rings; i++) {
+		hrtimer_cancel(&sim->engines[i].timer);
+		cancel_work_sync(&sim->engines[i].work);
+	}
+
+	spin_lock_irqsave(&sim->lock, flags);
+	for (i = 0; i < hw->nr_rings; i++) {
+		struct ppu_sim_engine *e = &sim->engines[i];
+
+		/* In-flight work is dropped: it never completes. */
+		e->head = e->tail;
+		e->cursor = 0;
+		e->state = PPU_HW_ENGINE_IDLE;
+		e->delay_expired = false;
+	}
+	sim->shared_hangs = 0;
+	spin_unlock_irqrestore(&sim->lock, flags);
+
+	if (sim->reset_us)
+		fsleep(sim->reset_us);
+
+	spin_lock_irqsave(&sim->lock, flags);
+	sim->resetting = false;
+	sim->reset_count++;
+	spin_unlock_irqrestore(&sim->lock, flags);
+	mutex_unlock(&sim->reset_lock);
+	return 0;
+}
+
+static u32 ppu_sim_reset_count(struct ppu_hw *hw)
+{
+	unsigned long flags;
+	struct ppu_sim *sim = to_ppu_sim(hw);
+	u32 count;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	count = sim->reset_count;
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return count;
+}
+
+static const struct ppu_hw_ops ppu_sim_ops = {
+	.set_irq_handler = ppu_sim_set_irq_handler,
+	.ring_submit = ppu_sim_ring_submit,
+	.ring_state = ppu_sim_ring_state,
+	.reset = ppu_sim_reset,
+	.reset_count = ppu_sim_reset_count,
+};
+
+static void ppu_sim_add_rings(struct ppu_sim *sim, enum drm_ppu_ring_class class,
+			      u32 count, bool shared)
+{
+	u32 i;
+
+	for (i = 0; i < count; i++) {
+		struct ppu_hw_ring_desc *d = &sim->descs[sim->hw.nr_rings++];
+
+		d->class = class;
+		d->instance = i;
+		d->shared_domain = shared;
+	}
+}
+
+/**
+ * ppu_sim_create - create a simulated PPU
+ * @cfg: number of rings of each class and reset time
+ *
+ * The device is allocated and owned by the caller until ppu_sim_destroy().
+ *
+ * Return: the device, or an ERR_PTR() on failure.
+ */
+struct ppu_sim *ppu_sim_create(const struct ppu_sim_config *cfg)
+{
+	u32 nr = cfg->nr_gfx + cfg->nr_compute + cfg->nr_sdma;
+	struct ppu_sim *sim;
+	u32 i;
+
+	if (!nr || nr > 64)
+		return ERR_PTR(-EINVAL);
+
+	sim = kzalloc(sizeof(*sim), GFP_KERNEL);
+	if (!sim)
+		return ERR_PTR(-ENOMEM);
+
+	sim->engines = kcalloc(nr, sizeof(*sim->engines), GFP_KERNEL);
+	sim->descs = kcalloc(nr, sizeof(*sim->descs), GFP_KERNEL);
+	if (!sim->engines || !sim->descs)
+		goto err_free;
+
+	sim->wq = alloc_workqueue("ppu_sim", WQ_UNBOUND, 0);
+	if (!sim->wq)
+		goto err_free;
+
+	spin_lock_init(&sim->lock);
+	mutex_init(&sim->reset_lock);
+	sim->reset_us = cfg->reset_us;
+	sim->hw.ops = &ppu_sim_ops;
+	sim->hw.rings = sim->descs;
+	ppu_sim_add_rings(sim, DRM_PPU_RING_GFX, cfg->nr_gfx, true);
+	ppu_sim_add_rings(sim, DRM_PPU_RING_COMPUTE, cfg->nr_compute, true);
+	ppu_sim_add_rings(sim, DRM_PPU_RING_SDMA, cfg->nr_sdma, false);
+
+	for (i = 0; i < nr; i++) {
+		struct ppu_sim_engine *e = &sim->engines[i];
+
+		e->sim = sim;
+		e->index = i;
+		e->state = PPU_HW_ENGINE_IDLE;
+		hrtimer_init(&e->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+		e->timer.function = ppu_sim_delay_done;
+		INIT_WORK(&e->work, ppu_sim_engine_work);
+	}
+	return sim;
+
+err_free:
+	kfree(sim->descs);
+	kfree(sim->engines);
+	kfree(sim);
+	return ERR_PTR(-ENOMEM);
+}
+
+/**
+ * ppu_sim_destroy - stop and free a simulated PPU
+ * @sim: device from ppu_sim_create(); the driver must be gone
+ */
+void ppu_sim_destroy(struct ppu_sim *sim)
+{
+	unsigned long flags;
+	u32 i;
+
+	spin_lock_irqsave(&sim->lock, flags);
+	sim->resetting = true;
+	sim->irq = NULL;
+	spin_unlock_irqrestore(&sim->lock, flags);
+	for (i = 0; i < sim->hw.nr_rings; i++) {
+		hrtimer_cancel(&sim->engines[i].timer);
+		cancel_work_sync(&sim->engines[i].work);
+	}
+	destroy_workqueue(sim->wq);
+	mutex_destroy(&sim->reset_lock);
+	kfree(sim->descs);
+	kfree(sim->engines);
+	kfree(sim);
+}

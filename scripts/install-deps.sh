@@ -1,0 +1,24 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Install the Debian packages the build, the tests and the demo need.
+# Runs on every make invocation: a no-op once everything is there.
+set -e
+
+PKGS="linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static
+intel-gpu-tools libdrm-dev sparse flex bison libelf-dev bc cpio kmod
+libssl-dev pkg-config python3 xz-utils"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+echo "install-deps: installing$missing"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
