@@ -43,7 +43,7 @@ struct ppu_ring {
 	const struct ppu_hw_ring_desc *desc;
 	char name[16];
 	struct drm_gpu_scheduler sched;
-	spinlock_t fence_lock;
+	spinlock_t fence_lock; /* protects @active, locks the hw fences */
 	struct list_head active;
 	u64 fence_context;
 	u32 next_seqno;
@@ -67,7 +67,7 @@ struct ppu_device {
 	struct ppu_ring *rings;
 	u32 nr_rings;
 	struct workqueue_struct *reset_wq;
-	struct mutex reset_lock;
+	struct mutex reset_lock; /* one recovery at a time */
 	atomic_t reset_count;
 };
 
@@ -104,7 +104,7 @@ struct ppu_ctx {
 	struct kref refcount;
 	struct ppu_device *ppu;
 	u32 id;
-	struct mutex submit_lock;
+	struct mutex submit_lock; /* orders arm + push */
 	struct drm_sched_entity *entities;
 	atomic_t banned;
 	atomic_t guilty_count;

@@ -21,12 +21,12 @@ static void ppu_reset_blame(struct ppu_job *job)
 	dma_fence_set_error(&job->base.s_fence->finished, -ETIME);
 	hangs = atomic_inc_return(&ctx->guilty_count);
 	ring->guilty_jobs++;
-	if (hangs > ring->sched.hang_limit && !atomic_xchg(&ctx->banned, 1))
-		drm_info(&ring->ppu->drm, "context %u (%s[%d]) banned after %d hang(s)\n",
-			 ctx->id, ctx->comm, ctx->pid, hangs);
 	drm_info(&ring->ppu->drm, "%s: job %llu of context %u (%s[%d]) hung: guilty\n",
 		 ring->name, job->base.s_fence->finished.seqno, ctx->id,
 		 ctx->comm, ctx->pid);
+	if (hangs > ring->sched.hang_limit && !atomic_xchg(&ctx->banned, 1))
+		drm_info(&ring->ppu->drm, "context %u (%s[%d]) banned after %d hang(s)\n",
+			 ctx->id, ctx->comm, ctx->pid, hangs);
 }
 
 /*

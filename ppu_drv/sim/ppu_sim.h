@@ -78,8 +78,8 @@ struct ppu_sim_config {
  */
 struct ppu_sim {
 	struct ppu_hw hw;
-	spinlock_t lock;
-	struct mutex reset_lock;
+	spinlock_t lock; /* engines' state and the fields below */
+	struct mutex reset_lock; /* serialises resets */
 	struct workqueue_struct *wq;
 	struct ppu_sim_engine *engines;
 	struct ppu_hw_ring_desc *descs;
