@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * ppu_hang_basic: a HANG command is caught by the job timeout, the guilty
+ * job and context are punished, everybody else carries on.
+ *
+ * Run with short job timeouts (ppu.ko gfx_timeout_ms, compute_timeout_ms,
+ * sdma_timeout_ms of 500-1000 ms); waits here allow for a slow emulator.
+ */
+#include "ppu_test.h"
+
+static int fd = -1;
+
+struct hang_result {
+	uint32_t bad_ctx, good_ctx;
+	uint32_t bo;
+	uint32_t so_hang;
+	uint64_t resets_before;
+};
+
+/* a job of @bad_ctx that hangs @ring_class/@inst; returns its syncobj */
+static uint32_t submit_hang(uint32_t bad_ctx, uint32_t ring_class, uint32_t inst, uint32_t bo)
+{
+	struct ppu_cs cs = { .n = 0 };
+	uint32_t so = ppu_syncobj_create(fd);
+
+	/* a WRITE before the hang may land or not; one after it must not */
+	ppu_cs_hang(&cs);
+	ppu_cs_write(&cs, 0, 0, 0xbad);
+	ppu_submit_cs(fd, bad_ctx, ring_class, inst, &cs, &bo, 1, 0, so);
+	return so;
+}
+
+static uint32_t bo_read(uint32_t bo, unsigned int dword)
+{
+	uint32_t *m = ppu_bo_map(fd, bo, PPU_PAGE_SIZE);
+	uint32_t v = m[dword];
+
+	munmap(m, PPU_PAGE_SIZE);
+	return v;
+}
+
+/*
+ * HANG on sdma0: the job ends with an error, its context is guilty and
+ * banned, a later job of it is cancelled, the device counts a reset.
+ */
+static void test_guilty(uint32_t ring_class, uint32_t inst)
+{
+	uint64_t before = ppu_get_param(fd, DRM_PPU_PARAM_RESET_COUNT);
+	uint32_t bad = ppu_ctx_create(fd);
+	uint32_t bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
+	struct drm_ppu_ctx_query_reset q;
+	uint32_t so_hang, so_later;
+	int st, ret;
+
+	igt_require(inst < ppu_ring_count(fd, ring_class));
+	q = ppu_ctx_query_reset(fd, bad);
+	igt_assert_eq_u32(q.status, DRM_PPU_CTX_RESET_NONE);
+
+	so_hang = submit_hang(bad, ring_class, inst, bo);
+	st = ppu_wait_status(fd, so_hang, PPU_HANG_WAIT_NS);
+	igt_info("hanging job on %s%u: fence status %d\n", ppu_class_names[ring_class], inst, st);
+	igt_assert_f(st < 0, "hanging job ended with status %d, expected an error\n", st);
+	igt_assert_neq_u32(bo_read(bo, 0), 0xbad);
+
+	q = ppu_ctx_query_reset(fd, bad);
+	igt_assert_eq_u32(q.status, DRM_PPU_CTX_RESET_GUILTY);
+	igt_assert_eq_u32(q.guilty_count, 1);
+	igt_assert_eq_u32(q.banned, 1);
+	igt_assert_lte(1, (int)q.reset_count);
+
+	igt_assert_lt_u64(before, ppu_get_param(fd, DRM_PPU_PARAM_RESET_COUNT));
+
+	/* a banned context's new job ends with an error (ECANCELED) */
+	so_later = ppu_syncobj_create(fd);
+	{
+		struct ppu_cs cs = { .n = 0 };
+		uint32_t cmd;
+		struct ppu_submit_args a;
+		struct drm_ppu_submit s;
+
+		ppu_cs_write(&cs, 0, 4, 0x1a7e);
+		cmd = ppu_cs_to_bo(fd, &cs, 0, PPU_PAGE_SIZE);
+		a = (struct ppu_submit_args){
+			.ctx = bad, .ring_class = ring_class, .ring_instance = inst,
+			.cmd_handle = cmd, .cmd_length = cs.n * 4,
+			.bos = &bo, .bo_count = 1, .out_syncobj = so_later,
+		};
+		s = ppu_submit_struct(&a);
+		ret = __ppu_submit(fd, &s);
+		ppu_bo_close(fd, cmd);
+	}
+	if (ret == 0) {
+		st = ppu_wait_status(fd, so_later, PPU_WAIT_NS);
+		igt_info("job of the banned context: fence status %d\n", st);
+		igt_assert_f(st < 0, "banned context's job ended with %d\n", st);
+		igt_assert_f(st == -ECANCELED, "banned context's job ended with %d, not -ECANCELED\n", st);
+	} else {
+		igt_info("submit on the banned context refused: %d\n", ret);
+		igt_assert_eq(ret, -ECANCELED);
+	}
+	igt_assert_neq_u32(bo_read(bo, 1), 0x1a7e);
+	/* still guilty once, still banned */
+	q = ppu_ctx_query_reset(fd, bad);
+	igt_assert_eq_u32(q.guilty_count, 1);
+	igt_assert_eq_u32(q.banned, 1);
+
+	ppu_ctx_destroy(fd, bad);
+	ppu_bo_close(fd, bo);
+}
+
+/*
+ * HANG on sdma0 of one context; meanwhile another context's work on gfx,
+ * compute and the other sdma ring completes; that context reads INNOCENT.
+ */
+static void test_innocent(void)
+{
+	uint64_t before = ppu_get_param(fd, DRM_PPU_PARAM_RESET_COUNT);
+	uint32_t bad = ppu_ctx_create(fd), good = ppu_ctx_create(fd);
+	uint32_t bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
+	uint32_t hang_bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
+	struct {
+		uint32_t ring_class, inst, so, value;
+	} work[8];
+	unsigned int n = 0;
+	struct drm_ppu_ctx_query_reset q;
+	uint32_t so_hang, *m;
+	int st;
+
+	igt_require(ppu_ring_count(fd, DRM_PPU_RING_SDMA) >= 2);
+	so_hang = submit_hang(bad, DRM_PPU_RING_SDMA, 0, hang_bo);
+
+	/* innocent work everywhere else, submitted while sdma0 hangs */
+	work[n++] = (typeof(work[0])){ DRM_PPU_RING_GFX, 0 };
+	work[n++] = (typeof(work[0])){ DRM_PPU_RING_COMPUTE, 0 };
+	if (ppu_ring_count(fd, DRM_PPU_RING_COMPUTE) > 1)
+		work[n++] = (typeof(work[0])){ DRM_PPU_RING_COMPUTE,
+			ppu_ring_count(fd, DRM_PPU_RING_COMPUTE) - 1 };
+	work[n++] = (typeof(work[0])){ DRM_PPU_RING_SDMA, 1 };
+	for (unsigned int i = 0; i < n; i++) {
+		struct ppu_cs cs = { .n = 0 };
+
+		work[i].so = ppu_syncobj_create(fd);
+		work[i].value = 0x900d0000u | i;
+		/* busy for a while so the work overlaps the hang */
+		ppu_cs_delay(&cs, 100000);
+		ppu_cs_write(&cs, 0, 4 * i, work[i].value);
+		ppu_submit_cs(fd, good, work[i].ring_class, work[i].inst, &cs, &bo, 1, 0,
+			      work[i].so);
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		st = ppu_wait_status(fd, work[i].so, PPU_HANG_WAIT_NS);
+		igt_assert_f(st == 1, "innocent job on %s%u ended with %d\n",
+			     ppu_class_names[work[i].ring_class], work[i].inst, st);
+	}
+	m = ppu_bo_map(fd, bo, PPU_PAGE_SIZE);
+	for (unsigned int i = 0; i < n; i++)
+		igt_assert_f(m[i] == work[i].value, "innocent WRITE on %s%u: %#x, want %#x\n",
+			     ppu_class_names[work[i].ring_class], work[i].inst,
+			     m[i], work[i].value);
+	munmap(m, PPU_PAGE_SIZE);
+
+	st = ppu_wait_status(fd, so_hang, PPU_HANG_WAIT_NS);
+	igt_assert_f(st < 0, "hanging job ended with %d\n", st);
+
+	q = ppu_ctx_query_reset(fd, good);
+	igt_assert_eq_u32(q.status, DRM_PPU_CTX_RESET_INNOCENT);
+	igt_assert_lte(1, (int)q.reset_count);
+	igt_assert_eq_u32(q.guilty_count, 0);
+	igt_assert_eq_u32(q.banned, 0);
+	q = ppu_ctx_query_reset(fd, bad);
+	igt_assert_eq_u32(q.status, DRM_PPU_CTX_RESET_GUILTY);
+	igt_assert_lt_u64(before, ppu_get_param(fd, DRM_PPU_PARAM_RESET_COUNT));
+
+	/* the hung ring works again, for the innocent context */
+	{
+		uint32_t so = ppu_syncobj_create(fd);
+
+		ppu_submit_write(fd, good, DRM_PPU_RING_SDMA, 0, bo, 64, 0xa11e, 0, so);
+		igt_assert_eq(ppu_wait_status(fd, so, PPU_HANG_WAIT_NS), 1);
+		igt_assert_eq_u32(bo_read(bo, 16), 0xa11e);
+	}
+	ppu_ctx_destroy(fd, bad);
+	ppu_ctx_destroy(fd, good);
+	ppu_bo_close(fd, bo);
+	ppu_bo_close(fd, hang_bo);
+}
+
+/* every hang adds one reset to the device count; a new context reads NONE */
+static void test_reset_count(void)
+{
+	uint64_t before = ppu_get_param(fd, DRM_PPU_PARAM_RESET_COUNT), after;
+	uint32_t bad = ppu_ctx_create(fd);
+	uint32_t bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
+	uint32_t so = submit_hang(bad, DRM_PPU_RING_SDMA, 0, bo);
+	struct drm_ppu_ctx_query_reset q;
+	uint32_t fresh;
+
+	igt_assert_lt(ppu_wait_status(fd, so, PPU_HANG_WAIT_NS), 0);
+	after = ppu_get_param(fd, DRM_PPU_PARAM_RESET_COUNT);
+	igt_info("reset count %" PRIu64 " -> %" PRIu64 "\n", before, after);
+	igt_assert_lt_u64(before, after);
+
+	/* a context created after the reset has seen none */
+	fresh = ppu_ctx_create(fd);
+	q = ppu_ctx_query_reset(fd, fresh);
+	igt_assert_eq_u32(q.status, DRM_PPU_CTX_RESET_NONE);
+	igt_assert_eq_u32(q.reset_count, 0);
+	igt_assert_eq_u32(q.banned, 0);
+	{
+		uint32_t so2 = ppu_syncobj_create(fd);
+
+		ppu_submit_write(fd, fresh, DRM_PPU_RING_SDMA, 0, bo, 8, 0xf7e5, 0, so2);
+		igt_assert_eq(ppu_wait_status(fd, so2, PPU_HANG_WAIT_NS), 1);
+		igt_assert_eq_u32(bo_read(bo, 2), 0xf7e5);
+	}
+	ppu_ctx_destroy(fd, fresh);
+	ppu_ctx_destroy(fd, bad);
+	ppu_bo_close(fd, bo);
+}
+
+igt_main
+{
+	igt_fixture {
+		fd = ppu_open();
+	}
+
+	igt_describe("HANG on sdma0: the job errors, its context is guilty and banned");
+	igt_subtest("sdma-guilty")
+		test_guilty(DRM_PPU_RING_SDMA, 0);
+
+	igt_describe("HANG on the last sdma ring: same punishment");
+	igt_subtest("sdma1-guilty")
+		test_guilty(DRM_PPU_RING_SDMA, 1);
+
+	igt_describe("work of another context on other rings survives a hang; it reads INNOCENT");
+	igt_subtest("sdma-innocent")
+		test_innocent();
+
+	igt_describe("each hang adds to RESET_COUNT; new contexts read NONE and run");
+	igt_subtest("reset-count")
+		test_reset_count();
+
+	igt_describe("HANG on compute0: the job errors, its context is guilty and banned");
+	igt_subtest("compute-guilty")
+		test_guilty(DRM_PPU_RING_COMPUTE, 0);
+
+	igt_describe("HANG on gfx0: the job errors, its context is guilty and banned");
+	igt_subtest("gfx-guilty")
+		test_guilty(DRM_PPU_RING_GFX, 0);
+
+	igt_fixture {
+		close(fd);
+	}
+}

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * Helpers shared by the PPU igt tests: device open, BOs, contexts, command
+ * streams, submits, syncobj waits and fence status.
+ */
+#ifndef PPU_TEST_H
+#define PPU_TEST_H
+
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include <linux/sync_file.h>
+#include <xf86drm.h>
+
+#include "ppu_drm.h"
+#include "ppu_igt.h"
+
+#define PPU_PAGE_SIZE		4096u
+#define PPU_WAIT_NS		(30ull * 1000 * 1000 * 1000)	/* TCG is slow */
+#define PPU_HANG_WAIT_NS	(60ull * 1000 * 1000 * 1000)
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+static const char *const ppu_class_names[DRM_PPU_RING_CLASS_COUNT] = {
+	[DRM_PPU_RING_GFX] = "gfx",
+	[DRM_PPU_RING_COMPUTE] = "compute",
+	[DRM_PPU_RING_SDMA] = "sdma",
+};
+
+/* ---------------------------------------------------------------- device */
+/*
+ * Open the PPU through igt's device selection. IGT_FORCE_DRIVER=ppu (set
+ * here unless the caller set something else) keeps igt off other GPUs.
+ */
+static inline int ppu_open(void)
+{
+	drmVersionPtr v;
+	int fd;
+
+	setenv("IGT_FORCE_DRIVER", "ppu", 0);
+	fd = drm_open_driver(DRIVER_ANY);
+	igt_assert_fd(fd);
+	v = drmGetVersion(fd);
+	igt_assert(v);
+	igt_require_f(strcmp(v->name, "ppu") == 0, "device is %s, not ppu\n", v->name);
+	drmFreeVersion(v);
+	return fd;
+}
+
+static inline int __ppu_get_param(int fd, uint32_t param, uint64_t *value)
+{
+	struct drm_ppu_get_param gp = { .param = param };
+	int ret = __ppu_igt_ioctl(fd, DRM_IOCTL_PPU_GET_PARAM, &gp);
+
+	if (!ret)
+		*value = gp.value;
+	return ret;
+}
+
+static inline uint64_t ppu_get_param(int fd, uint32_t param)
+{
+	uint64_t v = 0;
+	int ret = __ppu_get_param(fd, param, &v);
+
+	igt_assert_f(ret == 0, "GET_PARAM %u: %d\n", param, ret);
+	return v;
+}
+
+static inline unsigned int ppu_ring_count(int fd, uint32_t ring_class)
+{
+	static const uint32_t p[] = {
+		DRM_PPU_PARAM_RING_COUNT_GFX,
+		DRM_PPU_PARAM_RING_COUNT_COMPUTE,
+		DRM_PPU_PARAM_RING_COUNT_SDMA,
+	};
+
+	return (unsigned int)ppu_get_param(fd, p[ring_class]);
+}
+
+/* ------------------------------------------------------------------ BOs */
+static inline int __ppu_bo_create(int fd, uint64_t size, uint32_t flags, uint32_t *handle)
+{
+	struct drm_ppu_gem_create c = { .size = size, .flags = flags };
+	int ret = __ppu_igt_ioctl(fd, DRM_IOCTL_PPU_GEM_CREATE, &c);
+
+	if (!ret)
+		*handle = c.handle;
+	return ret;
+}
+
+static inline uint32_t ppu_bo_create(int fd, uint64_t size)
+{
+	uint32_t h = 0;
+	int ret = __ppu_bo_create(fd, size, 0, &h);
+
+	igt_assert_f(ret == 0, "GEM_CREATE %" PRIu64 ": %d\n", size, ret);
+	igt_assert_neq_u32(h, 0);
+	return h;
+}
+
+static inline void ppu_bo_close(int fd, uint32_t handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+
+	do_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+static inline uint64_t ppu_bo_mmap_offset(int fd, uint32_t handle)
+{
+	struct drm_ppu_gem_mmap_offset mo = { .handle = handle };
+
+	do_ioctl(fd, DRM_IOCTL_PPU_GEM_MMAP_OFFSET, &mo);
+	return mo.offset;
+}
+
+static inline void *ppu_bo_map(int fd, uint32_t handle, size_t size)
+{
+	uint64_t off = ppu_bo_mmap_offset(fd, handle);
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)off);
+
+	igt_assert_f(p != MAP_FAILED, "mmap of handle %u at %#" PRIx64 ": %s\n",
+		     handle, off, strerror(errno));
+	return p;
+}
+
+/* ------------------------------------------------------------- contexts */
+static inline uint32_t ppu_ctx_create(int fd)
+{
+	struct drm_ppu_ctx_create c = { 0 };
+
+	do_ioctl(fd, DRM_IOCTL_PPU_CTX_CREATE, &c);
+	igt_assert_neq_u32(c.ctx_id, 0);
+	return c.ctx_id;
+}
+
+static inline int __ppu_ctx_destroy(int fd, uint32_t ctx)
+{
+	struct drm_ppu_ctx_destroy d = { .ctx_id = ctx };
+
+	return __ppu_igt_ioctl(fd, DRM_IOCTL_PPU_CTX_DESTROY, &d);
+}
+
+static inline void ppu_ctx_destroy(int fd, uint32_t ctx)
+{
+	igt_assert_eq(__ppu_ctx_destroy(fd, ctx), 0);
+}
+
+static inline struct drm_ppu_ctx_query_reset ppu_ctx_query_reset(int fd, uint32_t ctx)
+{
+	struct drm_ppu_ctx_query_reset q = { .ctx_id = ctx };
+
+	do_ioctl(fd, DRM_IOCTL_PPU_CTX_QUERY_RESET, &q);
+	igt_debug("ctx %u: status %u reset_count %u guilty_count %u banned %u\n",
+		  ctx, q.status, q.reset_count, q.guilty_count, q.banned);
+	return q;
+}
+
+/* ------------------------------------------------------- command streams */
+struct ppu_cs {
+	uint32_t dw[256];
+	unsigned int n;
+};
+
+static inline void ppu_cs_emit(struct ppu_cs *cs, uint32_t dw)
+{
+	igt_assert(cs->n < ARRAY_SIZE(cs->dw));
+	cs->dw[cs->n++] = dw;
+}
+
+static inline void ppu_cs_nop(struct ppu_cs *cs)
+{
+	ppu_cs_emit(cs, DRM_PPU_CMD(DRM_PPU_OP_NOP, 0));
+}
+
+static inline void ppu_cs_write(struct ppu_cs *cs, uint32_t bo_index, uint32_t offset, uint32_t value)
+{
+	ppu_cs_emit(cs, DRM_PPU_CMD(DRM_PPU_OP_WRITE, 3));
+	ppu_cs_emit(cs, bo_index);
+	ppu_cs_emit(cs, offset);
+	ppu_cs_emit(cs, value);
+}
+
+static inline void ppu_cs_delay(struct ppu_cs *cs, uint32_t us)
+{
+	ppu_cs_emit(cs, DRM_PPU_CMD(DRM_PPU_OP_DELAY, 1));
+	ppu_cs_emit(cs, us);
+}
+
+static inline void ppu_cs_hang(struct ppu_cs *cs)
+{
+	ppu_cs_emit(cs, DRM_PPU_CMD(DRM_PPU_OP_HANG, 0));
+}
+
+/* a fresh command BO holding @cs at byte @offset; returns its handle */
+static inline uint32_t ppu_cs_to_bo(int fd, const struct ppu_cs *cs, uint32_t offset, uint64_t bo_size)
+{
+	uint32_t h = ppu_bo_create(fd, bo_size);
+	uint8_t *p = ppu_bo_map(fd, h, bo_size);
+
+	igt_assert(offset + cs->n * 4ull <= bo_size);
+	memcpy(p + offset, cs->dw, cs->n * 4u);
+	munmap(p, bo_size);
+	return h;
+}
+
+/* ----------------------------------------------------------------- syncobjs */
+static inline uint32_t ppu_syncobj_create(int fd)
+{
+	uint32_t h = 0;
+
+	igt_assert_eq(drmSyncobjCreate(fd, 0, &h), 0);
+	return h;
+}
+
+static inline int64_t ppu_abs_timeout(uint64_t rel_ns)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec + (int64_t)rel_ns;
+}
+
+/* 0 once signalled, -ETIME on timeout */
+static inline int ppu_syncobj_wait(int fd, uint32_t h, uint64_t rel_ns)
+{
+	int ret = drmSyncobjWait(fd, &h, 1, ppu_abs_timeout(rel_ns),
+				 DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL);
+
+	return ret ? -errno : 0;
+}
+
+/*
+ * Status of the fence in @h, through a sync_file: 1 signalled fine,
+ * 0 still running, < 0 the error the job ended with.
+ */
+static inline int ppu_fence_status(int fd, uint32_t h)
+{
+	struct sync_file_info info;
+	int sfd = -1;
+
+	igt_assert_eq(drmSyncobjExportSyncFile(fd, h, &sfd), 0);
+	igt_assert_fd(sfd);
+	memset(&info, 0, sizeof(info));
+	igt_assert_eq(ioctl(sfd, SYNC_IOC_FILE_INFO, &info), 0);
+	close(sfd);
+	return info.status;
+}
+
+/* wait for @h and return the fence status */
+static inline int ppu_wait_status(int fd, uint32_t h, uint64_t rel_ns)
+{
+	int ret = ppu_syncobj_wait(fd, h, rel_ns);
+
+	igt_assert_f(ret == 0, "syncobj %u not signalled in %" PRIu64 " ms: %d\n",
+		     h, rel_ns / 1000000, ret);
+	return ppu_fence_status(fd, h);
+}
+
+/* ------------------------------------------------------------------ submit */
+struct ppu_submit_args {
+	uint32_t ctx;
+	uint32_t ring_class, ring_instance;
+	uint32_t cmd_handle, cmd_offset, cmd_length;
+	const uint32_t *bos;
+	uint32_t bo_count;
+	const uint32_t *in_syncobjs;
+	uint32_t in_count;
+	uint32_t out_syncobj;
+};
+
+static inline struct drm_ppu_submit ppu_submit_struct(const struct ppu_submit_args *a)
+{
+	struct drm_ppu_submit s = {
+		.ctx_id = a->ctx,
+		.ring_class = a->ring_class,
+		.ring_instance = a->ring_instance,
+		.cmd_handle = a->cmd_handle,
+		.cmd_offset = a->cmd_offset,
+		.cmd_length = a->cmd_length,
+		.bo_handles = (uintptr_t)a->bos,
+		.bo_count = a->bo_count,
+		.in_syncobj_count = a->in_count,
+		.in_syncobjs = (uintptr_t)a->in_syncobjs,
+		.out_syncobj = a->out_syncobj,
+	};
+	return s;
+}
+
+static inline int __ppu_submit(int fd, struct drm_ppu_submit *s)
+{
+	return __ppu_igt_ioctl(fd, DRM_IOCTL_PPU_SUBMIT, s);
+}
+
+/*
+ * Put @cs into a new command BO and submit it on (@ring_class, @inst) of
+ * @ctx with the BO list @bos; returns the seqno. Adds the job's fence to
+ * @out (if nonzero) and waits on @in (if nonzero).
+ */
+static inline uint64_t ppu_submit_cs(int fd, uint32_t ctx, uint32_t ring_class, uint32_t inst,
+				     const struct ppu_cs *cs, const uint32_t *bos, uint32_t bo_count,
+				     uint32_t in, uint32_t out)
+{
+	uint32_t cmd = ppu_cs_to_bo(fd, cs, 0, PPU_PAGE_SIZE);
+	struct ppu_submit_args a = {
+		.ctx = ctx, .ring_class = ring_class, .ring_instance = inst,
+		.cmd_handle = cmd, .cmd_length = cs->n * 4,
+		.bos = bos, .bo_count = bo_count,
+		.in_syncobjs = in ? &in : NULL, .in_count = in ? 1 : 0,
+		.out_syncobj = out,
+	};
+	struct drm_ppu_submit s = ppu_submit_struct(&a);
+	int ret = __ppu_submit(fd, &s);
+
+	igt_assert_f(ret == 0, "submit on %s%u failed: %d (%s)\n",
+		     ppu_class_names[ring_class], inst, ret, strerror(-ret));
+	/* the job holds its own reference on the command BO */
+	ppu_bo_close(fd, cmd);
+	return s.seqno;
+}
+
+/* single WRITE of @value at @offset of @bo; returns the seqno */
+static inline uint64_t ppu_submit_write(int fd, uint32_t ctx, uint32_t ring_class, uint32_t inst,
+					uint32_t bo, uint32_t offset, uint32_t value,
+					uint32_t in, uint32_t out)
+{
+	struct ppu_cs cs = { .n = 0 };
+
+	ppu_cs_write(&cs, 0, offset, value);
+	return ppu_submit_cs(fd, ctx, ring_class, inst, &cs, &bo, 1, in, out);
+}
+
+#endif /* PPU_TEST_H */

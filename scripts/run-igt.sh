@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the modules and the igt tests, boot the VM once running every
+# subtest of every igt binary, and report:
+#   igt: <binary>/<subtest>: PASS|FAIL|SKIP
+#   igt: N passed, N failed
+# Exit status nonzero on any failed subtest, a subtest that never reported,
+# a kernel splat in the serial log, or a missing end marker.
+#
+# Environment:
+#   PPU_PARAMS       ppu.ko parameters (default: short job timeouts)
+#   PPU_SKIP_BUILD=1 use the modules and tests as built
+#   PPU_IGT_LOG      serial log file (default build/igt/serial.log under ROOT)
+#   PPU_IGT_FILTER   only binaries whose name matches this regex
+#   plus what scripts/vm/run-vm.sh and mkinitramfs.sh read
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+LOG=${PPU_IGT_LOG:-$ROOT/igt-tests/build/serial.log}
+export PPU_PARAMS=${PPU_PARAMS:-gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500}
+
+if [ "${PPU_SKIP_BUILD:-0}" != 1 ]; then
+	make -C "$ROOT" modules -j2 || { echo "igt: module build failed"; exit 1; }
+	make -C "$ROOT/igt-tests" -j2 || { echo "igt: test build failed"; exit 1; }
+fi
+
+bins=()
+for b in "$ROOT"/igt-tests/build/ppu_*; do
+	[ -f "$b" ] && [ -x "$b" ] || continue
+	[ -n "${PPU_IGT_FILTER:-}" ] && ! [[ ${b##*/} =~ $PPU_IGT_FILTER ]] && continue
+	bins+=("$b")
+done
+[ ${#bins[@]} -gt 0 ] || { echo "igt: no test binaries in $ROOT/igt-tests/build"; exit 1; }
+
+# what should run: every subtest each binary lists
+declare -A expected
+order=()
+for b in "${bins[@]}"; do
+	n=${b##*/}
+	while read -r st; do
+		[ -n "$st" ] || continue
+		expected[$n/$st]=1
+		order+=("$n/$st")
+	done < <("$b" --list-subtests 2>/dev/null)
+done
+
+mkdir -p "$(dirname "$LOG")"
+PPU_IGT_BINS="${bins[*]}" "$HERE/vm/run-vm.sh" "$HERE/vm/igt-payload.sh" "$LOG"
+vmrc=$?
+
+# results: "Subtest <name>: <RESULT> (<time>)" between BEGIN/END markers
+declare -A result
+bin=
+while IFS= read -r line; do
+	case $line in
+	"PPU-IGT: BEGIN "*) bin=${line#PPU-IGT: BEGIN } ;;
+	"PPU-IGT: END "*) bin= ;;
+	"Subtest "*:*)
+		[ -n "$bin" ] || continue
+		st=${line#Subtest }; st=${st%%:*}
+		r=${line#*: }; r=${r%% *}
+		result[$bin/$st]=$r
+		;;
+	esac
+done < "$LOG"
+
+pass=0 fail=0 skip=0
+for k in "${order[@]}"; do
+	case ${result[$k]:-} in
+	SUCCESS) s=PASS; pass=$((pass + 1)) ;;
+	SKIP) s=SKIP; skip=$((skip + 1)) ;;
+	"") s=FAIL; fail=$((fail + 1)); k="$k (no result)" ;;
+	*) s=FAIL; fail=$((fail + 1)); [ "${result[$k]}" != FAIL ] && k="$k (${result[$k]})" ;;
+	esac
+	echo "igt: $k: $s"
+done
+# a subtest reported that --list-subtests did not show
+for k in "${!result[@]}"; do
+	[ -n "${expected[$k]:-}" ] || { echo "igt: $k: FAIL (unexpected subtest)"; fail=$((fail + 1)); }
+done
+
+if [ $vmrc != 0 ]; then
+	case $vmrc in
+	1) echo "igt: a test binary exited with failure ($LOG)" ;;
+	2) echo "igt: kernel splat in the serial log ($LOG)" ;;
+	3) echo "igt: VM did not finish (no end marker) ($LOG)" ;;
+	4) echo "igt: modules failed to load ($LOG)" ;;
+	*) echo "igt: VM run failed with $vmrc ($LOG)" ;;
+	esac
+fi
+[ $skip -gt 0 ] && echo "igt: $skip skipped"
+echo "igt: $pass passed, $fail failed"
+[ $fail = 0 ] && [ $vmrc = 0 ] && exit 0
+exit 1

@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# /init of the PPU test VM (busybox). Mounts the pseudo file systems, loads
+# the kernel modules and our drivers, runs /payload.sh and powers off.
+#
+# Markers on the console (the host greps for them):
+#   PPU-VM: BOOTED
+#   PPU-VM: INSMOD <module> OK|FAILED rc=N
+#   PPU-VM: MODULES OK|FAILED
+#   PPU-VM: PAYLOAD-START
+#   PPU-VM: PAYLOAD-EXIT rc=N
+#   PPU-VM: DMESG-BEGIN ... PPU-VM: DMESG-END
+#   PPU-VM: END
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+export LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu:/usr/lib64:/usr/lib
+export HOME=/root
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+[ -e /dev/console ] || mknod /dev/console c 5 1
+[ -e /dev/null ] || mknod /dev/null c 1 3
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts 2>/dev/null
+mount -t tmpfs tmpfs /dev/shm 2>/dev/null
+
+# talk on the serial console whatever happens
+exec </dev/console >/dev/console 2>&1
+
+echo "PPU-VM: BOOTED $(uname -r)"
+
+# settings written by mkinitramfs.sh: PPU_PARAMS, PPU_SIM_PARAMS,
+# PPU_SERIAL_PARAMS, PPU_LOAD_MODULES, PPU_GUEST_ENV
+[ -f /etc/vm.env ] && . /etc/vm.env
+
+# show warnings (and worse) live on the console; quiet hides them otherwise
+echo 5 > /proc/sys/kernel/printk
+
+load() { # file params...
+	f=$1; shift
+	m=${f##*/}; m=${m%.ko}
+	insmod "$f" "$@"
+	rc=$?
+	if [ $rc = 0 ]; then
+		echo "PPU-VM: INSMOD $m OK"
+		return 0
+	fi
+	echo "PPU-VM: INSMOD $m FAILED rc=$rc"
+	return 1
+}
+
+mods_ok=1
+while read -r m; do
+	[ -n "$m" ] || continue
+	load "/kmod/kernel/$m.ko" || mods_ok=0
+done < /kmod/kernel.load
+
+if [ "${PPU_LOAD_MODULES:-1}" = 1 ]; then
+	# our modules, in the order mkinitramfs.sh wrote them
+	while read -r m; do
+		[ -n "$m" ] || continue
+		case $m in
+		ppu) params=$PPU_PARAMS ;;
+		ppu_sim) params=$PPU_SIM_PARAMS ;;
+		drm_sched_serial) params=$PPU_SERIAL_PARAMS ;;
+		*) params= ;;
+		esac
+		# word splitting of params is intended
+		# shellcheck disable=SC2086
+		load "/kmod/ppu/$m.ko" $params || mods_ok=0
+	done < /kmod/ppu.load
+fi
+if [ $mods_ok = 1 ]; then
+	echo "PPU-VM: MODULES OK"
+else
+	echo "PPU-VM: MODULES FAILED"
+fi
+export PPU_MODULES_OK=$mods_ok
+ls /dev/dri 2>/dev/null | sed 's/^/PPU-VM: dev: /'
+
+for kv in $PPU_GUEST_ENV; do
+	# shellcheck disable=SC2163 # exports the K=V word itself
+	export "$kv"
+done
+
+echo "PPU-VM: PAYLOAD-START"
+cd /
+sh /payload.sh
+rc=$?
+echo "PPU-VM: PAYLOAD-EXIT rc=$rc"
+
+echo "PPU-VM: DMESG-BEGIN"
+dmesg | sed -n "/Run \/init as init process/,\$p"
+echo "PPU-VM: DMESG-END"
+echo "PPU-VM: END"
+sync
+poweroff -f
+# not reached; keep init alive so the kernel does not panic first
+sleep 1000

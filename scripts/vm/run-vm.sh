@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot Debian's 6.1 kernel in QEMU (TCG) with a busybox initramfs that loads
+# the PPU modules and runs a payload script, then check the serial log.
+#
+#   scripts/vm/run-vm.sh <payload-script> [logfile]
+#
+# Exit status: the payload's exit status if the VM itself was fine;
+#   0   payload exit 0, no kernel splat, end marker present
+#   1   payload failed (nonzero exit)
+#   2   kernel splat in the log (BUG/WARNING/Oops/Call Trace/lockdep/...)
+#   3   end marker missing (guest panicked, hung, or QEMU timed out)
+#   4   our modules failed to load
+# Environment (besides what mkinitramfs.sh reads):
+#   PPU_VM_TIMEOUT  seconds before QEMU is killed (default 900)
+#   PPU_VM_MEM      guest memory in MB (default 1024)
+#   PPU_VM_SMP      guest CPUs (default 2)
+#   PPU_VM_APPEND   extra kernel command line
+#   PPU_VM_QUIET=1  do not echo the serial log to stdout while running
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+[ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: $0 <payload-script> [logfile]" >&2; exit 2; }
+PAYLOAD=$1
+LOG=${2:-${TMPDIR:-/tmp}/ppu-vm-$(date +%Y%m%d-%H%M%S)-$$.log}
+TIMEOUT=${PPU_VM_TIMEOUT:-900}
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/ppu-vm.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+
+KDIR=$("$HERE/fetch-kernel.sh") || { echo "run-vm: fetch-kernel failed" >&2; exit 3; }
+"$HERE/mkinitramfs.sh" "$PAYLOAD" "$WORK/initrd.gz" || { echo "run-vm: mkinitramfs failed" >&2; exit 3; }
+
+mkdir -p "$(dirname "$LOG")"
+echo "run-vm: booting (timeout ${TIMEOUT}s), serial log $LOG" >&2
+start=$(date +%s)
+QEMU=(qemu-system-x86_64 -accel tcg -m "${PPU_VM_MEM:-1024}" -smp "${PPU_VM_SMP:-2}"
+      -nographic -no-reboot -nic none -vga none -monitor none -serial stdio
+      -kernel "$KDIR/vmlinuz" -initrd "$WORK/initrd.gz"
+      -append "console=ttyS0 panic=-1 quiet ${PPU_VM_APPEND:-}")
+# -nographic would put the monitor on stdio too; -serial stdio + -monitor none
+# keeps stdio for the guest's console only. </dev/null: never read our tty.
+if [ "${PPU_VM_QUIET:-0}" = 1 ]; then
+	timeout -k 10 "$TIMEOUT" "${QEMU[@]}" </dev/null >"$LOG" 2>&1
+	qrc=$?
+else
+	timeout -k 10 "$TIMEOUT" "${QEMU[@]}" </dev/null 2>&1 | tee "$LOG"
+	qrc=${PIPESTATUS[0]}
+fi
+# the serial console uses CRLF
+sed -i 's/\r$//' "$LOG"
+echo "run-vm: qemu exit $qrc after $(( $(date +%s) - start ))s" >&2
+
+rc=0
+splat='\bBUG:|\bWARNING:|Oops|Call Trace|lockdep|INFO: possible|INFO: task .* blocked|rcu: INFO|Kernel panic|general protection fault|kernel BUG|UBSAN:|KASAN:|list_add corruption|list_del corruption'
+# kernel lines only (printk timestamps; the dmesg dump at the end repeats
+# every kernel line whole), so test output such as "DEBUG:" cannot match
+if grep -aE '^\[ *[0-9]+\.[0-9]+\] ' "$LOG" | grep -aE "$splat" >"$WORK/splats"; then
+	echo "run-vm: FAIL: kernel splat in the serial log:" >&2
+	sed 's/^/run-vm:   /' "$WORK/splats" | sort -u | head -n 20 >&2
+	rc=2
+fi
+if [ $qrc = 124 ] || [ $qrc = 137 ]; then
+	echo "run-vm: FAIL: QEMU timed out after ${TIMEOUT}s" >&2
+fi
+if ! grep -qx 'PPU-VM: END' "$LOG"; then
+	echo "run-vm: FAIL: end marker missing (guest panic, hang or timeout)" >&2
+	[ $rc = 0 ] && rc=3
+fi
+if grep -qx 'PPU-VM: MODULES FAILED' "$LOG"; then
+	echo "run-vm: FAIL: modules failed to load:" >&2
+	grep 'PPU-VM: INSMOD .* FAILED' "$LOG" | sed 's/^/run-vm:   /' >&2
+	[ $rc = 0 ] && rc=4
+fi
+prc=$(sed -n 's/^PPU-VM: PAYLOAD-EXIT rc=\([0-9]*\)$/\1/p' "$LOG" | tail -n1)
+if [ -n "$prc" ] && [ "$prc" != 0 ]; then
+	echo "run-vm: FAIL: payload exit status $prc" >&2
+	[ $rc = 0 ] && rc=1
+fi
+[ $rc = 0 ] && echo "run-vm: OK (payload exit 0, no kernel splat)" >&2
+exit $rc
