@@ -2,11 +2,31 @@
 /*
  * Copyright (c) 2026 The PPU driver authors
  *
- * drm_sched_serial: module skeleton. The recovery sequence lands with the
- * serial-replay work; for now the module only carries the shared API.
+ * drm_sched_serial: domains, rings, contexts and policy. The recovery
+ * sequence itself is in drm_sched_serial_recovery.c.
  */
 #include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
 #include <drm/drm_sched_serial.h>
+
+#include "drm_sched_serial_internal.h"
+
+#define CREATE_TRACE_POINTS
+#include "drm_sched_serial_trace.h"
+
+static const char * const drm_sched_serial_mode_names[] = {
+	[DRM_SCHED_SERIAL_MODE_SERIAL] = "serial",
+	[DRM_SCHED_SERIAL_MODE_CLASSIC] = "classic",
+	[DRM_SCHED_SERIAL_MODE_OFF] = "off",
+};
+
+static const char * const drm_sched_serial_cause_names[] = {
+	[DRM_SCHED_SERIAL_CAUSE_TIMEOUT] = "timeout",
+	[DRM_SCHED_SERIAL_CAUSE_UECC] = "uecc",
+	[DRM_SCHED_SERIAL_CAUSE_PARITY] = "parity",
+};
 
 /**
  * drm_sched_serial_mode_name - printable name of a recovery mode
@@ -16,17 +36,167 @@
  */
 const char *drm_sched_serial_mode_name(enum drm_sched_serial_mode mode)
 {
-	switch (mode) {
-	case DRM_SCHED_SERIAL_MODE_SERIAL:
-		return "serial";
-	case DRM_SCHED_SERIAL_MODE_CLASSIC:
-		return "classic";
-	case DRM_SCHED_SERIAL_MODE_OFF:
-		return "off";
-	}
-	return "unknown";
+	if ((unsigned int)mode >= ARRAY_SIZE(drm_sched_serial_mode_names))
+		return "unknown";
+	return drm_sched_serial_mode_names[mode];
 }
 EXPORT_SYMBOL(drm_sched_serial_mode_name);
+
+/**
+ * drm_sched_serial_mode_parse - parse a recovery mode name
+ * @s: "serial", "classic" or "off", a trailing newline allowed
+ * @mode: the mode, on success
+ *
+ * Return: 0, or -EINVAL for anything else.
+ */
+int drm_sched_serial_mode_parse(const char *s, enum drm_sched_serial_mode *mode)
+{
+	int i = sysfs_match_string(drm_sched_serial_mode_names, s);
+
+	if (i < 0)
+		return -EINVAL;
+	*mode = i;
+	return 0;
+}
+EXPORT_SYMBOL(drm_sched_serial_mode_parse);
+
+/**
+ * drm_sched_serial_cause_name - printable name of a recovery cause
+ * @cause: the cause
+ *
+ * Return: "timeout", "uecc", "parity", or "unknown".
+ */
+const char *drm_sched_serial_cause_name(enum drm_sched_serial_cause cause)
+{
+	if ((unsigned int)cause >= ARRAY_SIZE(drm_sched_serial_cause_names))
+		return "unknown";
+	return drm_sched_serial_cause_names[cause];
+}
+EXPORT_SYMBOL(drm_sched_serial_cause_name);
+
+/**
+ * drm_sched_serial_default_params - the default policy
+ * @params: filled with the defaults: serial mode, 500 ms probes,
+ *	elimination on, 3 s replay budget, 4 resets, ban at the first guilty
+ *	verdict or at 3 suspect verdicts in 120 s
+ */
+void drm_sched_serial_default_params(struct drm_sched_serial_params *params)
+{
+	params->mode = DRM_SCHED_SERIAL_MODE_SERIAL;
+	params->probe_timeout_ms = 500;
+	params->elimination = true;
+	params->budget_ms = 3000;
+	params->max_resets = 4;
+	params->ban_guilty = 1;
+	params->ban_suspect = 3;
+	params->suspect_window_ms = 120000;
+}
+EXPORT_SYMBOL(drm_sched_serial_default_params);
+
+/**
+ * drm_sched_serial_domain_init - set up a reset domain
+ * @domain: the domain, allocation managed by the caller
+ * @ops: driver operations; @ops->reset, @ops->hw_fence, @ops->probe,
+ *	@ops->reemit and @ops->job_ctx are required
+ * @params: policy, copied; NULL for drm_sched_serial_default_params()
+ * @max_rings: most rings the domain will hold
+ * @dev: device for logs, uevents and devcoredumps
+ * @name: name for reports, must outlive the domain
+ *
+ * After this, pass @domain->timeout_wq to drm_sched_init() of every ring
+ * and add each ring with drm_sched_serial_add_ring().
+ *
+ * Return: 0, -EINVAL for missing ops or bad params, -ENOMEM.
+ */
+int drm_sched_serial_domain_init(struct drm_sched_serial_domain *domain,
+				 const struct drm_sched_serial_ops *ops,
+				 const struct drm_sched_serial_params *params,
+				 unsigned int max_rings, struct device *dev,
+				 const char *name)
+{
+	if (!ops || !ops->reset || !ops->hw_fence || !ops->probe ||
+	    !ops->reemit || !ops->job_ctx || !max_rings)
+		return -EINVAL;
+
+	memset(domain, 0, sizeof(*domain));
+	domain->ops = ops;
+	if (params)
+		domain->params = *params;
+	else
+		drm_sched_serial_default_params(&domain->params);
+	if (domain->params.mode > DRM_SCHED_SERIAL_MODE_OFF)
+		return -EINVAL;
+	domain->dev = dev;
+	domain->name = name;
+	domain->max_rings = max_rings;
+	mutex_init(&domain->lock);
+
+	domain->rings = kcalloc(max_rings, sizeof(*domain->rings), GFP_KERNEL);
+	domain->cands = kcalloc(max_rings, sizeof(*domain->cands), GFP_KERNEL);
+	if (!domain->rings || !domain->cands)
+		goto err_free;
+
+	domain->timeout_wq = alloc_ordered_workqueue("%s-tdr", 0, name);
+	if (!domain->timeout_wq)
+		goto err_free;
+	domain->last.guilty_ring = -1;
+	return 0;
+
+err_free:
+	kfree(domain->cands);
+	kfree(domain->rings);
+	mutex_destroy(&domain->lock);
+	return -ENOMEM;
+}
+EXPORT_SYMBOL(drm_sched_serial_domain_init);
+
+/**
+ * drm_sched_serial_domain_fini - tear a domain down
+ * @domain: the domain; its schedulers must be finished already
+ */
+void drm_sched_serial_domain_fini(struct drm_sched_serial_domain *domain)
+{
+	destroy_workqueue(domain->timeout_wq);
+	kfree(domain->cands);
+	kfree(domain->rings);
+	mutex_destroy(&domain->lock);
+}
+EXPORT_SYMBOL(drm_sched_serial_domain_fini);
+
+/**
+ * drm_sched_serial_add_ring - add a ring to a domain
+ * @domain: the domain
+ * @ring: the ring, with @sched, @name and @independent filled in;
+ *	allocation managed by the caller, it must outlive the domain
+ *
+ * Return: 0, or -ENOSPC when the domain is full.
+ */
+int drm_sched_serial_add_ring(struct drm_sched_serial_domain *domain,
+			      struct drm_sched_serial_ring *ring)
+{
+	if (domain->nr_rings >= domain->max_rings)
+		return -ENOSPC;
+	ring->domain = domain;
+	ring->index = domain->nr_rings;
+	ring->last_verdict = -1;
+	domain->rings[domain->nr_rings++] = ring;
+	return 0;
+}
+EXPORT_SYMBOL(drm_sched_serial_add_ring);
+
+/**
+ * drm_sched_serial_ctx_init - initialise the reset accounting of a context
+ * @ctx: embedded in the driver's context
+ */
+void drm_sched_serial_ctx_init(struct drm_sched_serial_ctx *ctx)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	spin_lock_init(&ctx->lock);
+	ctx->ban_error = -ECANCELED;
+	ctx->pid = task_pid_nr(current);
+	get_task_comm(ctx->comm, current);
+}
+EXPORT_SYMBOL(drm_sched_serial_ctx_init);
 
 MODULE_DESCRIPTION("Serial replay recovery for DRM GPU schedulers");
 MODULE_LICENSE("GPL");

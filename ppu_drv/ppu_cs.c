@@ -87,6 +87,14 @@ int ppu_cs_validate(const u32 *cs, u32 ndw, u32 nr_bos, const u64 *bo_sizes,
 				return ppu_cs_reject(info, dw + 1, "DELAY too long");
 			info->delay_us += p[0];
 			break;
+		case DRM_PPU_OP_HANG_ONCE:
+			if (len != 2)
+				return ppu_cs_reject(info, dw, "HANG_ONCE length not 2");
+			ret = ppu_cs_check_write(p, nr_bos, bo_sizes, info, dw);
+			if (ret)
+				return ret;
+			info->nr_hangs++;
+			break;
 		case DRM_PPU_OP_HANG:
 			if (len)
 				return ppu_cs_reject(info, dw, "HANG with payload");

@@ -74,15 +74,15 @@ static struct ppu_ctx *ppu_ctx_alloc(struct ppu_device *ppu)
 	mutex_init(&ctx->submit_lock);
 	ctx->ppu = ppu;
 	ctx->reset_base = atomic_read(&ppu->reset_count);
-	ctx->pid = task_pid_nr(current);
-	get_task_comm(ctx->comm, current);
+	drm_sched_serial_ctx_init(&ctx->serial);
 
 	for (i = 0; i < ppu->nr_rings; i++) {
 		struct drm_gpu_scheduler *sched = &ppu->rings[i].sched;
 
 		ret = drm_sched_entity_init(&ctx->entities[i],
 					    DRM_SCHED_PRIORITY_NORMAL,
-					    &sched, 1, &ctx->banned);
+					    &sched, 1,
+					    &ctx->serial.banned);
 		if (ret) {
 			ppu_ctx_destroy_entities(ctx, i);
 			ppu_ctx_put(ctx);
@@ -190,15 +190,19 @@ int ppu_ctx_query_reset_ioctl(struct drm_device *dev, void *data,
 	}
 
 	args->reset_count = atomic_read(&ppu->reset_count) - ctx->reset_base;
-	args->guilty_count = atomic_read(&ctx->guilty_count);
-	args->banned = atomic_read(&ctx->banned);
+	args->guilty_count = atomic_read(&ctx->serial.guilty);
+	args->banned = atomic_read(&ctx->serial.banned);
+	args->suspect_count = atomic_read(&ctx->serial.suspect);
+	args->innocent_count = atomic_read(&ctx->serial.innocent);
 	if (args->guilty_count)
 		args->status = DRM_PPU_CTX_RESET_GUILTY;
+	else if (args->suspect_count)
+		args->status = DRM_PPU_CTX_RESET_SUSPECT;
 	else if (args->reset_count)
 		args->status = DRM_PPU_CTX_RESET_INNOCENT;
 	else
 		args->status = DRM_PPU_CTX_RESET_NONE;
-	memset(args->reserved, 0, sizeof(args->reserved));
+	args->reserved = 0;
 	ppu_ctx_put(ctx);
 	return 0;
 }

@@ -6,6 +6,9 @@
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <drm/drm_print.h>
 #include <drm/drm_debugfs.h>
 #include <drm/drm_file.h>
 
@@ -34,18 +37,78 @@ static int ppu_debugfs_rings(struct seq_file *m, void *data)
 		struct ppu_hw_ring_state st;
 
 		hw->ops->ring_state(hw, i, &st);
-		seq_printf(m, "%-10s %-7s %-8s %7u  %9u  %6u  %6u\n", ring->name,
+		seq_printf(m, "%-10s %-7s %-8s %7u  %9u  %6u  %6llu\n", ring->name,
 			   ring->desc->shared_domain ? "shared" : "own",
 			   st.state < ARRAY_SIZE(ppu_engine_state_names) ?
 			   ppu_engine_state_names[st.state] : "?",
 			   ppu_ring_emitted_seqno(ring), st.completed_seqno,
-			   st.queued, ring->guilty_jobs);
+			   st.queued, ring->serial.guilty);
 	}
+	return 0;
+}
+
+static int ppu_debugfs_ring_recovery(struct seq_file *m, void *data)
+{
+	struct drm_info_node *node = m->private;
+	struct ppu_device *ppu = to_ppu(node->minor->dev);
+
+	drm_sched_serial_show(&ppu->domain, m);
 	return 0;
 }
 
 static const struct drm_info_list ppu_debugfs_list[] = {
 	{ "rings", ppu_debugfs_rings, 0 },
+	{ "ring_recovery", ppu_debugfs_ring_recovery, 0 },
+};
+
+static int ppu_debugfs_mode_show(struct seq_file *m, void *data)
+{
+	struct ppu_device *ppu = m->private;
+
+	seq_printf(m, "%s\n",
+		   drm_sched_serial_mode_name(READ_ONCE(ppu->domain.params.mode)));
+	return 0;
+}
+
+static int ppu_debugfs_mode_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, ppu_debugfs_mode_show, inode->i_private);
+}
+
+/* Switch the recovery mode at run time: "serial", "classic" or "off". */
+static ssize_t ppu_debugfs_mode_write(struct file *file, const char __user *ubuf,
+				      size_t len, loff_t *offp)
+{
+	struct ppu_device *ppu = file_inode(file)->i_private;
+	enum drm_sched_serial_mode mode;
+	char buf[16];
+
+	if (len >= sizeof(buf)) {
+		drm_dbg_driver(&ppu->drm, "recovery_mode: input too long\n");
+		return -EINVAL;
+	}
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (drm_sched_serial_mode_parse(buf, &mode)) {
+		drm_info(&ppu->drm, "recovery_mode: '%s' is not serial, classic or off\n",
+			 strim(buf));
+		return -EINVAL;
+	}
+	mutex_lock(&ppu->domain.lock);
+	ppu->domain.params.mode = mode;
+	mutex_unlock(&ppu->domain.lock);
+	drm_info(&ppu->drm, "recovery mode: %s\n", drm_sched_serial_mode_name(mode));
+	return len;
+}
+
+static const struct file_operations ppu_debugfs_mode_fops = {
+	.owner = THIS_MODULE,
+	.open = ppu_debugfs_mode_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = ppu_debugfs_mode_write,
 };
 
 /**
@@ -56,4 +119,6 @@ void ppu_debugfs_init(struct drm_minor *minor)
 {
 	drm_debugfs_create_files(ppu_debugfs_list, ARRAY_SIZE(ppu_debugfs_list),
 				 minor->debugfs_root, minor);
+	debugfs_create_file("recovery_mode", 0600, minor->debugfs_root,
+			    to_ppu(minor->dev), &ppu_debugfs_mode_fops);
 }

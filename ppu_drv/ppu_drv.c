@@ -124,16 +124,15 @@ static int ppu_probe(struct platform_device *pdev)
 	if (IS_ERR(ppu))
 		return PTR_ERR(ppu);
 	ppu->hw = pdata->hw;
-	mutex_init(&ppu->reset_lock);
 	platform_set_drvdata(pdev, ppu);
 
-	ppu->reset_wq = alloc_ordered_workqueue("ppu-reset", 0);
-	if (!ppu->reset_wq)
-		return -ENOMEM;
+	ret = ppu_reset_init(ppu);
+	if (ret)
+		return ret;
 
 	ret = ppu_rings_init(ppu);
 	if (ret)
-		goto err_wq;
+		goto err_reset;
 
 	ret = drm_dev_register(&ppu->drm, 0);
 	if (ret)
@@ -144,8 +143,8 @@ static int ppu_probe(struct platform_device *pdev)
 
 err_rings:
 	ppu_rings_fini(ppu);
-err_wq:
-	destroy_workqueue(ppu->reset_wq);
+err_reset:
+	ppu_reset_fini(ppu);
 	return ret;
 }
 
@@ -155,8 +154,7 @@ static int ppu_remove(struct platform_device *pdev)
 
 	drm_dev_unplug(&ppu->drm);
 	ppu_rings_fini(ppu);
-	destroy_workqueue(ppu->reset_wq);
-	mutex_destroy(&ppu->reset_lock);
+	ppu_reset_fini(ppu);
 	return 0;
 }
 

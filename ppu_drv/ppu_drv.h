@@ -11,6 +11,7 @@
 #include <linux/xarray.h>
 #include <drm/drm_device.h>
 #include <drm/drm_file.h>
+#include <drm/drm_sched_serial.h>
 #include <drm/gpu_scheduler.h>
 #include <drm/ppu_drm.h>
 
@@ -31,11 +32,11 @@ struct ppu_device;
  * @desc: class, instance and hang domain of the ring
  * @name: "gfx0", "compute2", ...
  * @sched: the drm_sched scheduler of the ring
+ * @serial: the ring as drm_sched_serial sees it
  * @fence_lock: protects @active and is the lock of the ring's hw fences
  * @active: hw fences emitted and not yet signalled, oldest first
  * @fence_context: dma_fence context of the ring's hw fences
  * @next_seqno: seqno of the next hw fence
- * @guilty_jobs: jobs of this ring blamed for a hang
  */
 struct ppu_ring {
 	struct ppu_device *ppu;
@@ -43,11 +44,11 @@ struct ppu_ring {
 	const struct ppu_hw_ring_desc *desc;
 	char name[16];
 	struct drm_gpu_scheduler sched;
+	struct drm_sched_serial_ring serial;
 	spinlock_t fence_lock; /* protects @active, locks the hw fences */
 	struct list_head active;
 	u64 fence_context;
 	u32 next_seqno;
-	u32 guilty_jobs;
 };
 
 /**
@@ -56,9 +57,7 @@ struct ppu_ring {
  * @hw: the hardware interface
  * @rings: one per hardware ring
  * @nr_rings: number of rings
- * @reset_wq: ordered timeout workqueue shared by every ring: timeouts of
- *	several rings are handled one after the other, never in parallel
- * @reset_lock: held across a recovery
+ * @domain: the reset domain of all rings: drm_sched_serial recovery
  * @reset_count: device resets done by the driver
  */
 struct ppu_device {
@@ -66,8 +65,7 @@ struct ppu_device {
 	struct ppu_hw *hw;
 	struct ppu_ring *rings;
 	u32 nr_rings;
-	struct workqueue_struct *reset_wq;
-	struct mutex reset_lock; /* one recovery at a time */
+	struct drm_sched_serial_domain domain;
 	atomic_t reset_count;
 };
 
@@ -93,12 +91,9 @@ struct ppu_file {
  * @id: identifier in the file's table
  * @submit_lock: keeps job arm + push ordered per context
  * @entities: one scheduler entity per ring
- * @banned: set once the context is banned; the entities' guilty flag, so
- *	drm_sched cancels its queued jobs with -ECANCELED
- * @guilty_count: jobs of the context blamed for a hang
+ * @serial: reset accounting; its banned flag is the entities' guilty
+ *	flag, so drm_sched cancels the queued jobs of a banned context
  * @reset_base: device reset count when the context was created
- * @pid: creator's pid, for the logs
- * @comm: creator's command name, for the logs
  */
 struct ppu_ctx {
 	struct kref refcount;
@@ -106,11 +101,8 @@ struct ppu_ctx {
 	u32 id;
 	struct mutex submit_lock; /* orders arm + push */
 	struct drm_sched_entity *entities;
-	atomic_t banned;
-	atomic_t guilty_count;
+	struct drm_sched_serial_ctx serial;
 	u32 reset_base;
-	pid_t pid;
-	char comm[TASK_COMM_LEN];
 };
 
 /**
@@ -172,6 +164,10 @@ struct ppu_ring *ppu_ring_find(struct ppu_device *ppu, u32 class, u32 instance);
 struct ppu_fence *ppu_fence_alloc(gfp_t gfp);
 void ppu_fence_free(struct ppu_fence *fence);
 u32 ppu_ring_emitted_seqno(struct ppu_ring *ring);
+
+/* ppu_reset.c */
+int ppu_reset_init(struct ppu_device *ppu);
+void ppu_reset_fini(struct ppu_device *ppu);
 
 /* ppu_submit.c */
 int ppu_submit_ioctl(struct drm_device *dev, void *data,

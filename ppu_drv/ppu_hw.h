@@ -9,6 +9,7 @@
 #ifndef _PPU_HW_H_
 #define _PPU_HW_H_
 
+#include <linux/ktime.h>
 #include <linux/types.h>
 #include <linux/mm_types.h>
 #include <drm/ppu_drm.h>
@@ -73,12 +74,14 @@ enum ppu_hw_engine_state {
  * @queued: jobs in the ring, the running one included
  * @progress: commands retired since the device was created; a hung ring
  *	does not advance it
+ * @last_progress: when the ring last retired a command or started a job
  */
 struct ppu_hw_ring_state {
 	enum ppu_hw_engine_state state;
 	u32 completed_seqno;
 	u32 queued;
 	u64 progress;
+	ktime_t last_progress;
 };
 
 /**

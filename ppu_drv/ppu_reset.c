@@ -2,107 +2,164 @@
 /*
  * Copyright (c) 2026 The PPU driver authors
  *
- * Recovery from a job timeout. For now the stock drm_sched behaviour: the
- * timed-out head job is guilty; the device is reset once; every other job
- * is re-emitted with a fresh hardware fence. drm_sched_serial replaces the
- * blame step with serial replay.
+ * Recovery: all rings of the PPU form one drm_sched_serial reset domain.
+ * gfx and compute rings share a hang domain in hardware and are arbitrated
+ * by serial replay; sdma rings are independent. This file holds the ops
+ * drm_sched_serial calls back into and the recovery policy parameters.
  */
+#include <linux/module.h>
 #include <drm/drm_print.h>
 
 #include "ppu_drv.h"
 #include "ppu_reset.h"
 
-static void ppu_reset_blame(struct ppu_job *job)
-{
-	struct ppu_ctx *ctx = job->ctx;
-	struct ppu_ring *ring = job->ring;
-	int hangs;
+static char *recovery_mode = "serial";
+module_param(recovery_mode, charp, 0444);
+MODULE_PARM_DESC(recovery_mode, "Recovery from job timeouts: serial (default), classic, off");
 
-	dma_fence_set_error(&job->base.s_fence->finished, -ETIME);
-	hangs = atomic_inc_return(&ctx->guilty_count);
-	ring->guilty_jobs++;
-	drm_info(&ring->ppu->drm, "%s: job %llu of context %u (%s[%d]) hung: guilty\n",
-		 ring->name, job->base.s_fence->finished.seqno, ctx->id,
-		 ctx->comm, ctx->pid);
-	if (hangs > ring->sched.hang_limit && !atomic_xchg(&ctx->banned, 1))
-		drm_info(&ring->ppu->drm, "context %u (%s[%d]) banned after %d hang(s)\n",
-			 ctx->id, ctx->comm, ctx->pid, hangs);
+static unsigned int probe_timeout_ms = 500;
+module_param(probe_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(probe_timeout_ms, "Time a replayed head job may take before it is guilty (default 500)");
+
+static bool elimination = true;
+module_param(elimination, bool, 0444);
+MODULE_PARM_DESC(elimination, "Blame the last candidate without replay when all others are innocent (default on)");
+
+static unsigned int replay_budget_ms = 3000;
+module_param(replay_budget_ms, uint, 0444);
+MODULE_PARM_DESC(replay_budget_ms, "Cap on replay time per recovery; past it timed-out heads are guilty (default 3000)");
+
+static unsigned int max_resets = 4;
+module_param(max_resets, uint, 0444);
+MODULE_PARM_DESC(max_resets, "Cap on device resets per recovery (default 4)");
+
+static unsigned int hang_limit = 1;
+module_param(hang_limit, uint, 0444);
+MODULE_PARM_DESC(hang_limit, "Guilty verdicts that ban a context (default 1)");
+
+static unsigned int suspect_limit = 3;
+module_param(suspect_limit, uint, 0444);
+MODULE_PARM_DESC(suspect_limit, "Suspect verdicts within suspect_window_ms that ban a context (default 3)");
+
+static unsigned int suspect_window_ms = 120000;
+module_param(suspect_window_ms, uint, 0444);
+MODULE_PARM_DESC(suspect_window_ms, "Window of suspect_limit in ms (default 120000)");
+
+static struct ppu_device *to_ppu_domain(struct drm_sched_serial_domain *d)
+{
+	return container_of(d, struct ppu_device, domain);
 }
 
-/*
- * Re-emit the pending jobs of a stopped ring after a reset. A job whose
- * hardware fence signalled before the reset is finished with that fence and
- * never runs again; a job with an error (guilty, or of a banned context)
- * gets no fence and drm_sched_start() completes it with its error.
- */
-static void ppu_reset_resubmit(struct ppu_ring *ring)
+static int ppu_reset_hw(struct drm_sched_serial_domain *d,
+			enum drm_sched_serial_cause cause)
 {
-	struct drm_sched_job *s_job;
+	struct ppu_device *ppu = to_ppu_domain(d);
+	u32 i;
+	int ret;
 
-	list_for_each_entry(s_job, &ring->sched.pending_list, list) {
-		struct ppu_job *job = to_ppu_job(s_job);
-		struct dma_fence *finished = &s_job->s_fence->finished;
-		struct dma_fence *fence;
-
-		if (job->hw_fence && dma_fence_is_signaled(job->hw_fence) &&
-		    job->hw_fence->error != -ECANCELED) {
-			s_job->s_fence->parent = dma_fence_get(job->hw_fence);
-			continue;
-		}
-		if (!finished->error && atomic_read(&job->ctx->banned))
-			dma_fence_set_error(finished, -ECANCELED);
-		if (finished->error)
-			continue;
-
-		fence = ppu_ring_emit(ring, job,
-				      ppu_fence_alloc(GFP_NOWAIT | __GFP_NOWARN));
-		if (IS_ERR(fence)) {
-			dma_fence_set_error(finished, PTR_ERR(fence));
-			continue;
-		}
-		s_job->s_fence->parent = fence;
-	}
+	ret = ppu->hw->ops->reset(ppu->hw);
+	atomic_inc(&ppu->reset_count);
+	/* The device dropped its work: those hw fences signal now. */
+	for (i = 0; i < ppu->nr_rings; i++)
+		ppu_ring_cancel_fences(&ppu->rings[i]);
+	return ret;
 }
+
+static struct dma_fence *ppu_reset_hw_fence(struct drm_sched_job *sched_job)
+{
+	return dma_fence_get(to_ppu_job(sched_job)->hw_fence);
+}
+
+static struct dma_fence *ppu_reset_emit(struct drm_sched_job *sched_job)
+{
+	struct ppu_job *job = to_ppu_job(sched_job);
+
+	return ppu_ring_emit(job->ring, job,
+			     ppu_fence_alloc(GFP_NOWAIT | __GFP_NOWARN));
+}
+
+static struct drm_sched_serial_ctx *ppu_reset_job_ctx(struct drm_sched_job *sched_job)
+{
+	return &to_ppu_job(sched_job)->ctx->serial;
+}
+
+static ktime_t ppu_reset_last_progress(struct drm_sched_serial_ring *sring)
+{
+	struct ppu_ring *ring = container_of(sring, struct ppu_ring, serial);
+	struct ppu_hw_ring_state st;
+
+	ring->ppu->hw->ops->ring_state(ring->ppu->hw, ring->index, &st);
+	return st.last_progress;
+}
+
+static void ppu_reset_print_job(struct drm_sched_job *sched_job,
+				struct drm_printer *p)
+{
+	struct ppu_job *job = to_ppu_job(sched_job);
+
+	drm_printf(p, "ppu context: %u\nring: %s\nhw seqno: %u\n",
+		   job->ctx->id, job->ring->name, job->hw.seqno);
+	drm_printf(p, "command stream: offset %u, %u bytes, %u BOs\n",
+		   job->hw.cmd_offset, job->hw.cmd_len, job->hw.nr_bufs);
+}
+
+static const struct drm_sched_serial_ops ppu_serial_ops = {
+	.reset = ppu_reset_hw,
+	.hw_fence = ppu_reset_hw_fence,
+	.probe = ppu_reset_emit,
+	.reemit = ppu_reset_emit,
+	.job_ctx = ppu_reset_job_ctx,
+	.last_progress = ppu_reset_last_progress,
+	.print_job = ppu_reset_print_job,
+};
 
 /**
  * ppu_reset_timedout - timeout handler of every ring
  * @job: the head job of the ring that timed out
  *
- * Runs on the device's ordered reset workqueue, so the timeouts of several
- * rings are handled one after the other.
- *
- * Return: DRM_GPU_SCHED_STAT_NOMINAL.
+ * Return: what drm_sched_serial_timedout() returns.
  */
 enum drm_gpu_sched_stat ppu_reset_timedout(struct ppu_job *job)
 {
-	struct ppu_ring *bad_ring = job->ring;
-	struct ppu_device *ppu = bad_ring->ppu;
-	u32 i;
+	return drm_sched_serial_timedout(&job->ring->serial, &job->base);
+}
 
-	mutex_lock(&ppu->reset_lock);
+/**
+ * ppu_reset_init - set the reset domain up, before the rings
+ * @ppu: the device
+ *
+ * Return: 0, -EINVAL for a bad recovery_mode, -ENOMEM.
+ */
+int ppu_reset_init(struct ppu_device *ppu)
+{
+	struct drm_sched_serial_params params;
+	int ret;
 
-	/* 1. Park every scheduler: the reset drops work of every ring. */
-	for (i = 0; i < ppu->nr_rings; i++) {
-		struct ppu_ring *ring = &ppu->rings[i];
-
-		drm_sched_stop(&ring->sched, ring == bad_ring ? &job->base : NULL);
+	drm_sched_serial_default_params(&params);
+	ret = drm_sched_serial_mode_parse(recovery_mode, &params.mode);
+	if (ret) {
+		drm_err(&ppu->drm, "recovery_mode=%s: use serial, classic or off\n",
+			recovery_mode);
+		return ret;
 	}
+	params.probe_timeout_ms = probe_timeout_ms;
+	params.elimination = elimination;
+	params.budget_ms = replay_budget_ms;
+	params.max_resets = max_resets;
+	params.ban_guilty = hang_limit;
+	params.ban_suspect = suspect_limit;
+	params.suspect_window_ms = suspect_window_ms;
 
-	/* 2. The timed-out head is guilty. */
-	ppu_reset_blame(job);
+	return drm_sched_serial_domain_init(&ppu->domain, &ppu_serial_ops,
+					    &params, ppu->hw->nr_rings,
+					    ppu->drm.dev, dev_name(ppu->drm.dev));
+}
 
-	/* 3. Reset the device once; signal the fences of dropped work. */
-	ppu->hw->ops->reset(ppu->hw);
-	atomic_inc(&ppu->reset_count);
-	for (i = 0; i < ppu->nr_rings; i++)
-		ppu_ring_cancel_fences(&ppu->rings[i]);
-
-	/* 4. Re-emit the innocent work and restart. */
-	for (i = 0; i < ppu->nr_rings; i++)
-		ppu_reset_resubmit(&ppu->rings[i]);
-	for (i = 0; i < ppu->nr_rings; i++)
-		drm_sched_start(&ppu->rings[i].sched, true);
-
-	mutex_unlock(&ppu->reset_lock);
-	return DRM_GPU_SCHED_STAT_NOMINAL;
+/**
+ * ppu_reset_fini - tear the reset domain down, after the rings
+ * @ppu: the device
+ */
+void ppu_reset_fini(struct ppu_device *ppu)
+{
+	drm_sched_serial_domain_fini(&ppu->domain);
 }

@@ -23,10 +23,6 @@ static unsigned int sdma_timeout_ms = 1000;
 module_param(sdma_timeout_ms, uint, 0444);
 MODULE_PARM_DESC(sdma_timeout_ms, "Job timeout of sdma rings in ms (default 1000)");
 
-static unsigned int hang_limit;
-module_param(hang_limit, uint, 0444);
-MODULE_PARM_DESC(hang_limit, "Hangs a context may cause before it is banned, minus one (default 0: banned at the first)");
-
 /**
  * struct ppu_fence - hardware fence of one run of a job on a ring
  * @base: the fence; its lock is the ring's fence_lock
@@ -297,9 +293,8 @@ int ppu_rings_init(struct ppu_device *ppu)
 		struct ppu_ring *ring = &ppu->rings[i];
 		struct drm_sched_init_args args = {
 			.ops = &ppu_sched_ops,
-			.timeout_wq = ppu->reset_wq,
+			.timeout_wq = ppu->domain.timeout_wq,
 			.credit_limit = PPU_HW_RING_SLOTS,
-			.hang_limit = hang_limit,
 			.name = ring->name,
 			.dev = ppu->drm.dev,
 		};
@@ -326,6 +321,13 @@ int ppu_rings_init(struct ppu_device *ppu)
 			goto err_fini;
 		}
 		ppu->nr_rings++;
+
+		ring->serial.sched = &ring->sched;
+		ring->serial.name = ring->name;
+		ring->serial.independent = !ring->desc->shared_domain;
+		ret = drm_sched_serial_add_ring(&ppu->domain, &ring->serial);
+		if (ret)
+			goto err_fini;
 	}
 
 	hw->ops->set_irq_handler(hw, ppu_ring_irq, ppu);

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make check: checkpatch --strict over every source file of the project and
+# make check: checkpatch --strict over the kernel sources of the project (igt
+# tests and tools are userspace and follow igt style) and
 # a sparse (C=1) build of the modules. Exits non-zero on any finding.
 set -e
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,7 +16,7 @@ fi
 
 cd "$ROOT"
 fail=0
-files=$(git ls-files '*.c' '*.h' | grep -v '^igt-tests/ppu_igt.h$' || true)
+files=$(git ls-files -co --exclude-standard '*.c' '*.h' | grep -vE '^(igt-tests|tools)/' || true)
 out=$(mktemp)
 # shellcheck disable=SC2086
 if ! "$SRC/scripts/checkpatch.pl" --strict --no-tree --quiet \
@@ -29,7 +30,7 @@ echo "check: checkpatch --strict on $(echo "$files" | wc -w) files: $([ $fail = 
 # Build a copy so that the objects of the work tree stay untouched.
 log=$(mktemp)
 tree=$(mktemp -d)
-git ls-files -z | xargs -0 cp --parents -t "$tree"
+git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$tree"
 if ! make -C "$KDIR" M="$tree" C=1 W=1 modules >"$log" 2>&1; then
 	cat "$log"
 	fail=1

@@ -146,6 +146,60 @@ static void show_rings(void)
 	fclose(f);
 }
 
+static void set_mode(const char *mode)
+{
+	FILE *f = fopen("/sys/kernel/debug/dri/0/recovery_mode", "w");
+
+	if (!f || fputs(mode, f) < 0 || fclose(f))
+		die("recovery_mode");
+}
+
+static void show_recovery(void)
+{
+	char line[256];
+	FILE *f = fopen("/sys/kernel/debug/dri/0/ring_recovery", "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "policy", 6) && strncmp(line, "causes", 6))
+			printf("    | %s", line);
+	fclose(f);
+}
+
+/*
+ * The scenario of the amd-gfx RFC: an innocent gfx job and a hanging
+ * compute job time out together because the rings share a hang domain.
+ */
+static void rfc_scenario(struct bo *cmd, struct bo *data, const char *mode,
+			 int section)
+{
+	uint32_t a, b, sync[2];
+
+	set_mode(mode);
+	printf("\n== %d. The amd-gfx RFC scenario, %s recovery\n", section, mode);
+	printf("    context B runs a 300 ms job on gfx0; a moment later context A's\n"
+	       "    job on compute0 hangs. gfx and compute share a hang domain, so\n"
+	       "    gfx0 stalls too and both rings time out.\n");
+	a = ctx_new();
+	b = ctx_new();
+	cmd->map[256] = DRM_PPU_CMD(DRM_PPU_OP_DELAY, 1);
+	cmd->map[257] = 300000;
+	emit_write(&cmd->map[258], 256, 0xb0b);
+	cmd->map[270] = DRM_PPU_CMD(DRM_PPU_OP_HANG, 0);
+	data->map[64] = 0;
+	sync[0] = submit(b, DRM_PPU_RING_GFX, 0, cmd, 256, 6, data);
+	usleep(20000);
+	sync[1] = submit(a, DRM_PPU_RING_COMPUTE, 0, cmd, 270, 1, data);
+	printf("    gfx0 job of B (innocent): %s\n", status_str(job_status(sync[0])));
+	printf("    compute0 job of A (hangs): %s\n", status_str(job_status(sync[1])));
+	show_ctx("A", a);
+	show_ctx("B", b);
+	printf("    B's WRITE landed: %s\n", data->map[64] == 0xb0b ? "yes" : "no");
+	printf("    debugfs ring_recovery after it:\n");
+	show_recovery();
+}
+
 int main(int argc, char **argv)
 {
 	const char *path = argc > 1 ? argv[1] : "/dev/dri/renderD128";
@@ -192,30 +246,10 @@ int main(int argc, char **argv)
 		       data.map[i]);
 	}
 
-	printf("\n== 3. The amd-gfx RFC scenario, stock (classic) recovery\n");
-	printf("    context B runs a 300 ms job on gfx0; a moment later context A's\n"
-	       "    job on compute0 hangs. gfx and compute share a hang domain, so\n"
-	       "    gfx0 stalls too and both rings time out.\n");
-	a = ctx_new();
-	b = ctx_new();
-	cmd.map[256] = DRM_PPU_CMD(DRM_PPU_OP_DELAY, 1);
-	cmd.map[257] = 300000;
-	emit_write(&cmd.map[258], 256, 0xb0b);
-	cmd.map[270] = DRM_PPU_CMD(DRM_PPU_OP_HANG, 0);
-	data.map[64] = 0;
-	sync[0] = submit(b, DRM_PPU_RING_GFX, 0, &cmd, 256, 6, &data);
-	usleep(20000);
-	sync[1] = submit(a, DRM_PPU_RING_COMPUTE, 0, &cmd, 270, 1, &data);
-	printf("    gfx0 job of B (innocent): %s\n", status_str(job_status(sync[0])));
-	printf("    compute0 job of A (hangs): %s\n", status_str(job_status(sync[1])));
-	show_ctx("A", a);
-	show_ctx("B", b);
-	printf("    B's WRITE landed: %s. Stock drm_sched blames the head of the ring\n"
-	       "    whose timer fires first: here the innocent gfx job, and A's hang\n"
-	       "    then costs a second reset. drm_sched_serial will fix this.\n",
-	       data.map[64] == 0xb0b ? "yes" : "no");
+	rfc_scenario(&cmd, &data, "classic", 3);
+	rfc_scenario(&cmd, &data, "serial", 4);
 
-	printf("\n== 4. A hang on sdma0: its own timeout proves it guilty\n");
+	printf("\n== 5. A hang on sdma0: its own timeout proves it guilty\n");
 	a = ctx_new();
 	b = ctx_new();
 	cmd.map[300] = DRM_PPU_CMD(DRM_PPU_OP_HANG, 0);
@@ -234,7 +268,7 @@ int main(int argc, char **argv)
 
 	p.param = DRM_PPU_PARAM_RESET_COUNT;
 	xioctl(DRM_IOCTL_PPU_GET_PARAM, &p, "GET_PARAM");
-	printf("\n== 5. Ring status (debugfs dri/0/rings), %llu device resets\n",
+	printf("\n== 6. Ring status (debugfs dri/0/rings), %llu device resets\n",
 	       (unsigned long long)p.value);
 	show_rings();
 	return 0;

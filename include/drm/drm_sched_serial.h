@@ -2,19 +2,29 @@
 /*
  * Copyright (c) 2026 The PPU driver authors
  *
- * drm_sched_serial: serial replay of timed-out jobs across a reset domain,
- * to find the job that really hangs (see Documentation/drm_sched_serial.rst).
+ * drm_sched_serial: when rings that share a reset domain time out together,
+ * find the job that really hangs by replaying the rings' head jobs one ring
+ * at a time after a reset, punish only that job's context and keep every
+ * innocent job. See Documentation/drm_sched_serial.rst.
  */
 #ifndef _DRM_SCHED_SERIAL_H_
 #define _DRM_SCHED_SERIAL_H_
 
+#include <linux/ktime.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <drm/gpu_scheduler.h>
+
+struct seq_file;
+struct drm_printer;
 
 /**
  * enum drm_sched_serial_mode - how a reset domain recovers from a timeout
  * @DRM_SCHED_SERIAL_MODE_SERIAL: replay heads one ring at a time
- * @DRM_SCHED_SERIAL_MODE_CLASSIC: the timed-out heads are guilty (stock drm_sched)
- * @DRM_SCHED_SERIAL_MODE_OFF: no recovery, for hardware debugging
+ * @DRM_SCHED_SERIAL_MODE_CLASSIC: every timed-out head is guilty (stock)
+ * @DRM_SCHED_SERIAL_MODE_OFF: no recovery at all, for hardware debugging
  */
 enum drm_sched_serial_mode {
 	DRM_SCHED_SERIAL_MODE_SERIAL,
@@ -22,6 +32,283 @@ enum drm_sched_serial_mode {
 	DRM_SCHED_SERIAL_MODE_OFF,
 };
 
+/**
+ * enum drm_sched_serial_cause - why a recovery runs
+ * @DRM_SCHED_SERIAL_CAUSE_TIMEOUT: a job timed out
+ * @DRM_SCHED_SERIAL_CAUSE_UECC: an uncorrectable memory error
+ * @DRM_SCHED_SERIAL_CAUSE_PARITY: an address/command parity error
+ * @DRM_SCHED_SERIAL_CAUSE_COUNT: number of causes
+ */
+enum drm_sched_serial_cause {
+	DRM_SCHED_SERIAL_CAUSE_TIMEOUT,
+	DRM_SCHED_SERIAL_CAUSE_UECC,
+	DRM_SCHED_SERIAL_CAUSE_PARITY,
+	DRM_SCHED_SERIAL_CAUSE_COUNT,
+};
+
+/**
+ * enum drm_sched_serial_verdict - what a recovery decided about a job
+ * @DRM_SCHED_SERIAL_INNOCENT: the job completed when run alone
+ * @DRM_SCHED_SERIAL_GUILTY: the job hangs; it ends with -ETIME
+ * @DRM_SCHED_SERIAL_SUSPECT: a hang was seen but did not reproduce; the
+ *	job was a timed-out head and completed when run alone
+ */
+enum drm_sched_serial_verdict {
+	DRM_SCHED_SERIAL_INNOCENT,
+	DRM_SCHED_SERIAL_GUILTY,
+	DRM_SCHED_SERIAL_SUSPECT,
+};
+
+/* Most suspect verdicts remembered per context. */
+#define DRM_SCHED_SERIAL_MAX_SUSPECTS	16
+/* Most steps recorded in the timeline of the last recovery. */
+#define DRM_SCHED_SERIAL_MAX_STEPS	48
+
+/**
+ * struct drm_sched_serial_ctx - reset accounting of one submission context
+ * @banned: 1 once the context is banned. Pass it as the guilty pointer of
+ *	the context's entities so drm_sched cancels their later jobs.
+ * @guilty: jobs found guilty
+ * @suspect: suspect verdicts in total
+ * @innocent: recoveries the context went through without blame
+ * @ban_error: error that ends the context's queued jobs once banned
+ * @lock: protects @stamps and @nr_stamps
+ * @stamps: jiffies of the last suspect verdicts, a ring buffer
+ * @nr_stamps: suspect verdicts recorded in @stamps
+ * @pid: pid of the creator, for reports
+ * @comm: command of the creator, for reports
+ *
+ * Embedded in the driver's context; initialise with
+ * drm_sched_serial_ctx_init().
+ */
+struct drm_sched_serial_ctx {
+	atomic_t banned;
+	atomic_t guilty;
+	atomic_t suspect;
+	atomic_t innocent;
+	int ban_error;
+	spinlock_t lock; /* protects @stamps, @nr_stamps */
+	unsigned long stamps[DRM_SCHED_SERIAL_MAX_SUSPECTS];
+	unsigned int nr_stamps;
+	pid_t pid;
+	char comm[TASK_COMM_LEN];
+};
+
+struct drm_sched_serial_domain;
+struct drm_sched_serial_cand;
+
+/**
+ * struct drm_sched_serial_ring - a ring (scheduler) of a reset domain
+ * @sched: the ring's scheduler
+ * @name: name for reports
+ * @independent: a timeout on this ring proves its head guilty (e.g. DMA
+ *	engines); otherwise the ring shares the domain and needs arbitration
+ * @domain: set by drm_sched_serial_add_ring()
+ * @index: position in the domain
+ * @timeouts: timeouts reported on this ring
+ * @guilty: jobs of this ring found guilty
+ * @innocent: timed-out or stalled heads of this ring found innocent
+ * @probes: replays run on this ring
+ * @last_verdict: verdict on this ring in the last recovery, or -1
+ */
+struct drm_sched_serial_ring {
+	struct drm_gpu_scheduler *sched;
+	const char *name;
+	bool independent;
+	struct drm_sched_serial_domain *domain;
+	unsigned int index;
+	u64 timeouts;
+	u64 guilty;
+	u64 innocent;
+	u64 probes;
+	int last_verdict;
+};
+
+/**
+ * struct drm_sched_serial_ops - what the driver does for the library
+ * @reset: reset the hardware of the whole domain. Every job in flight is
+ *	dropped; before returning, the driver signals the hardware fences of
+ *	dropped work (with -ECANCELED), probe fences included. Sleeps.
+ * @hw_fence: the hardware fence of the job's last run (a new reference), or
+ *	NULL if the job never reached the hardware
+ * @probe: run @job alone on its ring (nothing else runs on the domain) with
+ *	a driver-private fence; return a new reference or an ERR_PTR
+ * @reemit: after a reset, hand @job to the hardware again with a fresh
+ *	hardware fence; return a new reference or an ERR_PTR
+ * @job_ctx: the reset accounting of the job's context
+ * @last_progress: optional; when the ring last retired work. A ring that
+ *	made progress in the last half timeout is not hung: false timeout.
+ * @verdict: optional; told of every verdict, after the library recorded it
+ * @print_job: optional; describe @job in the devcoredump of a guilty job
+ */
+struct drm_sched_serial_ops {
+	int (*reset)(struct drm_sched_serial_domain *domain,
+		     enum drm_sched_serial_cause cause);
+	struct dma_fence *(*hw_fence)(struct drm_sched_job *job);
+	struct dma_fence *(*probe)(struct drm_sched_job *job);
+	struct dma_fence *(*reemit)(struct drm_sched_job *job);
+	struct drm_sched_serial_ctx *(*job_ctx)(struct drm_sched_job *job);
+	ktime_t (*last_progress)(struct drm_sched_serial_ring *ring);
+	void (*verdict)(struct drm_sched_job *job,
+			enum drm_sched_serial_verdict verdict);
+	void (*print_job)(struct drm_sched_job *job, struct drm_printer *p);
+};
+
+/**
+ * struct drm_sched_serial_params - policy of a domain
+ * @mode: serial, classic or off
+ * @probe_timeout_ms: how long a replayed head may take before it is guilty
+ * @elimination: when a hang was seen and every other candidate is innocent,
+ *	the last candidate is guilty without a replay
+ * @budget_ms: cap on the total replay time of one recovery
+ * @max_resets: cap on the resets of one recovery
+ * @ban_guilty: guilty verdicts that ban a context
+ * @ban_suspect: suspect verdicts within @suspect_window_ms that ban a context
+ * @suspect_window_ms: window of @ban_suspect
+ */
+struct drm_sched_serial_params {
+	enum drm_sched_serial_mode mode;
+	unsigned int probe_timeout_ms;
+	bool elimination;
+	unsigned int budget_ms;
+	unsigned int max_resets;
+	unsigned int ban_guilty;
+	unsigned int ban_suspect;
+	unsigned int suspect_window_ms;
+};
+
+/**
+ * struct drm_sched_serial_step - one step of a recovery's timeline
+ * @what: static name of the step
+ * @ring: ring the step concerns, or -1
+ * @start_us: start, in microseconds from the start of the recovery
+ * @duration_us: duration in microseconds
+ * @result: step result (verdict, errno or count)
+ */
+struct drm_sched_serial_step {
+	const char *what;
+	int ring;
+	u64 start_us;
+	u64 duration_us;
+	int result;
+};
+
+/**
+ * struct drm_sched_serial_stats - counters of a domain
+ * @recoveries: recovery sequences run
+ * @resets: hardware resets
+ * @probes: replays
+ * @guilty: jobs found guilty
+ * @innocent: timed-out or stalled jobs kept as innocent
+ * @suspects: suspect verdicts
+ * @false_timeouts: timeouts dismissed because the ring still progressed
+ * @fallbacks: recoveries that ran out of budget and fell back to classic
+ * @bans: contexts banned
+ * @by_cause: recoveries per cause
+ */
+struct drm_sched_serial_stats {
+	u64 recoveries;
+	u64 resets;
+	u64 probes;
+	u64 guilty;
+	u64 innocent;
+	u64 suspects;
+	u64 false_timeouts;
+	u64 fallbacks;
+	u64 bans;
+	u64 by_cause[DRM_SCHED_SERIAL_CAUSE_COUNT];
+};
+
+/**
+ * struct drm_sched_serial_report - the last recovery, for debugfs
+ * @valid: a recovery happened
+ * @cause: its cause
+ * @mode: the mode it ran in
+ * @start: monotonic start time
+ * @timestamp: wall-clock end time
+ * @duration_us: total duration
+ * @resets: resets it needed
+ * @fallback: it fell back to classic behaviour
+ * @guilty_ring: ring of the (first) guilty job, or -1
+ * @guilty_seqno: finished-fence seqno of that job
+ * @guilty_pid: pid of the guilty context's creator
+ * @guilty_comm: command of the guilty context's creator
+ * @nr_steps: entries of @steps
+ * @steps: the timeline
+ */
+struct drm_sched_serial_report {
+	bool valid;
+	enum drm_sched_serial_cause cause;
+	enum drm_sched_serial_mode mode;
+	ktime_t start;
+	time64_t timestamp;
+	u64 duration_us;
+	unsigned int resets;
+	bool fallback;
+	int guilty_ring;
+	u64 guilty_seqno;
+	pid_t guilty_pid;
+	char guilty_comm[TASK_COMM_LEN];
+	unsigned int nr_steps;
+	struct drm_sched_serial_step steps[DRM_SCHED_SERIAL_MAX_STEPS];
+};
+
+/**
+ * struct drm_sched_serial_domain - rings that hang and reset together
+ * @ops: driver operations
+ * @params: policy; may be changed between recoveries under @lock
+ * @dev: device, for logs, uevents and devcoredumps
+ * @name: name for reports
+ * @timeout_wq: ordered workqueue to pass as &drm_sched_init_args.timeout_wq
+ *	of every ring, so simultaneous timeouts become one recovery
+ * @lock: held across a recovery
+ * @rings: the rings, @nr_rings of them
+ * @nr_rings: number of rings
+ * @max_rings: capacity of @rings
+ * @cands: per-ring scratch of a recovery, preallocated
+ * @in_recovery: a recovery is running
+ * @stats: counters
+ * @last: the last recovery
+ */
+struct drm_sched_serial_domain {
+	const struct drm_sched_serial_ops *ops;
+	struct drm_sched_serial_params params;
+	struct device *dev;
+	const char *name;
+	struct workqueue_struct *timeout_wq;
+	struct mutex lock; /* one recovery at a time; protects the rest */
+	struct drm_sched_serial_ring **rings;
+	unsigned int nr_rings;
+	unsigned int max_rings;
+	struct drm_sched_serial_cand *cands;
+	bool in_recovery;
+	struct drm_sched_serial_stats stats;
+	struct drm_sched_serial_report last;
+};
+
 const char *drm_sched_serial_mode_name(enum drm_sched_serial_mode mode);
+int drm_sched_serial_mode_parse(const char *s, enum drm_sched_serial_mode *mode);
+const char *drm_sched_serial_cause_name(enum drm_sched_serial_cause cause);
+void drm_sched_serial_default_params(struct drm_sched_serial_params *params);
+
+int drm_sched_serial_domain_init(struct drm_sched_serial_domain *domain,
+				 const struct drm_sched_serial_ops *ops,
+				 const struct drm_sched_serial_params *params,
+				 unsigned int max_rings, struct device *dev,
+				 const char *name);
+void drm_sched_serial_domain_fini(struct drm_sched_serial_domain *domain);
+int drm_sched_serial_add_ring(struct drm_sched_serial_domain *domain,
+			      struct drm_sched_serial_ring *ring);
+
+void drm_sched_serial_ctx_init(struct drm_sched_serial_ctx *ctx);
+
+enum drm_gpu_sched_stat
+drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
+			  struct drm_sched_job *job);
+int drm_sched_serial_recover(struct drm_sched_serial_domain *domain,
+			     enum drm_sched_serial_cause cause);
+
+void drm_sched_serial_show(struct drm_sched_serial_domain *domain,
+			   struct seq_file *m);
 
 #endif /* _DRM_SCHED_SERIAL_H_ */

@@ -31,6 +31,7 @@ struct ppu_sim;
  * @work: executes commands
  * @completed_seqno: seqno register
  * @progress: commands retired
+ * @last_progress: when a command last retired or a job started
  */
 struct ppu_sim_engine {
 	struct ppu_sim *sim;
@@ -45,6 +46,7 @@ struct ppu_sim_engine {
 	struct work_struct work;
 	u32 completed_seqno;
 	u64 progress;
+	ktime_t last_progress;
 };
 
 /**

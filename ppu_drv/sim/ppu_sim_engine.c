@@ -87,6 +87,8 @@ static bool ppu_sim_engine_step(struct ppu_sim_engine *e, u32 *seqno,
 	int ret = 0;
 	u32 i;
 
+	if (!e->cursor)
+		e->last_progress = ktime_get();
 	if (e->cursor >= job->cmd_len)
 		goto complete;
 
@@ -128,8 +130,22 @@ static bool ppu_sim_engine_step(struct ppu_sim_engine *e, u32 *seqno,
 		e->delay_expired = false;
 		hrtimer_start(&e->timer, ns_to_ktime((u64)p[0] * NSEC_PER_USEC), HRTIMER_MODE_REL);
 		break;
+	case DRM_PPU_OP_HANG_ONCE:
+		/* Hangs unless the flag dword says it already ran once. */
+		if (len != 2 || p[0] >= job->nr_bufs) {
+			ret = -EINVAL;
+			break;
+		}
+		ret = ppu_sim_buf_access(&job->bufs[p[0]], p[1], &p[2], false);
+		if (ret || p[2])
+			break;
+		p[2] = 1;
+		ret = ppu_sim_buf_access(&job->bufs[p[0]], p[1], &p[2], true);
+		if (ret)
+			break;
+		fallthrough;
 	case DRM_PPU_OP_HANG:
-		if (len) {
+		if (len && DRM_PPU_CMD_OPCODE(hdr) == DRM_PPU_OP_HANG) {
 			ret = -EINVAL;
 			break;
 		}
@@ -147,6 +163,7 @@ static bool ppu_sim_engine_step(struct ppu_sim_engine *e, u32 *seqno,
 
 	e->cursor += 4 * (1 + len);
 	e->progress++;
+	e->last_progress = ktime_get();
 	return false;
 
 complete:
@@ -243,6 +260,7 @@ static void ppu_sim_ring_state(struct ppu_hw *hw, u32 ring,
 	st->completed_seqno = e->completed_seqno;
 	st->queued = e->tail - e->head;
 	st->progress = e->progress;
+	st->last_progress = e->last_progress;
 	spin_unlock_irqrestore(&sim->lock, flags);
 }
 

@@ -158,6 +158,14 @@ struct drm_ppu_ctx_destroy {
 /* DRM_PPU_OP_HANG: never completes until the device is reset; length 0. */
 #define DRM_PPU_OP_HANG			0x03
 
+/*
+ * DRM_PPU_OP_HANG_ONCE: a timing-dependent hang; payload length 2: bo index
+ * and byte offset (4-byte aligned) of a flag dword. If the flag is zero the
+ * engine sets it to one and hangs; otherwise the command does nothing. So
+ * the job hangs on its first execution only.
+ */
+#define DRM_PPU_OP_HANG_ONCE		0x04
+
 #define DRM_PPU_MAX_DELAY_US		10000000u
 
 /** DRM_PPU_MAX_SUBMIT_BOS: longest BO list of one submit. */
@@ -212,11 +220,14 @@ struct drm_ppu_submit {
  * @DRM_PPU_CTX_RESET_NONE: no device reset since the context was created
  * @DRM_PPU_CTX_RESET_INNOCENT: resets happened, none caused by this context
  * @DRM_PPU_CTX_RESET_GUILTY: a job of this context caused a reset
+ * @DRM_PPU_CTX_RESET_SUSPECT: a job of this context was a timed-out head
+ *	of a hang that did not reproduce on replay; nobody was blamed
  */
 enum drm_ppu_reset_status {
 	DRM_PPU_CTX_RESET_NONE = 0,
 	DRM_PPU_CTX_RESET_INNOCENT = 1,
 	DRM_PPU_CTX_RESET_GUILTY = 2,
+	DRM_PPU_CTX_RESET_SUSPECT = 3,
 };
 
 /**
@@ -238,8 +249,14 @@ struct drm_ppu_ctx_query_reset {
 	__u32 guilty_count;
 	/** @banned: out, 1 if the context is banned: its jobs end -ECANCELED. */
 	__u32 banned;
+	/** @suspect_count: out, suspect verdicts on this context's jobs. */
+	__u32 suspect_count;
+	/** @innocent_count: out, recoveries whose replay proved this
+	 * context's timed-out or stalled jobs innocent.
+	 */
+	__u32 innocent_count;
 	/** @reserved: out, zero for now. */
-	__u64 reserved[2];
+	__u64 reserved;
 };
 
 #if defined(__cplusplus)

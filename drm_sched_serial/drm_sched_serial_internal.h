@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ */
+#ifndef _DRM_SCHED_SERIAL_INTERNAL_H_
+#define _DRM_SCHED_SERIAL_INTERNAL_H_
+
+#include <drm/drm_sched_serial.h>
+
+/**
+ * struct drm_sched_serial_cand - what a recovery knows about one ring
+ * @head: first pending job whose work is not done, or NULL
+ * @timed_out: the ring reported a timeout in this recovery
+ * @decided: @head has a verdict
+ * @verdict: the verdict
+ */
+struct drm_sched_serial_cand {
+	struct drm_sched_job *head;
+	bool timed_out;
+	bool decided;
+	enum drm_sched_serial_verdict verdict;
+};
+
+/* drm_sched_serial_report.c */
+void dss_report_begin(struct drm_sched_serial_domain *domain,
+		      enum drm_sched_serial_cause cause);
+void dss_step(struct drm_sched_serial_domain *domain, const char *what,
+	      int ring, ktime_t start, int result);
+void dss_report_guilty(struct drm_sched_serial_domain *domain,
+		       struct drm_sched_serial_ring *ring,
+		       struct drm_sched_job *job);
+void dss_report_end(struct drm_sched_serial_domain *domain, ktime_t start);
+
+#endif /* _DRM_SCHED_SERIAL_INTERNAL_H_ */

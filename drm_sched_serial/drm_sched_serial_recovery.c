@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * The recovery sequence. Rules kept throughout, the ones amdgpu's reverted
+ * "advanced TDR" broke:
+ *
+ * - a job's finished fence signals exactly once, from drm_sched_start(),
+ *   after its work is really done (its probe or hardware fence signalled)
+ *   or really cancelled (after a reset dropped it);
+ * - no fence is re-initialised: every run of a job, probe or re-emission,
+ *   gets a fresh hardware fence from the driver;
+ * - run_job is never called twice for a job: probes and re-emissions go
+ *   through the driver's own ops, not through drm_sched_resubmit_jobs();
+ * - one probe window (well below the job timeout) per candidate, not a full
+ *   timeout, and at most one extra reset per guilty probe, both capped.
+ */
+#include <linux/device.h>
+#include <linux/jiffies.h>
+#include <drm/drm_sched_serial.h>
+
+#include "drm_sched_serial_internal.h"
+#include "drm_sched_serial_trace.h"
+
+static struct drm_sched_serial_ctx *dss_ctx(struct drm_sched_serial_domain *d,
+					    struct drm_sched_job *job)
+{
+	return d->ops->job_ctx(job);
+}
+
+/* Record a suspect verdict; true if it bans the context. */
+static bool dss_ctx_suspect(struct drm_sched_serial_domain *d,
+			    struct drm_sched_serial_ctx *ctx)
+{
+	const struct drm_sched_serial_params *p = &d->params;
+	unsigned long window = msecs_to_jiffies(p->suspect_window_ms);
+	unsigned int i, n, recent = 0;
+
+	atomic_inc(&ctx->suspect);
+	spin_lock(&ctx->lock);
+	ctx->stamps[ctx->nr_stamps++ % DRM_SCHED_SERIAL_MAX_SUSPECTS] = jiffies;
+	n = min_t(unsigned int, ctx->nr_stamps, DRM_SCHED_SERIAL_MAX_SUSPECTS);
+	for (i = 0; i < n; i++)
+		if (time_before_eq(jiffies, ctx->stamps[i] + window))
+			recent++;
+	spin_unlock(&ctx->lock);
+	return p->ban_suspect && recent >= p->ban_suspect;
+}
+
+static void dss_ban(struct drm_sched_serial_domain *d,
+		    struct drm_sched_serial_ctx *ctx, const char *why)
+{
+	if (atomic_xchg(&ctx->banned, 1))
+		return;
+	d->stats.bans++;
+	dev_info(d->dev, "%s: context of %s[%d] banned: %s\n", d->name,
+		 ctx->comm, ctx->pid, why);
+}
+
+static void dss_verdict(struct drm_sched_serial_domain *d,
+			struct drm_sched_serial_ring *ring,
+			struct drm_sched_serial_cand *c,
+			enum drm_sched_serial_verdict verdict)
+{
+	struct drm_sched_job *job = c->head;
+	struct drm_sched_serial_ctx *ctx = dss_ctx(d, job);
+	struct dma_fence *finished = &job->s_fence->finished;
+
+	c->decided = true;
+	c->verdict = verdict;
+	ring->last_verdict = verdict;
+	trace_drm_sched_serial_verdict(d->name, ring->index, finished->seqno,
+				       verdict);
+
+	switch (verdict) {
+	case DRM_SCHED_SERIAL_GUILTY:
+		ring->guilty++;
+		d->stats.guilty++;
+		dma_fence_set_error(finished, -ETIME);
+		dev_info(d->dev, "%s: %s: job %llu of %s[%d] hangs: guilty\n",
+			 d->name, ring->name, finished->seqno, ctx->comm,
+			 ctx->pid);
+		if (atomic_inc_return(&ctx->guilty) >= d->params.ban_guilty)
+			dss_ban(d, ctx, "guilty of a hang");
+		dss_report_guilty(d, ring, job);
+		break;
+	case DRM_SCHED_SERIAL_SUSPECT:
+		d->stats.suspects++;
+		dev_info(d->dev, "%s: %s: hang did not reproduce, job %llu of %s[%d] suspect\n",
+			 d->name, ring->name, finished->seqno, ctx->comm,
+			 ctx->pid);
+		if (dss_ctx_suspect(d, ctx))
+			dss_ban(d, ctx, "suspect too often");
+		break;
+	case DRM_SCHED_SERIAL_INNOCENT:
+		ring->innocent++;
+		d->stats.innocent++;
+		atomic_inc(&ctx->innocent);
+		break;
+	}
+	if (d->ops->verdict)
+		d->ops->verdict(job, verdict);
+}
+
+/* Finish @job with @fence (signalled) at drm_sched_start(): no re-run. */
+static void dss_complete_with(struct drm_sched_job *job, struct dma_fence *fence)
+{
+	if (fence->error && !job->s_fence->finished.error)
+		dma_fence_set_error(&job->s_fence->finished, fence->error);
+	job->s_fence->parent = fence;
+}
+
+static bool dss_fence_done(struct dma_fence *f)
+{
+	return f && dma_fence_is_signaled(f) && f->error != -ECANCELED;
+}
+
+/*
+ * Find each ring's head: the first pending job whose work is not done. A
+ * job whose hardware fence signalled between the quiesce and now is done:
+ * it is finished with that fence and never runs again.
+ */
+static void dss_find_heads(struct drm_sched_serial_domain *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_gpu_scheduler *sched = d->rings[i]->sched;
+		struct drm_sched_serial_cand *c = &d->cands[i];
+		struct drm_sched_job *job;
+
+		c->head = NULL;
+		list_for_each_entry(job, &sched->pending_list, list) {
+			struct dma_fence *hw = d->ops->hw_fence(job);
+
+			if (dss_fence_done(hw)) {
+				dss_complete_with(job, hw);
+				continue;
+			}
+			dma_fence_put(hw);
+			if (job->s_fence->finished.error)
+				continue;
+			c->head = job;
+			break;
+		}
+	}
+}
+
+static int dss_reset(struct drm_sched_serial_domain *d,
+		     enum drm_sched_serial_cause cause)
+{
+	ktime_t t = ktime_get();
+	int ret;
+
+	ret = d->ops->reset(d, cause);
+	d->stats.resets++;
+	d->last.resets++;
+	dss_step(d, "reset", -1, t, ret);
+	if (ret)
+		dev_err(d->dev, "%s: reset failed: %d\n", d->name, ret);
+	return ret;
+}
+
+/*
+ * Replay @c->head alone on its ring. Returns true if it completed: it is
+ * then finished with the probe fence. On a hang the probe's DMA is still
+ * running: the caller resets before anything else runs.
+ */
+static bool dss_probe(struct drm_sched_serial_domain *d,
+		      struct drm_sched_serial_ring *ring,
+		      struct drm_sched_serial_cand *c, unsigned int window_ms)
+{
+	ktime_t t = ktime_get();
+	struct dma_fence *f;
+	long left;
+
+	ring->probes++;
+	d->stats.probes++;
+	f = d->ops->probe(c->head);
+	if (IS_ERR(f)) {
+		dss_step(d, "probe", ring->index, t, PTR_ERR(f));
+		return false;
+	}
+	left = dma_fence_wait_timeout(f, false, msecs_to_jiffies(window_ms));
+	dss_step(d, "probe", ring->index, t, left > 0 ? 1 : 0);
+	if (left > 0) {
+		dss_complete_with(c->head, f);
+		return true;
+	}
+	dma_fence_put(f);
+	return false;
+}
+
+/* Classic fallback: every timed-out head without a verdict is guilty. */
+static void dss_blame_timed_out(struct drm_sched_serial_domain *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_serial_cand *c = &d->cands[i];
+
+		if (c->head && c->timed_out && !c->decided)
+			dss_verdict(d, d->rings[i], c, DRM_SCHED_SERIAL_GUILTY);
+	}
+}
+
+/*
+ * Give the replayed heads that completed their verdict: innocent, or, when
+ * no replay hung (@no_hang), suspect for the heads that had timed out, as
+ * the hang did not reproduce and nobody can be blamed.
+ */
+static void dss_settle(struct drm_sched_serial_domain *d, bool no_hang)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_serial_cand *c = &d->cands[i];
+
+		if (!c->head || !c->decided ||
+		    c->verdict != DRM_SCHED_SERIAL_INNOCENT)
+			continue;
+		dss_verdict(d, d->rings[i], c, no_hang && c->timed_out ?
+			    DRM_SCHED_SERIAL_SUSPECT : DRM_SCHED_SERIAL_INNOCENT);
+	}
+}
+
+/*
+ * Arbitrate the shared rings: replay each head alone, one ring at a time.
+ * Returns true if the budget ran out and the rest fell back to classic.
+ */
+static bool dss_arbitrate(struct drm_sched_serial_domain *d,
+			  enum drm_sched_serial_cause cause)
+{
+	const struct drm_sched_serial_params *p = &d->params;
+	unsigned int i, n = 0, left, innocent = 0, guilty = 0;
+	u64 used_ms = 0;
+
+	for (i = 0; i < d->nr_rings; i++)
+		if (d->cands[i].head && !d->rings[i]->independent)
+			n++;
+	left = n;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_serial_ring *ring = d->rings[i];
+		struct drm_sched_serial_cand *c = &d->cands[i];
+		unsigned int window;
+		ktime_t t;
+
+		if (!c->head || ring->independent)
+			continue;
+
+		/* The hang was seen and everybody else is innocent. */
+		if (p->elimination && n > 1 && left == 1 && !guilty &&
+		    innocent == n - 1) {
+			dss_step(d, "eliminate", ring->index, ktime_get(), 1);
+			dss_verdict(d, ring, c, DRM_SCHED_SERIAL_GUILTY);
+			dss_settle(d, false);
+			return false;
+		}
+		left--;
+
+		window = p->probe_timeout_ms;
+		if (used_ms + window > p->budget_ms)
+			window = p->budget_ms > used_ms ? p->budget_ms - used_ms : 0;
+		if (!window || d->last.resets + 1 > p->max_resets) {
+			dss_step(d, "fallback", ring->index, ktime_get(), 0);
+			dss_settle(d, false);
+			return true;
+		}
+
+		t = ktime_get();
+		if (dss_probe(d, ring, c, window)) {
+			/* The verdict waits: innocent, or suspect if no hang. */
+			innocent++;
+			c->decided = true;
+			c->verdict = DRM_SCHED_SERIAL_INNOCENT;
+		} else {
+			guilty++;
+			dss_verdict(d, ring, c, DRM_SCHED_SERIAL_GUILTY);
+			/* Cancel the guilty probe's DMA before anything runs. */
+			dss_reset(d, cause);
+		}
+		used_ms += ktime_ms_delta(ktime_get(), t);
+	}
+	dss_settle(d, !guilty);
+	return false;
+}
+
+/* Re-emit what has to run again and restart every ring. */
+static void dss_restart(struct drm_sched_serial_domain *d)
+{
+	ktime_t t = ktime_get();
+	unsigned int i, n = 0;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_gpu_scheduler *sched = d->rings[i]->sched;
+		struct drm_sched_job *job;
+
+		list_for_each_entry(job, &sched->pending_list, list) {
+			struct dma_fence *finished = &job->s_fence->finished;
+			struct drm_sched_serial_ctx *ctx = dss_ctx(d, job);
+			struct dma_fence *f;
+
+			if (job->s_fence->parent || finished->error)
+				continue;
+			if (atomic_read(&ctx->banned)) {
+				dma_fence_set_error(finished, ctx->ban_error);
+				continue;
+			}
+			f = d->ops->reemit(job);
+			if (IS_ERR(f)) {
+				dma_fence_set_error(finished, PTR_ERR(f));
+				continue;
+			}
+			job->s_fence->parent = f;
+			n++;
+		}
+	}
+	for (i = 0; i < d->nr_rings; i++)
+		drm_sched_start(d->rings[i]->sched, true);
+	dss_step(d, "restart", -1, t, n);
+}
+
+/* Called with d->lock held and every scheduler running. */
+static void dss_recover_locked(struct drm_sched_serial_domain *d,
+			       enum drm_sched_serial_cause cause,
+			       struct drm_sched_serial_ring *bad_ring,
+			       struct drm_sched_job *bad)
+{
+	ktime_t start = ktime_get(), t;
+	bool shared_timeout = false, fallback = false;
+	unsigned int i;
+
+	d->in_recovery = true;
+	d->stats.recoveries++;
+	d->stats.by_cause[cause]++;
+	dss_report_begin(d, cause);
+	trace_drm_sched_serial_recovery_begin(d->name,
+					      drm_sched_serial_cause_name(cause),
+					      bad_ring ? bad_ring->index : -1);
+
+	/*
+	 * 1. Quiesce without blaming: heads stay on the pending lists, no
+	 * karma. A ring whose timeout fired while we waited for the lock
+	 * joins this recovery instead of starting another one.
+	 */
+	t = ktime_get();
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_serial_ring *ring = d->rings[i];
+		struct delayed_work *tdr = &ring->sched->work_tdr;
+
+		d->cands[i].timed_out = ring == bad_ring ||
+			(delayed_work_pending(tdr) && !timer_pending(&tdr->timer));
+		d->cands[i].decided = false;
+		if (d->cands[i].timed_out && ring != bad_ring)
+			ring->timeouts++;
+		drm_sched_stop(ring->sched, ring == bad_ring ? bad : NULL);
+	}
+	dss_find_heads(d);
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_serial_cand *c = &d->cands[i];
+
+		if (!c->head)
+			c->timed_out = false;
+		if (c->timed_out && !d->rings[i]->independent)
+			shared_timeout = true;
+	}
+	dss_step(d, "quiesce", -1, t, 0);
+
+	/* 2. One reset for the whole domain. */
+	dss_reset(d, cause);
+
+	if (cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT) {
+		if (d->params.mode == DRM_SCHED_SERIAL_MODE_CLASSIC) {
+			dss_blame_timed_out(d);
+		} else {
+			/* 3. An independent ring's own timeout proves its head. */
+			for (i = 0; i < d->nr_rings; i++) {
+				struct drm_sched_serial_cand *c = &d->cands[i];
+
+				if (c->timed_out && d->rings[i]->independent)
+					dss_verdict(d, d->rings[i], c,
+						    DRM_SCHED_SERIAL_GUILTY);
+			}
+			/* 4.-7. Replay the shared heads one ring at a time. */
+			if (shared_timeout)
+				fallback = dss_arbitrate(d, cause);
+			if (fallback) {
+				d->stats.fallbacks++;
+				d->last.fallback = true;
+				dev_warn(d->dev, "%s: replay budget exhausted, timed-out heads are guilty\n",
+					 d->name);
+				dss_blame_timed_out(d);
+			}
+		}
+	}
+
+	/* 8. Re-emit the innocent work with fresh fences and restart. */
+	dss_restart(d);
+	dss_report_end(d, start);
+	trace_drm_sched_serial_recovery_end(d->name, d->last.resets,
+					    ktime_us_delta(ktime_get(), start),
+					    fallback);
+	d->in_recovery = false;
+}
+
+/* A false timeout: put the job back where drm_sched took it from. */
+static void dss_requeue(struct drm_gpu_scheduler *sched,
+			struct drm_sched_job *job)
+{
+	spin_lock(&sched->job_list_lock);
+	list_add(&job->list, &sched->pending_list);
+	spin_unlock(&sched->job_list_lock);
+}
+
+/**
+ * drm_sched_serial_timedout - the timedout_job handler of a domain's rings
+ * @ring: the ring whose job timed out
+ * @job: the job drm_sched took off the pending list
+ *
+ * Call from &drm_sched_backend_ops.timedout_job. In serial mode the
+ * timed-out job is not assumed guilty: the whole domain is quiesced and
+ * reset once, and the heads of the shared rings are replayed one at a time.
+ *
+ * Return: DRM_GPU_SCHED_STAT_NOMINAL.
+ */
+enum drm_gpu_sched_stat
+drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
+			  struct drm_sched_job *job)
+{
+	struct drm_sched_serial_domain *d = ring->domain;
+	struct drm_gpu_scheduler *sched = ring->sched;
+
+	mutex_lock(&d->lock);
+	ring->timeouts++;
+
+	if (d->params.mode == DRM_SCHED_SERIAL_MODE_OFF) {
+		dev_warn_ratelimited(d->dev, "%s: %s: job timed out, recovery is off\n",
+				     d->name, ring->name);
+		dss_requeue(sched, job);
+		goto out;
+	}
+
+	if (d->ops->last_progress &&
+	    ktime_ms_delta(ktime_get(), d->ops->last_progress(ring)) <
+	    jiffies_to_msecs(sched->timeout) / 2) {
+		d->stats.false_timeouts++;
+		dev_dbg(d->dev, "%s: %s: still progressing, false timeout\n",
+			d->name, ring->name);
+		dss_requeue(sched, job);
+		goto out;
+	}
+
+	dss_recover_locked(d, DRM_SCHED_SERIAL_CAUSE_TIMEOUT, ring, job);
+out:
+	mutex_unlock(&d->lock);
+	return DRM_GPU_SCHED_STAT_NOMINAL;
+}
+EXPORT_SYMBOL(drm_sched_serial_timedout);
+
+/**
+ * drm_sched_serial_recover - run the recovery sequence for another cause
+ * @domain: the domain
+ * @cause: why, e.g. an uncorrectable memory error
+ *
+ * Quiesces every ring, resets once and re-emits the pending work; jobs of
+ * contexts the driver banned beforehand end with their ban_error. Nobody is
+ * blamed. Sleeps; must not be called from a ring's timeout handler.
+ *
+ * Return: 0, or -EINVAL for a bad cause.
+ */
+int drm_sched_serial_recover(struct drm_sched_serial_domain *domain,
+			     enum drm_sched_serial_cause cause)
+{
+	if (cause >= DRM_SCHED_SERIAL_CAUSE_COUNT ||
+	    cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT)
+		return -EINVAL;
+	mutex_lock(&domain->lock);
+	dss_recover_locked(domain, cause, NULL, NULL);
+	mutex_unlock(&domain->lock);
+	return 0;
+}
+EXPORT_SYMBOL(drm_sched_serial_recover);
