@@ -226,61 +226,72 @@ static void dss_settle(struct drm_sched_serial_domain *d, bool no_hang)
 
 /*
  * Arbitrate the shared rings: replay each head alone, one ring at a time.
+ * The heads of rings that timed out go first. A ring that did not time out
+ * only stalled behind the hang, so its head is replayed only while no
+ * guilty job was found: a legitimately long job there is not put at risk.
  * Returns true if the budget ran out and the rest fell back to classic.
  */
 static bool dss_arbitrate(struct drm_sched_serial_domain *d,
 			  enum drm_sched_serial_cause cause)
 {
 	const struct drm_sched_serial_params *p = &d->params;
-	unsigned int i, n = 0, left, innocent = 0, guilty = 0;
+	unsigned int i, k, n = 0, innocent = 0, guilty = 0;
 	u64 used_ms = 0;
+	int pass;
 
 	for (i = 0; i < d->nr_rings; i++)
 		if (d->cands[i].head && !d->rings[i]->independent)
 			n++;
-	left = n;
 
-	for (i = 0; i < d->nr_rings; i++) {
-		struct drm_sched_serial_ring *ring = d->rings[i];
-		struct drm_sched_serial_cand *c = &d->cands[i];
-		unsigned int window;
-		ktime_t t;
+	for (pass = 0, k = 0; pass < 2; pass++) {
+		for (i = 0; i < d->nr_rings; i++) {
+			struct drm_sched_serial_ring *ring = d->rings[i];
+			struct drm_sched_serial_cand *c = &d->cands[i];
+			unsigned int window;
+			ktime_t t;
 
-		if (!c->head || ring->independent)
-			continue;
+			if (!c->head || ring->independent ||
+			    c->timed_out != (pass == 0))
+				continue;
+			k++;
+			if (pass == 1 && guilty)
+				continue;
 
-		/* The hang was seen and everybody else is innocent. */
-		if (p->elimination && n > 1 && left == 1 && !guilty &&
-		    innocent == n - 1) {
-			dss_step(d, "eliminate", ring->index, ktime_get(), 1);
-			dss_verdict(d, ring, c, DRM_SCHED_SERIAL_GUILTY);
-			dss_settle(d, false);
-			return false;
+			/* The hang was seen and everybody else is innocent. */
+			if (p->elimination && n > 1 && k == n &&
+			    innocent == n - 1) {
+				dss_step(d, "eliminate", ring->index,
+					 ktime_get(), 1);
+				dss_verdict(d, ring, c, DRM_SCHED_SERIAL_GUILTY);
+				dss_settle(d, false);
+				return false;
+			}
+
+			window = p->probe_timeout_ms;
+			if (used_ms + window > p->budget_ms)
+				window = p->budget_ms > used_ms ?
+					 p->budget_ms - used_ms : 0;
+			if (!window || d->last.resets + 1 > p->max_resets) {
+				dss_step(d, "fallback", ring->index,
+					 ktime_get(), 0);
+				dss_settle(d, false);
+				return true;
+			}
+
+			t = ktime_get();
+			if (dss_probe(d, ring, c, window)) {
+				/* Innocent, or suspect if nothing hangs. */
+				innocent++;
+				c->decided = true;
+				c->verdict = DRM_SCHED_SERIAL_INNOCENT;
+			} else {
+				guilty++;
+				dss_verdict(d, ring, c, DRM_SCHED_SERIAL_GUILTY);
+				/* Cancel the guilty probe's DMA first. */
+				dss_reset(d, cause);
+			}
+			used_ms += ktime_ms_delta(ktime_get(), t);
 		}
-		left--;
-
-		window = p->probe_timeout_ms;
-		if (used_ms + window > p->budget_ms)
-			window = p->budget_ms > used_ms ? p->budget_ms - used_ms : 0;
-		if (!window || d->last.resets + 1 > p->max_resets) {
-			dss_step(d, "fallback", ring->index, ktime_get(), 0);
-			dss_settle(d, false);
-			return true;
-		}
-
-		t = ktime_get();
-		if (dss_probe(d, ring, c, window)) {
-			/* The verdict waits: innocent, or suspect if no hang. */
-			innocent++;
-			c->decided = true;
-			c->verdict = DRM_SCHED_SERIAL_INNOCENT;
-		} else {
-			guilty++;
-			dss_verdict(d, ring, c, DRM_SCHED_SERIAL_GUILTY);
-			/* Cancel the guilty probe's DMA before anything runs. */
-			dss_reset(d, cause);
-		}
-		used_ms += ktime_ms_delta(ktime_get(), t);
 	}
 	dss_settle(d, !guilty);
 	return false;
