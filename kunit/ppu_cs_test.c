@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * KUnit suite "ppu_cs": the submit-time command-stream validator,
+ * ppu_cs_validate(). Well-formed streams are accepted with the right counts;
+ * every kind of malformed stream is refused with -EINVAL and the index of the
+ * dword at fault.
+ */
+#include <kunit/test.h>
+#include <linux/string.h>
+#include <drm/ppu_drm.h>
+
+#include "../ppu_drv/ppu_cs.h"
+
+#define NOP		DRM_PPU_CMD(DRM_PPU_OP_NOP, 0)
+#define WRITE		DRM_PPU_CMD(DRM_PPU_OP_WRITE, 3)
+#define DELAY		DRM_PPU_CMD(DRM_PPU_OP_DELAY, 1)
+#define HANG		DRM_PPU_CMD(DRM_PPU_OP_HANG, 0)
+#define MAX_US		DRM_PPU_MAX_DELAY_US
+
+/* The BO list every case validates against: two BOs of 4 KiB and 8 KiB. */
+static const u64 bo_sizes[] = { 4096, 8192 };
+
+/* Fill @info with garbage so that a test sees what the validator wrote. */
+static void poison(struct ppu_cs_info *info)
+{
+	memset(info, 0xa5, sizeof(*info));
+}
+
+static void ppu_cs_single_nop_accepted(struct kunit *test)
+{
+	const u32 cs[] = { NOP };
+	struct ppu_cs_info info;
+
+	poison(&info);
+	KUNIT_ASSERT_EQ(test, ppu_cs_validate(cs, 1, 0, NULL, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.nr_cmds, 1u);
+	KUNIT_EXPECT_EQ(test, info.delay_us, 0ull);
+	KUNIT_EXPECT_EQ(test, info.nr_hangs, 0u);
+	KUNIT_EXPECT_EQ(test, info.bad_dword, 0u);
+	KUNIT_EXPECT_NULL(test, info.reason);
+}
+
+static void ppu_cs_mixed_stream_counts_cmds_delays_and_hangs(struct kunit *test)
+{
+	const u32 cs[] = {
+		NOP,
+		WRITE, 0, 0, 0x11111111,
+		DELAY, 100,
+		WRITE, 1, 8188, 0x22222222,	/* last dword of BO 1 */
+		DELAY, 250,
+		HANG,
+		DELAY, 0,
+		HANG,
+		NOP,
+	};
+	struct ppu_cs_info info;
+
+	poison(&info);
+	KUNIT_ASSERT_EQ(test, ppu_cs_validate(cs, ARRAY_SIZE(cs),
+					      ARRAY_SIZE(bo_sizes), bo_sizes,
+					      &info), 0);
+	KUNIT_EXPECT_EQ(test, info.nr_cmds, 9u);
+	KUNIT_EXPECT_EQ(test, info.delay_us, 350ull);
+	KUNIT_EXPECT_EQ(test, info.nr_hangs, 2u);
+	KUNIT_EXPECT_NULL(test, info.reason);
+}
+
+static void ppu_cs_write_exactly_at_bo_end_accepted(struct kunit *test)
+{
+	const u32 cs[] = { WRITE, 0, 4092, 1, WRITE, 1, 8188, 2 };
+	struct ppu_cs_info info;
+
+	KUNIT_EXPECT_EQ(test, ppu_cs_validate(cs, ARRAY_SIZE(cs),
+					      ARRAY_SIZE(bo_sizes), bo_sizes,
+					      &info), 0);
+	KUNIT_EXPECT_EQ(test, info.nr_cmds, 2u);
+}
+
+static void ppu_cs_max_delay_accepted(struct kunit *test)
+{
+	const u32 cs[] = { DELAY, MAX_US };
+	struct ppu_cs_info info;
+
+	KUNIT_ASSERT_EQ(test, ppu_cs_validate(cs, ARRAY_SIZE(cs), 0, NULL,
+					      &info), 0);
+	KUNIT_EXPECT_EQ(test, info.delay_us, (u64)MAX_US);
+}
+
+/* 500 maximal delays add up to 5e9 us: the sum must not wrap at 32 bits. */
+static void ppu_cs_delay_sum_does_not_wrap_32bit(struct kunit *test)
+{
+	const u32 n = 500;
+	struct ppu_cs_info info;
+	u32 *cs, i;
+
+	cs = kunit_kcalloc(test, 2 * n, sizeof(*cs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cs);
+	for (i = 0; i < n; i++) {
+		cs[2 * i] = DELAY;
+		cs[2 * i + 1] = MAX_US;
+	}
+	KUNIT_ASSERT_EQ(test, ppu_cs_validate(cs, 2 * n, 0, NULL, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.nr_cmds, n);
+	KUNIT_EXPECT_EQ(test, info.delay_us, (u64)n * MAX_US);
+}
+
+static void ppu_cs_empty_stream_rejected(struct kunit *test)
+{
+	const u32 cs[] = { NOP };
+	struct ppu_cs_info info;
+
+	poison(&info);
+	KUNIT_EXPECT_EQ(test, ppu_cs_validate(cs, 0, 0, NULL, &info), -EINVAL);
+	KUNIT_EXPECT_EQ(test, info.bad_dword, 0u);
+	KUNIT_EXPECT_NOT_NULL(test, info.reason);
+	KUNIT_EXPECT_EQ(test, info.nr_cmds, 0u);
+}
+
+/* One malformed stream and the dword the validator must blame. */
+struct ppu_cs_bad_case {
+	const char *name;
+	u32 cs[8];
+	u32 ndw;
+	u32 nr_bos;
+	u32 bad_dword;
+};
+
+static const struct ppu_cs_bad_case ppu_cs_bad_cases[] = {
+	{ "reserved_bit16_set", { NOP, NOP | BIT(16) }, 2, 2, 1 },
+	{ "reserved_bit23_set", { WRITE | BIT(23), 0, 0, 0 }, 4, 2, 0 },
+	{ "payload_past_end_delay", { NOP, DELAY }, 2, 2, 1 },
+	{ "payload_past_end_write", { WRITE, 0, 0 }, 3, 2, 0 },
+	{ "payload_past_end_len_ffff", { DRM_PPU_CMD(DRM_PPU_OP_NOP, 0xffff) }, 1, 2, 0 },
+	{ "nop_with_payload", { NOP, DRM_PPU_CMD(DRM_PPU_OP_NOP, 1), 0 }, 3, 2, 1 },
+	{ "write_len_2", { DRM_PPU_CMD(DRM_PPU_OP_WRITE, 2), 0, 0 }, 3, 2, 0 },
+	{ "write_len_4", { DRM_PPU_CMD(DRM_PPU_OP_WRITE, 4), 0, 0, 0, 0 }, 5, 2, 0 },
+	{ "write_bo_index_eq_count", { NOP, WRITE, 2, 0, 0 }, 5, 2, 2 },
+	{ "write_bo_index_no_bos", { WRITE, 0, 0, 0 }, 4, 0, 1 },
+	{ "write_bo_index_huge", { WRITE, 0xffffffff, 0, 0 }, 4, 2, 1 },
+	{ "write_offset_unaligned", { WRITE, 0, 2, 0 }, 4, 2, 2 },
+	{ "write_offset_at_bo_end", { WRITE, 0, 4096, 0 }, 4, 2, 2 },
+	{ "write_offset_past_small_bo", { WRITE, 0, 4100, 0 }, 4, 2, 2 },
+	{ "write_offset_u32_max_aligned", { WRITE, 1, 0xfffffffc, 0 }, 4, 2, 2 },
+	{ "delay_len_0", { DRM_PPU_CMD(DRM_PPU_OP_DELAY, 0) }, 1, 2, 0 },
+	{ "delay_len_2", { DRM_PPU_CMD(DRM_PPU_OP_DELAY, 2), 1, 1 }, 3, 2, 0 },
+	{ "delay_max_plus_1", { NOP, DELAY, MAX_US + 1 }, 3, 2, 2 },
+	{ "delay_u32_max", { DELAY, 0xffffffff }, 2, 2, 1 },
+	{ "hang_with_payload", { DRM_PPU_CMD(DRM_PPU_OP_HANG, 1), 0 }, 2, 2, 0 },
+	{ "unknown_opcode_4", { NOP, DRM_PPU_CMD(4, 0) }, 2, 2, 1 },
+	{ "unknown_opcode_ff", { DRM_PPU_CMD(0xff, 0) }, 1, 2, 0 },
+	{ "bad_cmd_after_valid_ones", { NOP, DELAY, 5, HANG, DRM_PPU_CMD(0x10, 0) }, 5, 2, 4 },
+};
+
+static void ppu_cs_bad_case_desc(const struct ppu_cs_bad_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ppu_cs_bad, ppu_cs_bad_cases, ppu_cs_bad_case_desc);
+
+static void ppu_cs_malformed_rejected_at_bad_dword(struct kunit *test)
+{
+	const struct ppu_cs_bad_case *c = test->param_value;
+	struct ppu_cs_info info;
+
+	poison(&info);
+	KUNIT_EXPECT_EQ(test, ppu_cs_validate(c->cs, c->ndw, c->nr_bos,
+					      bo_sizes, &info), -EINVAL);
+	KUNIT_EXPECT_EQ_MSG(test, info.bad_dword, c->bad_dword,
+			    "reason: %s", info.reason ? info.reason : "(null)");
+	KUNIT_EXPECT_NOT_NULL(test, info.reason);
+}
+
+static struct kunit_case ppu_cs_cases[] = {
+	KUNIT_CASE(ppu_cs_single_nop_accepted),
+	KUNIT_CASE(ppu_cs_mixed_stream_counts_cmds_delays_and_hangs),
+	KUNIT_CASE(ppu_cs_write_exactly_at_bo_end_accepted),
+	KUNIT_CASE(ppu_cs_max_delay_accepted),
+	KUNIT_CASE(ppu_cs_delay_sum_does_not_wrap_32bit),
+	KUNIT_CASE(ppu_cs_empty_stream_rejected),
+	KUNIT_CASE_PARAM(ppu_cs_malformed_rejected_at_bad_dword,
+			 ppu_cs_bad_gen_params),
+	{}
+};
+
+static struct kunit_suite ppu_cs_suite = {
+	.name = "ppu_cs",
+	.test_cases = ppu_cs_cases,
+};
+
+kunit_test_suite(ppu_cs_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the PPU command-stream validator");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,216 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run the project's KUnit suites (kunit/) on UML, in Debian's 6.1 source tree.
+#
+#   scripts/run-kunit.sh [--no-debug] [-- <extra kunit.py run arguments>]
+#
+# - extracts /usr/src/linux-source-6.1.tar.xz to $PPU_CACHE/linux-source-6.1
+#   once (reused afterwards);
+# - hooks this checkout into that tree: drivers/gpu/drm/ppu_kunit is a symlink
+#   to the checkout (re-pointed on every run), plus one `source` line in
+#   drivers/gpu/drm/Kconfig and one `obj-` line in drivers/gpu/drm/Makefile;
+# - runs kunit.py with ccache (cache kept in $PPU_CACHE/ccache). By default
+#   with lockdep (PROVE_LOCKING), KASAN and DEBUG_OBJECTS in
+#   $PPU_CACHE/kunit-build; --no-debug (or PPU_KUNIT_DEBUG=0) builds without
+#   them in $PPU_CACHE/kunit-build-nodebug.
+#
+# Prints kunit.py's per-test results, then any kernel report found in the
+# KTAP log (BUG:, WARNING:, lockdep, KASAN, ODEBUG ...) with the test it
+# happened in, and ends with "kunit: N passed, N failed". A test case that
+# passed but produced a kernel report counts as failed; so does a report
+# outside any test case, and a failing kunit.py run (build error, crash)
+# with no failed case counts as one failure. Exit status 0 only if all passed.
+#
+# Environment: PPU_CACHE (default /var/cache/ppu), PPU_KUNIT_DEBUG (1),
+# PPU_KUNIT_JOBS (2), PPU_KUNIT_TIMEOUT (300 s), PPU_KUNIT_BUILD_DIR (see above).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
+CACHE=${PPU_CACHE:-/var/cache/ppu}
+SRC=$CACHE/linux-source-6.1
+TARBALL=/usr/src/linux-source-6.1.tar.xz
+DEBUG=${PPU_KUNIT_DEBUG:-1}
+JOBS=${PPU_KUNIT_JOBS:-2}
+TIMEOUT=${PPU_KUNIT_TIMEOUT:-300}
+HOOK_NAME=ppu_kunit
+KCONFIG_LINE="source \"drivers/gpu/drm/$HOOK_NAME/kunit/Kconfig\""
+MAKEFILE_LINE="obj-\$(CONFIG_PPU_KUNIT_TEST) += $HOOK_NAME/kunit/"
+
+EXTRA=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--no-debug) DEBUG=0 ;;
+	--debug) DEBUG=1 ;;
+	--) shift; EXTRA=("$@"); break ;;
+	-h|--help) sed -n '3,27p' "$0"; exit 0 ;;
+	*) echo "run-kunit: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+say() { echo "run-kunit: $*"; }
+die() { echo "run-kunit: error: $*" >&2; echo "kunit: 0 passed, 1 failed"; exit 1; }
+
+# --- Debian packages ---------------------------------------------------------
+install_missing() {
+	local p missing=""
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+			missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	say "installing$missing"
+	local sudo=""
+	[ "$(id -u)" -ne 0 ] && sudo=sudo
+	export DEBIAN_FRONTEND=noninteractive
+	$sudo apt-get update -qq
+	# shellcheck disable=SC2086
+	$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+}
+install_missing linux-source-6.1 make gcc libc6-dev flex bison libelf-dev bc \
+	python3 xz-utils ccache
+
+mkdir -p "$CACHE"
+
+# One kernel build at a time on this machine (and no extraction race).
+exec 9>"$CACHE/kunit.lock"
+if ! flock -n 9; then
+	say "another run-kunit holds $CACHE/kunit.lock; waiting"
+	flock 9
+fi
+
+# --- kernel tree -----------------------------------------------------------
+if [ ! -f "$SRC/Makefile" ] || [ ! -f "$SRC/tools/testing/kunit/kunit.py" ]; then
+	[ -f "$TARBALL" ] || die "$TARBALL missing (package linux-source-6.1)"
+	say "extracting $TARBALL to $SRC (once)"
+	tmp=$(mktemp -d "$CACHE/.extract.XXXXXX")
+	tar -xJf "$TARBALL" -C "$tmp"
+	rm -rf "$SRC"
+	mv "$tmp/linux-source-6.1" "$SRC"
+	rmdir "$tmp"
+fi
+# kunit.py builds out of tree (O=); the source tree must stay unconfigured.
+[ -e "$SRC/.config" ] && die "$SRC/.config exists: the source tree must be clean (make mrproper there)"
+
+# --- hook this checkout into the tree --------------------------------------
+ln -sfn "$ROOT" "$SRC/drivers/gpu/drm/$HOOK_NAME"
+grep -qxF "$KCONFIG_LINE" "$SRC/drivers/gpu/drm/Kconfig" ||
+	printf '\n%s\n' "$KCONFIG_LINE" >> "$SRC/drivers/gpu/drm/Kconfig"
+grep -qxF "$MAKEFILE_LINE" "$SRC/drivers/gpu/drm/Makefile" ||
+	printf '%s\n' "$MAKEFILE_LINE" >> "$SRC/drivers/gpu/drm/Makefile"
+
+# --- build and run ------------------------------------------------------------
+ARGS=(run --kunitconfig="$ROOT/kunit" --jobs="$JOBS" --timeout="$TIMEOUT")
+if [ "$DEBUG" = 1 ]; then
+	BUILD_DIR=${PPU_KUNIT_BUILD_DIR:-$CACHE/kunit-build}
+	for opt in DEBUG_KERNEL PROVE_LOCKING KASAN DEBUG_OBJECTS \
+		   DEBUG_OBJECTS_FREE DEBUG_OBJECTS_TIMERS DEBUG_OBJECTS_WORK; do
+		ARGS+=(--kconfig_add "CONFIG_$opt=y")
+	done
+else
+	BUILD_DIR=${PPU_KUNIT_BUILD_DIR:-$CACHE/kunit-build-nodebug}
+fi
+ARGS+=(--build_dir="$BUILD_DIR")
+
+export CCACHE_DIR=$CACHE/ccache
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+ARGS+=(--make_options "CC=ccache gcc")
+
+say "checkout $ROOT -> $SRC/drivers/gpu/drm/$HOOK_NAME"
+say "build dir $BUILD_DIR (debug options: $([ "$DEBUG" = 1 ] && echo on || echo off))"
+LOG=$BUILD_DIR/test.log
+rm -f "$LOG"
+
+start=$(date +%s)
+set +e
+(cd "$SRC" && python3 tools/testing/kunit/kunit.py "${ARGS[@]}" "${EXTRA[@]}")
+krc=$?
+set -e
+say "kunit.py exit status $krc after $(( $(date +%s) - start )) s"
+
+[ -f "$LOG" ] || die "no test log: the kernel did not build or did not run (see above)"
+
+# --- verdict from the raw KTAP log -------------------------------------------
+python3 - "$LOG" "$krc" <<'PYEOF'
+import re
+import sys
+
+log_path, krc = sys.argv[1], int(sys.argv[2])
+ts = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+subtest = re.compile(r'^(\s*)# Subtest: (.*)$')
+result = re.compile(r'^(\s*)(ok|not ok) \d+ (?:- )?(.*?)(?:\s+#\s*(SKIP|TODO)\b.*)?$')
+report = re.compile(
+    r'BUG:|WARNING:|Oops|Kernel panic|ODEBUG:|UBSAN:|KASAN:|'
+    r'DEBUG_LOCKS_WARN_ON|INFO: (possible|trying|lockdep|task)|'
+    r'circular locking dependency|inconsistent lock state|'
+    r'possible recursive locking|lockdep: |'
+    r'turning off the locking correctness validator|'
+    r'Unable to handle kernel|general protection fault|stack-protector')
+
+passed = failed = skipped = 0
+has_children = {}        # indent of a result line -> it closes a subtest
+names = []               # stack of (indent, name) of open subtests
+pending = []             # kernel reports not yet attributed to a test
+bad = []                 # (test, why)
+
+with open(log_path, errors='replace') as f:
+    for raw in f:
+        line = ts.sub('', raw.rstrip('\n'))
+        m = subtest.match(line)
+        if m and len(m.group(1)) <= 4 and pending:
+            # Reports before a suite starts: boot, or a previous suite.
+            failed += 1
+            bad.append(('kernel log outside tests', pending[0]))
+            pending = []
+        if m:
+            ind = len(m.group(1))
+            names = [n for n in names if n[0] < ind] + [(ind, m.group(2))]
+            has_children[ind - 4] = True
+            continue
+        m = result.match(line)
+        if m:
+            ind, st, name, directive = len(m.group(1)), m.group(2), m.group(3), m.group(4)
+            parents = [n for i, n in names if i <= ind]
+            full = '.'.join(parents + [name]) if parents else name
+            if has_children.pop(ind, False):
+                # A suite or a parameterised case: reports here came from
+                # init/exit code, outside any leaf case.
+                names = [n for n in names if n[0] != ind + 4]
+                if pending:
+                    failed += 1
+                    bad.append((full + ' (suite/init/exit)', pending[0]))
+                    pending = []
+                continue
+            if pending:
+                failed += 1
+                bad.append((full, pending[0]))
+                pending = []
+            elif directive == 'SKIP':
+                skipped += 1
+            elif st == 'ok':
+                passed += 1
+            else:
+                failed += 1
+                bad.append((full, 'test failed'))
+            continue
+        if report.search(line):
+            pending.append(line.strip())
+
+if pending:
+    failed += 1
+    bad.append(('kernel log outside tests', pending[0]))
+if krc != 0 and failed == 0:
+    failed = 1
+    bad.append(('kunit.py', 'exit status %d (crash, timeout or missing results)' % krc))
+if passed == 0 and failed == 0:
+    failed = 1
+    bad.append(('kunit.py', 'no test result in the log'))
+
+for name, why in bad:
+    print('run-kunit: FAILED %s: %s' % (name, why))
+if skipped:
+    print('run-kunit: %d skipped' % skipped)
+print('kunit: %d passed, %d failed' % (passed, failed))
+sys.exit(1 if failed else 0)
+PYEOF
