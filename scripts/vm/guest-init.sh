@@ -92,6 +92,16 @@ sh /payload.sh
 rc=$?
 echo "PPU-VM: PAYLOAD-EXIT rc=$rc"
 
+# Unload our modules: a leak or a stuck reference shows up here.
+if [ "${PPU_LOAD_MODULES:-1}" = 1 ] && [ "${PPU_UNLOAD:-1}" = 1 ]; then
+	if rmmod ppu && rmmod ppu_sim && rmmod drm_sched_serial; then
+		echo "PPU-VM: RMMOD OK"
+	else
+		echo "PPU-VM: RMMOD FAILED"
+		lsmod
+	fi
+fi
+
 echo "PPU-VM: DMESG-BEGIN"
 dmesg | sed -n "/Run \/init as init process/,\$p"
 echo "PPU-VM: DMESG-END"

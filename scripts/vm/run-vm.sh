@@ -12,12 +12,14 @@
 #   2   kernel splat in the log (BUG/WARNING/Oops/Call Trace/lockdep/...)
 #   3   end marker missing (guest panicked, hung, or QEMU timed out)
 #   4   our modules failed to load
+#   5   our modules failed to unload after the payload
 # Environment (besides what mkinitramfs.sh reads):
 #   PPU_VM_TIMEOUT  seconds before QEMU is killed (default 900)
 #   PPU_VM_MEM      guest memory in MB (default 1024)
 #   PPU_VM_SMP      guest CPUs (default 2)
 #   PPU_VM_APPEND   extra kernel command line
 #   PPU_VM_QUIET=1  do not echo the serial log to stdout while running
+#   PPU_GUEST_ENV="PPU_UNLOAD=0"  keep our modules loaded at the end
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -73,6 +75,10 @@ if grep -qx 'PPU-VM: MODULES FAILED' "$LOG"; then
 	echo "run-vm: FAIL: modules failed to load:" >&2
 	grep 'PPU-VM: INSMOD .* FAILED' "$LOG" | sed 's/^/run-vm:   /' >&2
 	[ $rc = 0 ] && rc=4
+fi
+if grep -qx 'PPU-VM: RMMOD FAILED' "$LOG"; then
+	echo "run-vm: FAIL: our modules did not unload" >&2
+	[ $rc = 0 ] && rc=5
 fi
 prc=$(sed -n 's/^PPU-VM: PAYLOAD-EXIT rc=\([0-9]*\)$/\1/p' "$LOG" | tail -n1)
 if [ -n "$prc" ] && [ "$prc" != 0 ]; then
