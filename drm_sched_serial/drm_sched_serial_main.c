@@ -78,7 +78,7 @@ EXPORT_SYMBOL(drm_sched_serial_cause_name);
  * drm_sched_serial_default_params - the default policy
  * @params: filled with the defaults: serial mode, 500 ms probes,
  *	elimination on, 3 s replay budget, 4 resets, ban at the first guilty
- *	verdict or at 3 suspect verdicts in 120 s
+ *	verdict or at 3 suspect verdicts in 120 s, 50 ms timeout coalescing
  */
 void drm_sched_serial_default_params(struct drm_sched_serial_params *params)
 {
@@ -90,6 +90,7 @@ void drm_sched_serial_default_params(struct drm_sched_serial_params *params)
 	params->ban_guilty = 1;
 	params->ban_suspect = 3;
 	params->suspect_window_ms = 120000;
+	params->coalesce_ms = 50;
 }
 EXPORT_SYMBOL(drm_sched_serial_default_params);
 

@@ -257,8 +257,12 @@ static bool dss_arbitrate(struct drm_sched_serial_domain *d,
 			if (pass == 1 && guilty)
 				continue;
 
-			/* The hang was seen and everybody else is innocent. */
-			if (p->elimination && n > 1 && k == n &&
+			/*
+			 * The hang was seen and everybody else is innocent. A
+			 * head that did not time out may be a bystander that
+			 * stalled behind a hang that did not reproduce.
+			 */
+			if (p->elimination && n > 1 && k == n && c->timed_out &&
 			    innocent == n - 1) {
 				dss_step(d, "eliminate", ring->index,
 					 ktime_get(), 1);
@@ -332,6 +336,25 @@ static void dss_restart(struct drm_sched_serial_domain *d)
 	dss_step(d, "restart", -1, t, n);
 }
 
+/*
+ * Has @ring's timeout fired, or will it fire within the coalescing window?
+ * Timers of rings stalled by one hang expire close together; counting them
+ * as timed out lets one recovery handle them all.
+ */
+static bool dss_timer_due(struct drm_sched_serial_domain *d,
+			  struct drm_sched_serial_ring *ring)
+{
+	struct delayed_work *tdr = &ring->sched->work_tdr;
+	unsigned long expires = READ_ONCE(tdr->timer.expires);
+
+	if (!delayed_work_pending(tdr))
+		return false;
+	if (!timer_pending(&tdr->timer))
+		return true;
+	return time_before_eq(expires, jiffies +
+			      msecs_to_jiffies(d->params.coalesce_ms));
+}
+
 /* Called with d->lock held and every scheduler running. */
 static void dss_recover_locked(struct drm_sched_serial_domain *d,
 			       enum drm_sched_serial_cause cause,
@@ -352,16 +375,15 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 
 	/*
 	 * 1. Quiesce without blaming: heads stay on the pending lists, no
-	 * karma. A ring whose timeout fired while we waited for the lock
-	 * joins this recovery instead of starting another one.
+	 * karma. A ring whose timeout fired while we waited for the lock, or
+	 * fires within the coalescing window, joins this recovery instead of
+	 * starting another one.
 	 */
 	t = ktime_get();
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_serial_ring *ring = d->rings[i];
-		struct delayed_work *tdr = &ring->sched->work_tdr;
 
-		d->cands[i].timed_out = ring == bad_ring ||
-			(delayed_work_pending(tdr) && !timer_pending(&tdr->timer));
+		d->cands[i].timed_out = ring == bad_ring || dss_timer_due(d, ring);
 		d->cands[i].decided = false;
 		if (d->cands[i].timed_out && ring != bad_ring)
 			ring->timeouts++;

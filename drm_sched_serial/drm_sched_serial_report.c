@@ -159,10 +159,10 @@ void drm_sched_serial_show(struct drm_sched_serial_domain *domain,
 	seq_printf(m, "domain: %s\nmode: %s\nstate: %s\n", d->name,
 		   drm_sched_serial_mode_name(p->mode),
 		   d->in_recovery ? "recovering" : "idle");
-	seq_printf(m, "policy: probe_timeout_ms=%u elimination=%d budget_ms=%u max_resets=%u ban_guilty=%u ban_suspect=%u suspect_window_ms=%u\n",
+	seq_printf(m, "policy: probe_timeout_ms=%u elimination=%d budget_ms=%u max_resets=%u ban_guilty=%u ban_suspect=%u suspect_window_ms=%u coalesce_ms=%u\n",
 		   p->probe_timeout_ms, p->elimination, p->budget_ms,
 		   p->max_resets, p->ban_guilty, p->ban_suspect,
-		   p->suspect_window_ms);
+		   p->suspect_window_ms, p->coalesce_ms);
 	seq_printf(m, "counters: recoveries=%llu resets=%llu probes=%llu guilty=%llu innocent=%llu suspects=%llu false_timeouts=%llu fallbacks=%llu bans=%llu\n",
 		   s->recoveries, s->resets, s->probes, s->guilty, s->innocent,
 		   s->suspects, s->false_timeouts, s->fallbacks, s->bans);

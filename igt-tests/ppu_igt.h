@@ -102,6 +102,10 @@ bool __igt_fork(void);
 void igt_waitchildren(void);
 void igt_waitchildren_timeout(int seconds, const char *reason);
 
+/* run @fn(signal or 0) when the test exits, also after a failure or signal */
+typedef void (*igt_exit_handler_t)(int sig);
+void igt_install_exit_handler(igt_exit_handler_t fn);
+
 /* drmtest: open a DRM device through igt's device selection */
 #define DRIVER_INTEL		(1 << 0)
 #define DRIVER_VGEM		(1 << 2)

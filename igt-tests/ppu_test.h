@@ -12,6 +12,8 @@
 #include <inttypes.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 
 #include <linux/sync_file.h>
@@ -198,6 +200,14 @@ static inline void ppu_cs_hang(struct ppu_cs *cs)
 	ppu_cs_emit(cs, DRM_PPU_CMD(DRM_PPU_OP_HANG, 0));
 }
 
+/* hang on the first execution only: @bo_index/@offset hold a zero flag */
+static inline void ppu_cs_hang_once(struct ppu_cs *cs, uint32_t bo_index, uint32_t offset)
+{
+	ppu_cs_emit(cs, DRM_PPU_CMD(DRM_PPU_OP_HANG_ONCE, 2));
+	ppu_cs_emit(cs, bo_index);
+	ppu_cs_emit(cs, offset);
+}
+
 /* a fresh command BO holding @cs at byte @offset; returns its handle */
 static inline uint32_t ppu_cs_to_bo(int fd, const struct ppu_cs *cs, uint32_t offset, uint64_t bo_size)
 {
@@ -334,6 +344,63 @@ static inline uint64_t ppu_submit_write(int fd, uint32_t ctx, uint32_t ring_clas
 
 	ppu_cs_write(&cs, 0, offset, value);
 	return ppu_submit_cs(fd, ctx, ring_class, inst, &cs, &bo, 1, in, out);
+}
+
+/* ----------------------------------------------------------------- debugfs */
+/*
+ * The device's debugfs directory, /sys/kernel/debug/dri/<minor of @fd>
+ * (dri/0 if that does not exist). Returns a static buffer.
+ */
+static inline const char *ppu_debugfs_dir(int fd)
+{
+	static char dir[64];
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "/sys/kernel/debug/dri/0");
+	if (fstat(fd, &st) == 0 && S_ISCHR(st.st_mode)) {
+		char d[64];
+
+		snprintf(d, sizeof(d), "/sys/kernel/debug/dri/%u", minor(st.st_rdev));
+		if (access(d, F_OK) == 0)
+			memcpy(dir, d, sizeof(dir));
+	}
+	return dir;
+}
+
+/* read debugfs file @dir/@name into @buf (NUL-terminated); length or -errno */
+static inline int ppu_debugfs_read(const char *dir, const char *name, char *buf, size_t size)
+{
+	char path[128];
+	size_t len = 0;
+	ssize_t r;
+	int dfd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	dfd = open(path, O_RDONLY);
+	if (dfd < 0)
+		return -errno;
+	while (len + 1 < size && (r = read(dfd, buf + len, size - 1 - len)) > 0)
+		len += (size_t)r;
+	close(dfd);
+	buf[len] = '\0';
+	return (int)len;
+}
+
+/* write @val to debugfs file @dir/@name; 0 or -errno */
+static inline int ppu_debugfs_write(const char *dir, const char *name, const char *val)
+{
+	char path[128];
+	ssize_t r;
+	int dfd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	dfd = open(path, O_WRONLY);
+	if (dfd < 0)
+		return -errno;
+	r = write(dfd, val, strlen(val));
+	r = r < 0 ? -errno : 0;
+	close(dfd);
+	return (int)r;
 }
 
 #endif /* PPU_TEST_H */

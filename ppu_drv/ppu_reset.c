@@ -45,6 +45,10 @@ static unsigned int suspect_window_ms = 120000;
 module_param(suspect_window_ms, uint, 0444);
 MODULE_PARM_DESC(suspect_window_ms, "Window of suspect_limit in ms (default 120000)");
 
+static unsigned int coalesce_ms = 50;
+module_param(coalesce_ms, uint, 0444);
+MODULE_PARM_DESC(coalesce_ms, "A ring whose timeout fires within this many ms of a recovery joins it (default 50)");
+
 static struct ppu_device *to_ppu_domain(struct drm_sched_serial_domain *d)
 {
 	return container_of(d, struct ppu_device, domain);
@@ -149,6 +153,7 @@ int ppu_reset_init(struct ppu_device *ppu)
 	params.ban_guilty = hang_limit;
 	params.ban_suspect = suspect_limit;
 	params.suspect_window_ms = suspect_window_ms;
+	params.coalesce_ms = coalesce_ms;
 
 	return drm_sched_serial_domain_init(&ppu->domain, &ppu_serial_ops,
 					    &params, ppu->hw->nr_rings,

@@ -165,6 +165,8 @@ struct drm_sched_serial_ops {
  * @ban_guilty: guilty verdicts that ban a context
  * @ban_suspect: suspect verdicts within @suspect_window_ms that ban a context
  * @suspect_window_ms: window of @ban_suspect
+ * @coalesce_ms: a ring whose timeout would fire within this many ms of a
+ *	recovery's start counts as timed out and joins it
  */
 struct drm_sched_serial_params {
 	enum drm_sched_serial_mode mode;
@@ -175,6 +177,7 @@ struct drm_sched_serial_params {
 	unsigned int ban_guilty;
 	unsigned int ban_suspect;
 	unsigned int suspect_window_ms;
+	unsigned int coalesce_ms;
 };
 
 /**

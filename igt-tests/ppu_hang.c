@@ -1,0 +1,1721 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * ppu_hang: recovery from hangs by drm_sched_serial - the scenario of the
+ * amd-gfx "black sheep" RFC and its relatives.
+ *
+ * gfx and compute rings share a hang domain: a HANG on one stalls the others,
+ * so their jobs time out too. On a timeout drm_sched_serial quiesces every
+ * ring, resets once and replays the heads of the shared rings one at a time;
+ * only a head that does not complete alone is guilty. An sdma ring is
+ * independent: its timed-out head is guilty without a replay.
+ *
+ * Every scenario with several contexts runs one process per context
+ * (igt_fork), each with its own DRM file. The processes meet through a
+ * shared anonymous mapping; each records what it saw there and the parent
+ * asserts, with the debugfs ring_recovery counters read before and after.
+ *
+ * "Exactly once": an innocent job writes its value to two slots, the second
+ * after a DELAY. Once its fence signalled the test checks both slots, then
+ * overwrites them with a sentinel from the CPU and runs a later job on the
+ * same ring (a barrier). A job run again after its fence signalled would
+ * overwrite a sentinel before the barrier completes.
+ *
+ * Module parameters the timings assume (scripts/run-igt.sh): gfx and
+ * compute job timeouts 1000 ms, sdma 500 ms, probe_timeout_ms 500 (default),
+ * elimination on, hang_limit 1, suspect_limit 3 in suspect_window_ms 120 s.
+ */
+#include <signal.h>
+#include <stddef.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include "ppu_test.h"
+
+#define MAX_PROCS	10
+#define MAX_JOBS	64
+#define MAX_RINGS	16
+#define MAX_STEPS	64
+
+/* a job that the test wants to land: 2 slots of 2 dwords each */
+#define SLOT_A(k)	(8u * (k))
+#define SLOT_B(k)	(8u * (k) + 4u)
+/* later jobs (after the recovery) write here */
+#define LATER_SLOT(k)	(2048u + 4u * (k))
+/* HANG_ONCE flag */
+#define FLAG_SLOT	4000u
+
+#define VAL(p, k)	(0x10000000u | ((uint32_t)(p) << 16) | (uint32_t)(k))
+#define SENTINEL(p, k)	(0x5e000000u | ((uint32_t)(p) << 16) | (uint32_t)(k))
+#define LATER_VAL(p, k)	(0x1a000000u | ((uint32_t)(p) << 16) | (uint32_t)(k))
+#define BAD_VAL		0x0badbad0u
+
+static int fd = -1;
+static char dbg_dir[64];
+static unsigned int nr_rings[DRM_PPU_RING_CLASS_COUNT];
+
+/* ------------------------------------------------------ debugfs: recovery */
+struct rr_step {
+	char what[16];
+	char ring[16];
+	int result;
+};
+
+struct rr_ring {
+	char name[16];
+	char kind[16];
+	uint64_t timeouts, guilty, innocent, probes;
+	char last[16];
+};
+
+/* what /sys/kernel/debug/dri/N/ring_recovery says */
+struct rr {
+	char mode[16], state[16];
+	uint64_t recoveries, resets, probes, guilty, innocent, suspects;
+	uint64_t false_timeouts, fallbacks, bans;
+	bool last_valid;
+	char last_cause[16], last_mode[16];
+	unsigned int last_resets;
+	int last_fallback;
+	bool has_guilty;
+	char g_ring[16], g_comm[32];
+	uint64_t g_seqno;
+	int g_pid;
+	unsigned int nsteps;
+	struct rr_step steps[MAX_STEPS];
+	unsigned int nrings;
+	struct rr_ring rings[MAX_RINGS];
+	char text[8192];
+};
+
+static bool kv_u64(const char *line, const char *key, uint64_t *v)
+{
+	const char *p = strstr(line, key);
+
+	if (!p)
+		return false;
+	*v = strtoull(p + strlen(key), NULL, 10);
+	return true;
+}
+
+static void kv_str(const char *line, const char *key, char *out, size_t size)
+{
+	const char *p = strstr(line, key);
+	size_t n = 0;
+
+	out[0] = '\0';
+	if (!p)
+		return;
+	p += strlen(key);
+	while (p[n] && p[n] != ' ' && p[n] != '\n' && n + 1 < size) {
+		out[n] = p[n];
+		n++;
+	}
+	out[n] = '\0';
+}
+
+static void rr_read(struct rr *r)
+{
+	char *line, *save = NULL, *copy;
+	bool table = false;
+	int len;
+
+	memset(r, 0, sizeof(*r));
+	len = ppu_debugfs_read(dbg_dir, "ring_recovery", r->text, sizeof(r->text));
+	igt_assert_f(len > 0, "cannot read %s/ring_recovery: %d\n", dbg_dir, len);
+	copy = strdup(r->text);
+	igt_assert(copy);
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		uint64_t v;
+
+		if (!strncmp(line, "mode: ", 6)) {
+			kv_str(line, "mode: ", r->mode, sizeof(r->mode));
+		} else if (!strncmp(line, "state: ", 7)) {
+			kv_str(line, "state: ", r->state, sizeof(r->state));
+		} else if (!strncmp(line, "counters:", 9)) {
+			kv_u64(line, "recoveries=", &r->recoveries);
+			kv_u64(line, " resets=", &r->resets);
+			kv_u64(line, " probes=", &r->probes);
+			kv_u64(line, " guilty=", &r->guilty);
+			kv_u64(line, " innocent=", &r->innocent);
+			kv_u64(line, " suspects=", &r->suspects);
+			kv_u64(line, "false_timeouts=", &r->false_timeouts);
+			kv_u64(line, "fallbacks=", &r->fallbacks);
+			kv_u64(line, " bans=", &r->bans);
+		} else if (!strncmp(line, "last guilty:", 12)) {
+			if (strstr(line, "none"))
+				continue;
+			r->has_guilty = true;
+			kv_str(line, "ring=", r->g_ring, sizeof(r->g_ring));
+			kv_u64(line, "seqno=", &r->g_seqno);
+			if (kv_u64(line, "pid=", &v))
+				r->g_pid = (int)v;
+			kv_str(line, "comm=", r->g_comm, sizeof(r->g_comm));
+		} else if (!strncmp(line, "last: ", 6)) {
+			r->last_valid = !strstr(line, "none");
+			kv_str(line, "cause=", r->last_cause, sizeof(r->last_cause));
+			kv_str(line, " mode=", r->last_mode, sizeof(r->last_mode));
+			if (kv_u64(line, " resets=", &v))
+				r->last_resets = (unsigned int)v;
+			if (kv_u64(line, "fallback=", &v))
+				r->last_fallback = (int)v;
+		} else if (!strncmp(line, "  step", 6)) {
+			struct rr_step *st = &r->steps[r->nsteps];
+			char *colon = strchr(line, ':');
+
+			if (!colon || r->nsteps >= MAX_STEPS)
+				continue;
+			if (sscanf(colon + 1, "%15s", st->what) != 1)
+				continue;
+			kv_str(line, "ring=", st->ring, sizeof(st->ring));
+			st->result = atoi(strstr(line, "result=") ? strstr(line, "result=") + 7 : "0");
+			r->nsteps++;
+		} else if (!strncmp(line, "ring ", 5) && strstr(line, "kind")) {
+			table = true;
+		} else if (table && r->nrings < MAX_RINGS) {
+			struct rr_ring *rg = &r->rings[r->nrings];
+			unsigned long long t, g, i, p;
+
+			if (sscanf(line, "%15s %15s %llu %llu %llu %llu %15s", rg->name, rg->kind,
+				   &t, &g, &i, &p, rg->last) == 7) {
+				rg->timeouts = t;
+				rg->guilty = g;
+				rg->innocent = i;
+				rg->probes = p;
+				r->nrings++;
+			}
+		}
+	}
+	free(copy);
+}
+
+static const struct rr_ring *rr_ring(const struct rr *r, const char *name)
+{
+	for (unsigned int i = 0; i < r->nrings; i++)
+		if (!strcmp(r->rings[i].name, name))
+			return &r->rings[i];
+	igt_assert_f(false, "ring %s not in ring_recovery:\n%s\n", name, r->text);
+	return NULL;
+}
+
+static void rr_dump(const char *when, const struct rr *r)
+{
+	igt_info("ring_recovery %s:\n%s", when, r->text);
+}
+
+#define assert_delta(b, a, field, want) \
+	igt_assert_f((a)->field - (b)->field == (uint64_t)(want), \
+		     "debugfs counter " #field ": %" PRIu64 " -> %" PRIu64 \
+		     ", delta %" PRId64 ", want %d\n", (b)->field, (a)->field, \
+		     (int64_t)((a)->field - (b)->field), (int)(want))
+
+/* the step names of the last recovery, space separated */
+static void rr_steps(const struct rr *r, char *out, size_t size)
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (unsigned int i = 0; i < r->nsteps && n < size; i++)
+		n += (size_t)snprintf(out + n, size - n, "%s%s", i ? " " : "", r->steps[i].what);
+}
+
+static const struct rr_step *rr_find_step(const struct rr *r, const char *what)
+{
+	for (unsigned int i = 0; i < r->nsteps; i++)
+		if (!strcmp(r->steps[i].what, what))
+			return &r->steps[i];
+	return NULL;
+}
+
+/* --------------------------------------------------- debugfs: ring states */
+static void ring_name(char *buf, size_t size, uint32_t cls, uint32_t inst)
+{
+	snprintf(buf, size, "%s%u", ppu_class_names[cls], inst);
+}
+
+/* hw state of @ring from debugfs rings: idle/running/busy/hung/stalled */
+static bool ring_hw_state(const char *ring, char *state, size_t size, unsigned int *queued)
+{
+	char buf[4096], *line, *save = NULL;
+
+	if (ppu_debugfs_read(dbg_dir, "rings", buf, sizeof(buf)) <= 0)
+		return false;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char name[16], dom[16], st[16];
+		unsigned int emitted, completed, q;
+
+		if (sscanf(line, "%15s %15s %15s %u %u %u", name, dom, st, &emitted,
+			   &completed, &q) != 6 || strcmp(name, ring))
+			continue;
+		snprintf(state, size, "%s", st);
+		if (queued)
+			*queued = q;
+		return true;
+	}
+	return false;
+}
+
+/* is the state of @ring one of the '|'-separated @states? */
+static bool ring_in_state(const char *ring, const char *states)
+{
+	char st[16], want[64], *tok, *save = NULL;
+
+	if (!ring_hw_state(ring, st, sizeof(st), NULL))
+		return false;
+	snprintf(want, sizeof(want), "%s", states);
+	for (tok = strtok_r(want, "|", &save); tok; tok = strtok_r(NULL, "|", &save))
+		if (!strcmp(tok, st))
+			return true;
+	return false;
+}
+
+static bool wait_ring_state(const char *ring, const char *states, int timeout_ms)
+{
+	for (int t = 0; t < timeout_ms; t++) {
+		if (ring_in_state(ring, states))
+			return true;
+		usleep(1000);
+	}
+	return ring_in_state(ring, states);
+}
+
+/* every ring idle with nothing queued and no recovery running */
+static bool device_idle(void)
+{
+	char buf[4096], *line, *save = NULL;
+	bool idle = true;
+	int n = 0;
+	struct rr r;
+
+	if (ppu_debugfs_read(dbg_dir, "rings", buf, sizeof(buf)) <= 0)
+		return false;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char name[16], dom[16], st[16];
+		unsigned int emitted, completed, q;
+
+		if (sscanf(line, "%15s %15s %15s %u %u %u", name, dom, st, &emitted,
+			   &completed, &q) != 6)
+			continue;
+		n++;
+		if (strcmp(st, "idle") || q)
+			idle = false;
+	}
+	rr_read(&r);
+	return idle && n > 0 && !strcmp(r.state, "idle");
+}
+
+static void set_mode(const char *mode)
+{
+	char buf[32];
+	int ret = ppu_debugfs_write(dbg_dir, "recovery_mode", mode);
+
+	igt_assert_f(ret == 0, "writing %s to recovery_mode: %d\n", mode, ret);
+	igt_assert(ppu_debugfs_read(dbg_dir, "recovery_mode", buf, sizeof(buf)) > 0);
+	igt_assert_f(!strncmp(buf, mode, strlen(mode)), "recovery_mode reads %s, want %s\n",
+		     buf, mode);
+}
+
+/* exit handler: never leave the device in classic or off mode */
+static void restore_serial(int sig)
+{
+	if (dbg_dir[0])
+		ppu_debugfs_write(dbg_dir, "recovery_mode", "serial");
+}
+
+/*
+ * Start of every subtest: serial mode, and a device that finished whatever
+ * an earlier (maybe failed) subtest left behind.
+ */
+static void prepare(void)
+{
+	set_mode("serial");
+	for (int t = 0; t < 300 && !device_idle(); t++)
+		usleep(100 * 1000);
+	igt_assert_f(device_idle(), "device not idle after 30 s\n");
+}
+
+/* ------------------------------------------------------------ shared state */
+enum {
+	STAGE_NONE,
+	STAGE_SUBMITTED,	/* innocent: jobs queued (and on the hardware) */
+	STAGE_HANGING,		/* guilty: the hang is on the hardware */
+	STAGE_CHECKED,		/* off-mode: fences inspected while hung */
+	STAGE_JUDGED,		/* guilty: the hang's fence signalled */
+	STAGE_DONE,
+};
+
+struct proc_rec {
+	int pid;
+	int stage;
+	unsigned int njobs;
+	int status[MAX_JOBS];		/* fence status of each job */
+	int landed[MAX_JOBS];		/* 1: the job's WRITEs are there */
+	uint64_t seqno[MAX_JOBS];
+	int stalled_ok;			/* innocent shared rings stalled by the hang */
+	char stall_note[128];
+	int sentinel_lost;		/* slots whose sentinel was overwritten */
+	struct drm_ppu_ctx_query_reset q;
+	int later_ret;			/* submit ioctl of the later jobs: worst */
+	int later_status;		/* fence status of the later jobs: worst */
+	int later_landed;		/* later jobs whose WRITE landed */
+	unsigned int later_count;
+	int hung_status;		/* off-mode: fence status while hung */
+};
+
+struct shm {
+	int go;
+	int submitted;			/* concurrent: submitters half-way */
+	struct proc_rec p[MAX_PROCS];
+};
+
+static struct shm *shm_create(void)
+{
+	struct shm *s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE,
+			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	igt_assert(s != MAP_FAILED);
+	memset(s, 0, sizeof(*s));
+	return s;
+}
+
+static int ld(int *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static void st(int *p, int v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+static void wait_at_least(int *p, int v, int timeout_ms, const char *what)
+{
+	for (int t = 0; t < timeout_ms && ld(p) < v; t++)
+		usleep(1000);
+	igt_assert_f(ld(p) >= v, "timed out waiting for %s\n", what);
+}
+
+/* ------------------------------------------------------------------ jobs */
+struct ring_ref {
+	uint32_t cls, inst;
+};
+
+static bool ring_shared(uint32_t cls)
+{
+	return cls != DRM_PPU_RING_SDMA;
+}
+
+static int try_submit(int dfd, uint32_t ctx, uint32_t cls, uint32_t inst, const struct ppu_cs *cs,
+		      uint32_t bo, uint32_t in, uint32_t out, uint64_t *seqno)
+{
+	uint32_t cmd = ppu_cs_to_bo(dfd, cs, 0, PPU_PAGE_SIZE);
+	struct ppu_submit_args a = {
+		.ctx = ctx, .ring_class = cls, .ring_instance = inst,
+		.cmd_handle = cmd, .cmd_length = cs->n * 4,
+		.bos = &bo, .bo_count = 1,
+		.in_syncobjs = in ? &in : NULL, .in_count = in ? 1 : 0,
+		.out_syncobj = out,
+	};
+	struct drm_ppu_submit s = ppu_submit_struct(&a);
+	int ret = __ppu_submit(dfd, &s);
+
+	ppu_bo_close(dfd, cmd);
+	if (!ret && seqno)
+		*seqno = s.seqno;
+	return ret;
+}
+
+/* innocent job k: WRITE A, DELAY, WRITE B */
+static uint32_t submit_innocent(int dfd, uint32_t ctx, struct ring_ref r, uint32_t bo,
+				unsigned int p, unsigned int k, uint32_t delay_us, uint64_t *seqno)
+{
+	struct ppu_cs cs = { .n = 0 };
+	uint32_t so = ppu_syncobj_create(dfd);
+
+	ppu_cs_write(&cs, 0, SLOT_A(k), VAL(p, k));
+	if (delay_us)
+		ppu_cs_delay(&cs, delay_us);
+	ppu_cs_write(&cs, 0, SLOT_B(k), VAL(p, k));
+	igt_assert_eq(try_submit(dfd, ctx, r.cls, r.inst, &cs, bo, 0, so, seqno), 0);
+	return so;
+}
+
+/* HANG, then a WRITE that must never land */
+static uint32_t submit_hang(int dfd, uint32_t ctx, struct ring_ref r, uint32_t bo, uint64_t *seqno)
+{
+	struct ppu_cs cs = { .n = 0 };
+	uint32_t so = ppu_syncobj_create(dfd);
+
+	ppu_cs_hang(&cs);
+	ppu_cs_write(&cs, 0, 0, BAD_VAL);
+	igt_assert_eq(try_submit(dfd, ctx, r.cls, r.inst, &cs, bo, 0, so, seqno), 0);
+	return so;
+}
+
+/* status of a job that may never have been accepted: the submit error, or
+ * the fence status once signalled
+ */
+static int later_job(int dfd, uint32_t ctx, struct ring_ref r, uint32_t bo, uint32_t off,
+		     uint32_t val, int *submit_ret)
+{
+	struct ppu_cs cs = { .n = 0 };
+	uint32_t so = ppu_syncobj_create(dfd);
+	int ret, status;
+
+	ppu_cs_write(&cs, 0, off, val);
+	ret = try_submit(dfd, ctx, r.cls, r.inst, &cs, bo, 0, so, NULL);
+	*submit_ret = ret;
+	if (ret) {
+		drmSyncobjDestroy(dfd, so);
+		return ret;
+	}
+	status = ppu_wait_status(dfd, so, PPU_HANG_WAIT_NS);
+	drmSyncobjDestroy(dfd, so);
+	return status;
+}
+
+static void record_later(struct proc_rec *rec, int submit_ret, int status, bool landed)
+{
+	if (rec->later_count == 0 || submit_ret < rec->later_ret)
+		rec->later_ret = submit_ret;
+	if (rec->later_count == 0 || status < rec->later_status)
+		rec->later_status = status;
+	rec->later_landed += landed;
+	rec->later_count++;
+}
+
+static void open_proc(const char *comm, int *dfd, uint32_t *ctx, uint32_t *bo, uint32_t **map)
+{
+	prctl(PR_SET_NAME, comm, 0, 0, 0);
+	*dfd = ppu_open();
+	*ctx = ppu_ctx_create(*dfd);
+	*bo = ppu_bo_create(*dfd, 4 * PPU_PAGE_SIZE);
+	*map = ppu_bo_map(*dfd, *bo, 4 * PPU_PAGE_SIZE);
+}
+
+/* -------------------------------------------------------------- scenario */
+/*
+ * Which rings count as "timed out" in a recovery decides the replay order
+ * (drm_sched_serial replays the heads of timed-out rings first and the heads
+ * that only stalled behind the hang only while no guilty job was found). A
+ * ring counts as timed out if its timer fired before the recovery quiesced
+ * it or fires within the 50 ms coalescing window; 1 s timers fire in ~32 ms
+ * buckets of the timer wheel. So scenarios meant to time out together start
+ * their jobs back to back, and scenarios meant to time out one ring first
+ * keep >= 120 ms between the start of its job and the others.
+ */
+struct inn_job {
+	struct ring_ref r;
+	uint32_t delay_us;
+	/*
+	 * false: running (DELAY) before the hangs start, as in the RFC: the
+	 * ring times out first. true: submitted once the hangs are there,
+	 * stalled before its first command.
+	 */
+	bool after;
+};
+
+/*
+ * One innocent process (index 0) with the jobs of @inn, and one guilty
+ * process per entry of @bad (indices 1..), each with a HANG.
+ */
+struct scenario {
+	unsigned int n_inn;
+	struct inn_job inn[8];
+	/* wait between the innocent jobs running and the hangs */
+	unsigned int hang_after_ms;
+	/* wait between the hangs and the innocent jobs marked after */
+	unsigned int after_ms;
+	unsigned int n_bad;
+	struct ring_ref bad[4];
+	/* WRITE jobs each guilty process queues behind its hang, plus one on
+	 * sdma0 that waits for the hang's fence
+	 */
+	unsigned int bad_queued;
+	const char *bad_comm;
+	/* the guilty processes use HANG_ONCE: the hang does not reproduce */
+	bool hang_once;
+};
+
+static void innocent_proc(struct shm *sh, const struct scenario *sc)
+{
+	struct proc_rec *rec = &sh->p[0];
+	uint32_t so[MAX_JOBS], ctx, bo, *map;
+	bool shared_hang = false;
+	int dfd;
+
+	open_proc("ppu-innocent", &dfd, &ctx, &bo, &map);
+	rec->pid = getpid();
+	rec->njobs = sc->n_inn;
+	rec->stalled_ok = 1;
+
+	for (unsigned int k = 0; k < sc->n_inn; k++)
+		if (!sc->inn[k].after)
+			so[k] = submit_innocent(dfd, ctx, sc->inn[k].r, bo, 0, k,
+						sc->inn[k].delay_us, &rec->seqno[k]);
+	st(&rec->stage, STAGE_SUBMITTED);
+
+	for (unsigned int b = 0; b < sc->n_bad; b++) {
+		wait_at_least(&sh->p[1 + b].stage, STAGE_HANGING, 10000, "the hangs");
+		shared_hang |= ring_shared(sc->bad[b].cls);
+	}
+	/* the jobs that ran first stall once the hang is there */
+	for (unsigned int k = 0; shared_hang && k < sc->n_inn; k++) {
+		char rn[32], s[16] = "?";
+
+		if (sc->inn[k].after || !ring_shared(sc->inn[k].r.cls))
+			continue;
+		ring_name(rn, sizeof(rn), sc->inn[k].r.cls, sc->inn[k].r.inst);
+		ring_hw_state(rn, s, sizeof(s), NULL);
+		if (strcmp(s, "stalled")) {
+			rec->stalled_ok = 0;
+			snprintf(rec->stall_note, sizeof(rec->stall_note),
+				 "%s is %s once the hang started, not stalled "
+				 "(the innocent job finished too early?)", rn, s);
+		}
+	}
+
+	if (sc->after_ms)
+		usleep(sc->after_ms * 1000);
+	for (unsigned int k = 0; k < sc->n_inn; k++)
+		if (sc->inn[k].after)
+			so[k] = submit_innocent(dfd, ctx, sc->inn[k].r, bo, 0, k,
+						sc->inn[k].delay_us, &rec->seqno[k]);
+	/* ... and wait until they reach the (stalled) hardware */
+	for (unsigned int k = 0; shared_hang && k < sc->n_inn; k++) {
+		char rn[32];
+
+		if (!sc->inn[k].after || !ring_shared(sc->inn[k].r.cls))
+			continue;
+		ring_name(rn, sizeof(rn), sc->inn[k].r.cls, sc->inn[k].r.inst);
+		if (!wait_ring_state(rn, "stalled|hung", 5000)) {
+			rec->stalled_ok = 0;
+			snprintf(rec->stall_note, sizeof(rec->stall_note), "%s never stalled", rn);
+		}
+	}
+
+	for (unsigned int k = 0; k < sc->n_inn; k++) {
+		rec->status[k] = ppu_wait_status(dfd, so[k], PPU_HANG_WAIT_NS);
+		rec->landed[k] = map[SLOT_A(k) / 4] == VAL(0, k) &&
+				 map[SLOT_B(k) / 4] == VAL(0, k);
+		if (!rec->landed[k])
+			igt_info("innocent job %u: slots %#x %#x, want %#x\n", k,
+				 map[SLOT_A(k) / 4], map[SLOT_B(k) / 4], VAL(0, k));
+	}
+
+	/* sentinels over the finished jobs' slots */
+	for (unsigned int k = 0; k < sc->n_inn; k++) {
+		map[SLOT_A(k) / 4] = SENTINEL(0, k);
+		map[SLOT_B(k) / 4] = SENTINEL(0, k);
+	}
+	__sync_synchronize();
+
+	/* every recovery of the scenario is over once the hangs are judged */
+	for (unsigned int b = 0; b < sc->n_bad; b++)
+		wait_at_least(&sh->p[1 + b].stage, STAGE_JUDGED, 60000, "the verdicts");
+	rec->q = ppu_ctx_query_reset(dfd, ctx);
+
+	/* later jobs on every ring involved: they run, and are the barriers */
+	for (unsigned int k = 0; k < sc->n_inn + sc->n_bad; k++) {
+		struct ring_ref r = k < sc->n_inn ? sc->inn[k].r : sc->bad[k - sc->n_inn];
+		int ret, status;
+
+		status = later_job(dfd, ctx, r, bo, LATER_SLOT(k), LATER_VAL(0, k), &ret);
+		record_later(rec, ret, status, map[LATER_SLOT(k) / 4] == LATER_VAL(0, k));
+	}
+	for (unsigned int k = 0; k < sc->n_inn; k++) {
+		if (map[SLOT_A(k) / 4] != SENTINEL(0, k) || map[SLOT_B(k) / 4] != SENTINEL(0, k)) {
+			igt_info("innocent job %u ran again: slots %#x %#x, sentinel %#x\n", k,
+				 map[SLOT_A(k) / 4], map[SLOT_B(k) / 4], SENTINEL(0, k));
+			rec->sentinel_lost++;
+		}
+	}
+	st(&rec->stage, STAGE_DONE);
+	close(dfd);
+}
+
+static void guilty_proc(struct shm *sh, const struct scenario *sc, unsigned int b)
+{
+	struct proc_rec *rec = &sh->p[1 + b];
+	struct ring_ref r = sc->bad[b];
+	uint32_t so[MAX_JOBS], ctx, bo, *map;
+	char comm[32], rn[32];
+	unsigned int n = 0;
+	int dfd, ret, status;
+
+	snprintf(comm, sizeof(comm), "ppu-guilty%u", b);
+	open_proc(sc->bad_comm ? sc->bad_comm : comm, &dfd, &ctx, &bo, &map);
+	rec->pid = getpid();
+	ring_name(rn, sizeof(rn), r.cls, r.inst);
+
+	/* the innocent jobs that run first are running */
+	wait_at_least(&sh->p[0].stage, STAGE_SUBMITTED, 10000, "the innocent jobs");
+	for (unsigned int k = 0; k < sc->n_inn; k++) {
+		char in[32];
+
+		if (sc->inn[k].after)
+			continue;
+		ring_name(in, sizeof(in), sc->inn[k].r.cls, sc->inn[k].r.inst);
+		if (!wait_ring_state(in, "busy", 2000))
+			igt_info("%s never seen busy before the hang\n", in);
+	}
+	if (sc->hang_after_ms)
+		usleep(sc->hang_after_ms * 1000);
+
+	if (sc->hang_once) {
+		struct ppu_cs cs = { .n = 0 };
+
+		/* hangs once; on a replay it writes BAD_VAL and completes */
+		map[FLAG_SLOT / 4] = 0;
+		so[n] = ppu_syncobj_create(dfd);
+		ppu_cs_hang_once(&cs, 0, FLAG_SLOT);
+		ppu_cs_write(&cs, 0, 0, BAD_VAL);
+		igt_assert_eq(try_submit(dfd, ctx, r.cls, r.inst, &cs, bo, 0, so[n],
+					 &rec->seqno[n]), 0);
+		n++;
+	} else {
+		so[n++] = submit_hang(dfd, ctx, r, bo, &rec->seqno[0]);
+	}
+	for (unsigned int q = 0; q < sc->bad_queued; q++) {
+		struct ppu_cs cs = { .n = 0 };
+
+		so[n] = ppu_syncobj_create(dfd);
+		ppu_cs_write(&cs, 0, SLOT_A(n), VAL(1 + b, n));
+		igt_assert_eq(try_submit(dfd, ctx, r.cls, r.inst, &cs, bo, 0, so[n],
+					 &rec->seqno[n]), 0);
+		n++;
+	}
+	if (sc->bad_queued) {
+		struct ppu_cs cs = { .n = 0 };
+
+		so[n] = ppu_syncobj_create(dfd);
+		ppu_cs_write(&cs, 0, SLOT_A(n), VAL(1 + b, n));
+		igt_assert_eq(try_submit(dfd, ctx, DRM_PPU_RING_SDMA, 0, &cs, bo, so[0], so[n],
+					 &rec->seqno[n]), 0);
+		n++;
+	}
+	rec->njobs = n;
+	igt_assert_f(wait_ring_state(rn, "hung|stalled", 5000), "%s never hung\n", rn);
+	st(&rec->stage, STAGE_HANGING);
+
+	for (unsigned int k = 0; k < n; k++) {
+		rec->status[k] = ppu_wait_status(dfd, so[k], PPU_HANG_WAIT_NS);
+		rec->landed[k] = k ? map[SLOT_A(k) / 4] == VAL(1 + b, k) : map[0] == BAD_VAL;
+	}
+	rec->q = ppu_ctx_query_reset(dfd, ctx);
+	st(&rec->stage, STAGE_JUDGED);
+
+	status = later_job(dfd, ctx, r, bo, LATER_SLOT(0), LATER_VAL(1 + b, 0), &ret);
+	record_later(rec, ret, status, map[LATER_SLOT(0) / 4] == LATER_VAL(1 + b, 0));
+	st(&rec->stage, STAGE_DONE);
+	close(dfd);
+}
+
+static void run_scenario(struct shm *sh, const struct scenario *sc, struct rr *before,
+			 struct rr *after)
+{
+	rr_read(before);
+	igt_fork(child, (int)(1 + sc->n_bad)) {
+		if (child == 0)
+			innocent_proc(sh, sc);
+		else
+			guilty_proc(sh, sc, child - 1);
+	}
+	igt_waitchildren_timeout(120, "scenario processes stuck");
+	rr_read(after);
+	rr_dump("after", after);
+}
+
+static const char *status_name(uint32_t s)
+{
+	static const char *const n[] = { "NONE", "INNOCENT", "GUILTY", "SUSPECT" };
+
+	return s < ARRAY_SIZE(n) ? n[s] : "?";
+}
+
+/* the innocent process lost nothing: everything completed once */
+static void assert_innocent(const struct proc_rec *rec, bool probed)
+{
+	igt_assert_f(rec->stalled_ok, "precondition: %s\n", rec->stall_note);
+	for (unsigned int k = 0; k < rec->njobs; k++) {
+		igt_assert_f(rec->status[k] == 1, "innocent job %u ended with %d (%s)\n", k,
+			     rec->status[k], rec->status[k] < 0 ? strerror(-rec->status[k]) : "");
+		igt_assert_f(rec->landed[k], "innocent job %u: WRITE missing\n", k);
+	}
+	igt_assert_f(rec->sentinel_lost == 0, "%d innocent job(s) ran again after completing\n",
+		     rec->sentinel_lost);
+	igt_assert_f(rec->q.status == DRM_PPU_CTX_RESET_INNOCENT,
+		     "innocent context reads %s\n", status_name(rec->q.status));
+	igt_assert_eq_u32(rec->q.banned, 0);
+	igt_assert_eq_u32(rec->q.guilty_count, 0);
+	igt_assert_eq_u32(rec->q.suspect_count, 0);
+	igt_assert_lte(1, (int)rec->q.reset_count);
+	if (probed)
+		igt_assert_lte(1, (int)rec->q.innocent_count);
+	igt_assert_f(rec->later_ret == 0 && rec->later_status == 1,
+		     "later jobs of the innocent context: submit %d, status %d\n",
+		     rec->later_ret, rec->later_status);
+	igt_assert_eq((int)rec->later_landed, (int)rec->later_count);
+}
+
+/* job ended with -ECANCELED, or the submit was refused with it */
+static bool cancelled(int submit_ret, int status)
+{
+	return submit_ret ? submit_ret == -ECANCELED : status == -ECANCELED;
+}
+
+/* the guilty process: hang -ETIME, context guilty once and banned */
+static void assert_guilty(const struct proc_rec *rec)
+{
+	igt_assert_f(rec->status[0] == -ETIME, "hanging job ended with %d, want -ETIME\n",
+		     rec->status[0]);
+	igt_assert_f(!rec->landed[0], "the WRITE after HANG landed\n");
+	igt_assert_f(rec->q.status == DRM_PPU_CTX_RESET_GUILTY, "guilty context reads %s\n",
+		     status_name(rec->q.status));
+	igt_assert_eq_u32(rec->q.guilty_count, 1);
+	igt_assert_eq_u32(rec->q.banned, 1);
+	igt_assert_lte(1, (int)rec->q.reset_count);
+	igt_assert_f(cancelled(rec->later_ret, rec->later_status),
+		     "job of the banned context: submit %d, status %d; want -ECANCELED\n",
+		     rec->later_ret, rec->later_status);
+	igt_assert_eq((int)rec->later_landed, 0);
+}
+
+static void assert_last(const struct rr *a, const char *mode, unsigned int resets,
+			const char *guilty_ring)
+{
+	igt_assert_f(a->last_valid, "no last recovery in debugfs\n");
+	igt_assert_f(!strcmp(a->last_cause, "timeout"), "last cause %s\n", a->last_cause);
+	igt_assert_f(!strcmp(a->last_mode, mode), "last recovery mode %s, want %s\n",
+		     a->last_mode, mode);
+	if (resets)
+		igt_assert_eq(a->last_resets, resets);
+	igt_assert_eq(a->last_fallback, 0);
+	if (guilty_ring) {
+		igt_assert_f(a->has_guilty && !strcmp(a->g_ring, guilty_ring),
+			     "last guilty ring %s, want %s\n",
+			     a->has_guilty ? a->g_ring : "none", guilty_ring);
+	}
+}
+
+static void assert_ring_last(const struct rr *a, const char *ring, const char *verdict)
+{
+	const struct rr_ring *rg = rr_ring(a, ring);
+
+	igt_assert_f(!strcmp(rg->last, verdict), "%s: last verdict %s, want %s\n", ring,
+		     rg->last, verdict);
+}
+
+static void assert_steps(const struct rr *a, const char *want)
+{
+	char got[512];
+
+	rr_steps(a, got, sizeof(got));
+	igt_assert_f(!strcmp(got, want), "steps of the last recovery: \"%s\", want \"%s\"\n",
+		     got, want);
+}
+
+/* a fresh process runs a WRITE on every ring */
+static void check_device_healthy(void)
+{
+	igt_fork(child, 1) {
+		uint32_t ctx, bo, *map, so[MAX_RINGS];
+		unsigned int n = 0;
+		int dfd;
+
+		open_proc("ppu-healthy", &dfd, &ctx, &bo, &map);
+		for (uint32_t c = 0; c < DRM_PPU_RING_CLASS_COUNT; c++)
+			for (uint32_t i = 0; i < nr_rings[c]; i++, n++) {
+				so[n] = ppu_syncobj_create(dfd);
+				ppu_submit_write(dfd, ctx, c, i, bo, 4 * n, 0x600d0000u | n, 0, so[n]);
+			}
+		for (unsigned int k = 0; k < n; k++) {
+			igt_assert_eq(ppu_wait_status(dfd, so[k], PPU_WAIT_NS), 1);
+			igt_assert_eq_u32(map[k], 0x600d0000u | k);
+		}
+		igt_assert_eq_u32(ppu_ctx_query_reset(dfd, ctx).banned, 0);
+		close(dfd);
+	}
+	igt_waitchildren_timeout(60, "healthy check stuck");
+}
+
+/* ------------------------------------------------------------------ tests */
+static const struct ring_ref GFX0 = { DRM_PPU_RING_GFX, 0 };
+static const struct ring_ref COMPUTE0 = { DRM_PPU_RING_COMPUTE, 0 };
+static const struct ring_ref COMPUTE1 = { DRM_PPU_RING_COMPUTE, 1 };
+static const struct ring_ref SDMA0 = { DRM_PPU_RING_SDMA, 0 };
+static const struct ring_ref SDMA1 = { DRM_PPU_RING_SDMA, 1 };
+
+/* an innocent job of 300 ms: well inside the 500 ms probe window */
+#define INN_US		300000
+/* between the jobs that time out first and the others (see scenario) */
+#define APART_MS	120
+
+static const struct rr_step *assert_step(const struct rr *a, const char *what, const char *ring,
+					 int result)
+{
+	const struct rr_step *s = rr_find_step(a, what);
+
+	igt_assert_f(s, "no %s step in the last recovery\n", what);
+	if (ring)
+		igt_assert_f(!strcmp(s->ring, ring), "%s step on %s, want %s\n", what, s->ring,
+			     ring);
+	if (result >= 0)
+		igt_assert_f(s->result == result, "%s step result %d, want %d\n", what, s->result,
+			     result);
+	return s;
+}
+
+static uint64_t ring_delta(const struct rr *b, const struct rr *a, const char *ring,
+			   size_t field_off)
+{
+	const struct rr_ring *rb = rr_ring(b, ring), *ra = rr_ring(a, ring);
+
+	return *(const uint64_t *)((const char *)ra + field_off) -
+	       *(const uint64_t *)((const char *)rb + field_off);
+}
+
+#define RING_DELTA(b, a, ring, field) ring_delta(b, a, ring, offsetof(struct rr_ring, field))
+
+/*
+ * The scenario of the RFC: jobs scheduled at almost the same time, an
+ * innocent one on gfx and a hanging one on compute; both rings time out
+ * together (within drm_sched_serial's 50 ms coalescing window).
+ */
+static const struct scenario rfc_scenario = {
+	.n_inn = 1, .inn = { { GFX0, INN_US, false } },
+	.hang_after_ms = 0,
+	.n_bad = 1, .bad = { COMPUTE0 },
+};
+
+/* The same with the hang APART_MS later: only gfx times out at first. */
+static const struct scenario rfc_apart_scenario = {
+	.n_inn = 1, .inn = { { GFX0, INN_US, false } },
+	.hang_after_ms = APART_MS,
+	.n_bad = 1, .bad = { COMPUTE0 },
+};
+
+/*
+ * The RFC: an innocent gfx job runs, a compute job hangs at almost the same
+ * time; both rings time out. Serial replay: gfx's head completes alone
+ * (innocent) and is finished by that run; compute's head is the last
+ * candidate and timed out: guilty by elimination. One reset, one probe.
+ */
+static void test_rfc(void)
+{
+	struct shm *sh = shm_create();
+	struct rr b, a;
+
+	prepare();
+	run_scenario(sh, &rfc_scenario, &b, &a);
+
+	assert_innocent(&sh->p[0], true);
+	igt_assert_eq_u32(sh->p[0].q.innocent_count, 1);
+	assert_guilty(&sh->p[1]);
+
+	assert_delta(&b, &a, recoveries, 1);
+	assert_delta(&b, &a, resets, 1);
+	assert_delta(&b, &a, probes, 1);
+	assert_delta(&b, &a, guilty, 1);
+	assert_delta(&b, &a, innocent, 1);
+	assert_delta(&b, &a, suspects, 0);
+	assert_delta(&b, &a, fallbacks, 0);
+	assert_delta(&b, &a, bans, 1);
+	assert_last(&a, "serial", 1, "compute0");
+	assert_steps(&a, "quiesce reset probe eliminate restart");
+	assert_step(&a, "probe", "gfx0", 1);
+	assert_step(&a, "eliminate", "compute0", 1);
+	/* nothing to re-emit: the probe run finished the gfx job */
+	assert_step(&a, "restart", NULL, 0);
+	assert_ring_last(&a, "gfx0", "innocent");
+	assert_ring_last(&a, "compute0", "guilty");
+	igt_assert_eq_u64(RING_DELTA(&b, &a, "gfx0", probes), 1);
+	igt_assert_eq_u64(RING_DELTA(&b, &a, "compute0", probes), 0);
+	munmap(sh, sizeof(*sh));
+}
+
+/*
+ * gfx hangs first and times out; an innocent compute job submitted later
+ * only stalls behind it. gfx's head is replayed and hangs again: guilty, one
+ * more reset. With a guilty job found, the stalled compute head is not
+ * replayed but re-emitted, and completes once.
+ */
+static void test_guilty_gfx(void)
+{
+	const struct scenario sc = {
+		.n_inn = 1, .inn = { { COMPUTE0, INN_US, true } },
+		.after_ms = APART_MS,
+		.n_bad = 1, .bad = { GFX0 },
+	};
+	struct shm *sh = shm_create();
+	struct rr b, a;
+
+	prepare();
+	run_scenario(sh, &sc, &b, &a);
+
+	assert_innocent(&sh->p[0], false);
+	igt_assert_eq_u32(sh->p[0].q.innocent_count, 0);
+	assert_guilty(&sh->p[1]);
+	assert_delta(&b, &a, recoveries, 1);
+	assert_delta(&b, &a, resets, 2);
+	assert_delta(&b, &a, probes, 1);
+	assert_delta(&b, &a, guilty, 1);
+	assert_delta(&b, &a, innocent, 0);
+	assert_delta(&b, &a, suspects, 0);
+	assert_delta(&b, &a, bans, 1);
+	assert_last(&a, "serial", 2, "gfx0");
+	assert_steps(&a, "quiesce reset probe reset restart");
+	assert_step(&a, "probe", "gfx0", 0);
+	/* the compute job runs again from its start */
+	assert_step(&a, "restart", NULL, 1);
+	assert_ring_last(&a, "gfx0", "guilty");
+	assert_ring_last(&a, "compute0", "-");
+	munmap(sh, sizeof(*sh));
+}
+
+/*
+ * Hangs on gfx0 and compute0 while an innocent job runs on compute1, which
+ * times out first. Recovery 1: compute1's head is innocent, gfx0's is
+ * replayed and guilty; compute0's head only stalled and is re-emitted. It
+ * hangs again: recovery 2 replays it alone, guilty. Both guilty contexts
+ * are banned, the innocent job completed once.
+ */
+static void test_two_guilty(void)
+{
+	const struct scenario sc = {
+		.n_inn = 1, .inn = { { COMPUTE1, INN_US, false } },
+		.hang_after_ms = APART_MS,
+		.n_bad = 2, .bad = { GFX0, COMPUTE0 },
+	};
+	struct shm *sh = shm_create();
+	struct rr b, a;
+
+	igt_require(nr_rings[DRM_PPU_RING_COMPUTE] >= 2);
+	prepare();
+	run_scenario(sh, &sc, &b, &a);
+
+	assert_innocent(&sh->p[0], true);
+	assert_guilty(&sh->p[1]);
+	assert_guilty(&sh->p[2]);
+	assert_delta(&b, &a, recoveries, 2);
+	/* a reset per recovery, plus one after each guilty replay */
+	assert_delta(&b, &a, resets, 4);
+	assert_delta(&b, &a, probes, 3);
+	assert_delta(&b, &a, guilty, 2);
+	assert_delta(&b, &a, innocent, 1);
+	assert_delta(&b, &a, suspects, 0);
+	assert_delta(&b, &a, bans, 2);
+	igt_assert_eq_u64(RING_DELTA(&b, &a, "gfx0", guilty), 1);
+	igt_assert_eq_u64(RING_DELTA(&b, &a, "compute0", guilty), 1);
+	igt_assert_eq_u64(RING_DELTA(&b, &a, "compute1", innocent), 1);
+	/* the last one: compute0 alone */
+	assert_last(&a, "serial", 2, "compute0");
+	assert_steps(&a, "quiesce reset probe reset restart");
+	assert_step(&a, "probe", "compute0", 0);
+	munmap(sh, sizeof(*sh));
+}
+
+/*
+ * sdma is independent: its own timeout proves its head guilty, nothing is
+ * replayed. The innocent gfx job, in flight at the reset, is re-emitted and
+ * completes once; the innocent sdma1 job runs right through the hang.
+ */
+static void test_sdma_direct(void)
+{
+	const struct scenario sc = {
+		/* gfx 800 ms: running at the reset (~550 ms), done before its timeout */
+		.n_inn = 2, .inn = { { GFX0, 800000, false }, { SDMA1, 300000, false } },
+		.hang_after_ms = 20,
+		.n_bad = 1, .bad = { SDMA0 },
+	};
+	struct shm *sh = shm_create();
+	struct rr b, a;
+
+	igt_require(nr_rings[DRM_PPU_RING_SDMA] >= 2);
+	prepare();
+	run_scenario(sh, &sc, &b, &a);
+
+	assert_innocent(&sh->p[0], false);
+	assert_guilty(&sh->p[1]);
+	assert_delta(&b, &a, recoveries, 1);
+	assert_delta(&b, &a, resets, 1);
+	assert_delta(&b, &a, probes, 0);
+	assert_delta(&b, &a, guilty, 1);
+	assert_delta(&b, &a, innocent, 0);
+	assert_delta(&b, &a, bans, 1);
+	assert_last(&a, "serial", 1, "sdma0");
+	assert_ring_last(&a, "sdma0", "guilty");
+	assert_steps(&a, "quiesce reset restart");
+	assert_step(&a, "restart", NULL, 1);
+	munmap(sh, sizeof(*sh));
+}
+
+/*
+ * HANG_ONCE on compute0: the hang does not reproduce on replay. Nobody is
+ * guilty, the job completes, its context reads SUSPECT. The third suspect
+ * verdict within the window bans the context.
+ */
+static void test_non_reproducing(void)
+{
+	uint32_t ctx = ppu_ctx_create(fd);
+	uint32_t bo = ppu_bo_create(fd, 4 * PPU_PAGE_SIZE);
+	uint32_t *map = ppu_bo_map(fd, bo, 4 * PPU_PAGE_SIZE);
+	struct drm_ppu_ctx_query_reset q;
+	struct rr b, a;
+	int ret, status;
+
+	prepare();
+	for (unsigned int round = 1; round <= 3; round++) {
+		struct ppu_cs cs = { .n = 0 };
+		uint32_t so = ppu_syncobj_create(fd);
+
+		map[FLAG_SLOT / 4] = 0;
+		map[round] = 0;
+		ppu_cs_hang_once(&cs, 0, FLAG_SLOT);
+		ppu_cs_write(&cs, 0, 4 * round, 0x50000000u | round);
+		rr_read(&b);
+		igt_assert_eq(try_submit(fd, ctx, COMPUTE0.cls, COMPUTE0.inst, &cs, bo, 0, so,
+					 NULL), 0);
+		status = ppu_wait_status(fd, so, PPU_HANG_WAIT_NS);
+		rr_read(&a);
+		rr_dump("after a non-reproducing hang", &a);
+		igt_assert_f(status == 1, "round %u: job ended with %d, want success\n", round,
+			     status);
+		igt_assert_eq_u32(map[FLAG_SLOT / 4], 1);
+		igt_assert_eq_u32(map[round], 0x50000000u | round);
+
+		q = ppu_ctx_query_reset(fd, ctx);
+		igt_assert_f(q.status == DRM_PPU_CTX_RESET_SUSPECT, "round %u: context reads %s\n",
+			     round, status_name(q.status));
+		igt_assert_eq_u32(q.suspect_count, round);
+		igt_assert_eq_u32(q.guilty_count, 0);
+		igt_assert_eq_u32(q.banned, round == 3);
+
+		assert_delta(&b, &a, recoveries, 1);
+		assert_delta(&b, &a, resets, 1);
+		assert_delta(&b, &a, probes, 1);
+		assert_delta(&b, &a, guilty, 0);
+		assert_delta(&b, &a, innocent, 0);
+		assert_delta(&b, &a, suspects, 1);
+		assert_delta(&b, &a, bans, round == 3);
+		assert_last(&a, "serial", 1, NULL);
+		igt_assert_f(!a.has_guilty, "guilty ring %s for a hang that did not reproduce\n",
+			     a.g_ring);
+		assert_ring_last(&a, "compute0", "suspect");
+		assert_steps(&a, "quiesce reset probe restart");
+		drmSyncobjDestroy(fd, so);
+	}
+
+	/* banned now: the next job is cancelled */
+	status = later_job(fd, ctx, COMPUTE0, bo, 64, 0x1a7e, &ret);
+	igt_assert_f(cancelled(ret, status), "job of the banned context: submit %d, status %d\n",
+		     ret, status);
+	igt_assert_neq_u32(map[16], 0x1a7e);
+
+	munmap(map, 4 * PPU_PAGE_SIZE);
+	ppu_ctx_destroy(fd, ctx);
+	ppu_bo_close(fd, bo);
+	check_device_healthy();
+}
+
+/*
+ * A hang that does not reproduce, with a bystander: compute0 hangs once and
+ * times out; an innocent gfx job submitted later only stalls behind it and
+ * never starts. On replay compute0's head completes: nobody can be blamed,
+ * compute0's head is suspect; the gfx head did nothing wrong and must not be
+ * blamed (by elimination or otherwise): replayed, it completes, innocent.
+ */
+static void test_non_reproducing_bystander(void)
+{
+	const struct scenario sc = {
+		.n_inn = 1, .inn = { { GFX0, 100000, true } },
+		.after_ms = APART_MS,
+		.n_bad = 1, .bad = { COMPUTE0 }, .hang_once = true,
+	};
+	struct shm *sh = shm_create();
+	const struct proc_rec *inn = &sh->p[0], *sus = &sh->p[1];
+	struct rr b, a;
+
+	prepare();
+	run_scenario(sh, &sc, &b, &a);
+
+	igt_assert_f(inn->stalled_ok, "precondition: %s\n", inn->stall_note);
+	igt_assert_f(sus->status[0] == 1, "HANG_ONCE job ended with %d, want success\n",
+		     sus->status[0]);
+	igt_assert_f(inn->status[0] == 1,
+		     "innocent bystander's gfx job ended with %d (%s), want success\n",
+		     inn->status[0], inn->status[0] < 0 ? strerror(-inn->status[0]) : "");
+	igt_assert_f(inn->q.guilty_count == 0 && !inn->q.banned,
+		     "innocent bystander blamed: status %s, guilty %u, banned %u\n",
+		     status_name(inn->q.status), inn->q.guilty_count, inn->q.banned);
+	assert_innocent(inn, true);
+	igt_assert_f(sus->q.status == DRM_PPU_CTX_RESET_SUSPECT,
+		     "context of the non-reproducing hang reads %s, want SUSPECT\n",
+		     status_name(sus->q.status));
+	igt_assert_eq_u32(sus->q.suspect_count, 1);
+	igt_assert_eq_u32(sus->q.banned, 0);
+	assert_delta(&b, &a, recoveries, 1);
+	assert_delta(&b, &a, resets, 1);
+	assert_delta(&b, &a, probes, 2);
+	assert_delta(&b, &a, guilty, 0);
+	assert_delta(&b, &a, suspects, 1);
+	assert_delta(&b, &a, innocent, 1);
+	assert_delta(&b, &a, bans, 0);
+	munmap(sh, sizeof(*sh));
+}
+
+/*
+ * A job longer than the timeout that keeps making progress (three 400 ms
+ * DELAYs on gfx, timeout 1 s) is not hung: its timeout is dismissed as
+ * false, nothing is reset, the job completes and its context saw no reset.
+ */
+static void test_false_timeout(void)
+{
+	uint32_t ctx = ppu_ctx_create(fd);
+	uint32_t bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
+	uint32_t so = ppu_syncobj_create(fd);
+	struct ppu_cs cs = { .n = 0 };
+	struct drm_ppu_ctx_query_reset q;
+	struct rr b, a;
+	uint32_t *map;
+	int status;
+
+	prepare();
+	rr_read(&b);
+	for (int i = 0; i < 3; i++)
+		ppu_cs_delay(&cs, 400000);
+	ppu_cs_write(&cs, 0, 0, 0xf00d);
+	igt_assert_eq(try_submit(fd, ctx, GFX0.cls, GFX0.inst, &cs, bo, 0, so, NULL), 0);
+	status = ppu_wait_status(fd, so, PPU_HANG_WAIT_NS);
+	rr_read(&a);
+	rr_dump("after", &a);
+
+	igt_assert_f(status == 1, "long job ended with %d\n", status);
+	map = ppu_bo_map(fd, bo, PPU_PAGE_SIZE);
+	igt_assert_eq_u32(map[0], 0xf00d);
+	munmap(map, PPU_PAGE_SIZE);
+	assert_delta(&b, &a, false_timeouts, 1);
+	assert_delta(&b, &a, recoveries, 0);
+	assert_delta(&b, &a, resets, 0);
+	igt_assert_eq_u64(RING_DELTA(&b, &a, "gfx0", timeouts), 1);
+	q = ppu_ctx_query_reset(fd, ctx);
+	igt_assert_eq_u32(q.status, DRM_PPU_CTX_RESET_NONE);
+	igt_assert_eq_u32(q.banned, 0);
+
+	/* the ring goes on normally */
+	drmSyncobjDestroy(fd, so);
+	so = ppu_syncobj_create(fd);
+	ppu_submit_write(fd, ctx, GFX0.cls, GFX0.inst, bo, 4, 0xf00e, 0, so);
+	igt_assert_eq(ppu_wait_status(fd, so, PPU_WAIT_NS), 1);
+	drmSyncobjDestroy(fd, so);
+	ppu_ctx_destroy(fd, ctx);
+	ppu_bo_close(fd, bo);
+}
+
+/*
+ * More candidates: innocent jobs run on gfx and on every compute ring but
+ * the last, where a job hangs right after; every ring stalls and times out
+ * together. Every innocent head is replayed in ring order, the hang is the
+ * last candidate left: guilty without a replay, one reset.
+ */
+static void test_elimination(void)
+{
+	unsigned int nc = nr_rings[DRM_PPU_RING_COMPUTE];
+	struct scenario sc = {
+		.hang_after_ms = 0,
+		.n_bad = 1, .bad = { { DRM_PPU_RING_COMPUTE, nc - 1 } },
+	};
+	struct shm *sh = shm_create();
+	char last[32], want[256];
+	struct rr b, a;
+	size_t n = 0;
+	unsigned int probe = 0;
+
+	igt_require(nc >= 2);
+	sc.inn[sc.n_inn++] = (struct inn_job){ GFX0, INN_US, false };
+	for (unsigned int i = 0; i + 1 < nc && sc.n_inn < ARRAY_SIZE(sc.inn); i++)
+		sc.inn[sc.n_inn++] = (struct inn_job){ { DRM_PPU_RING_COMPUTE, i }, 100000, false };
+	ring_name(last, sizeof(last), DRM_PPU_RING_COMPUTE, nc - 1);
+
+	prepare();
+	run_scenario(sh, &sc, &b, &a);
+
+	assert_innocent(&sh->p[0], true);
+	assert_guilty(&sh->p[1]);
+	assert_delta(&b, &a, recoveries, 1);
+	assert_delta(&b, &a, resets, 1);
+	assert_delta(&b, &a, probes, sc.n_inn);
+	assert_delta(&b, &a, guilty, 1);
+	assert_delta(&b, &a, innocent, sc.n_inn);
+	assert_delta(&b, &a, bans, 1);
+	assert_last(&a, "serial", 1, last);
+	assert_ring_last(&a, last, "guilty");
+	igt_assert_eq_u64(RING_DELTA(&b, &a, last, probes), 0);
+
+	n += (size_t)snprintf(want, sizeof(want), "quiesce reset");
+	for (unsigned int k = 0; k < sc.n_inn; k++)
+		n += (size_t)snprintf(want + n, sizeof(want) - n, " probe");
+	snprintf(want + n, sizeof(want) - n, " eliminate restart");
+	assert_steps(&a, want);
+	/* every ring timed out together: replays in ring order */
+	for (unsigned int i = 0; i < a.nsteps; i++) {
+		char rn[32];
+
+		if (strcmp(a.steps[i].what, "probe"))
+			continue;
+		ring_name(rn, sizeof(rn), sc.inn[probe].r.cls, sc.inn[probe].r.inst);
+		igt_assert_f(!strcmp(a.steps[i].ring, rn) && a.steps[i].result == 1,
+			     "probe %u: %s result %d, want %s result 1\n", probe, a.steps[i].ring,
+			     a.steps[i].result, rn);
+		probe++;
+	}
+	assert_step(&a, "eliminate", last, 1);
+	munmap(sh, sizeof(*sh));
+}
+
+/*
+ * Classic mode, the RFC ordering: every timed-out head is guilty. gfx times
+ * out first, so its innocent job is blamed and its context banned; the
+ * compute hang, which had not timed out yet, is re-emitted, hangs again and
+ * is blamed in a second recovery. No replay.
+ */
+static void test_classic(void)
+{
+	struct shm *sh = shm_create();
+	const struct proc_rec *inn = &sh->p[0];
+	struct rr b, a;
+
+	prepare();
+	set_mode("classic");
+	run_scenario(sh, &rfc_apart_scenario, &b, &a);
+	set_mode("serial");
+
+	igt_assert_f(inn->stalled_ok, "precondition: %s\n", inn->stall_note);
+	igt_assert_f(inn->status[0] == -ETIME, "innocent gfx job ended with %d, want -ETIME\n",
+		     inn->status[0]);
+	igt_assert_f(!inn->landed[0], "the blamed gfx job completed\n");
+	igt_assert_f(inn->q.status == DRM_PPU_CTX_RESET_GUILTY, "gfx context reads %s\n",
+		     status_name(inn->q.status));
+	igt_assert_eq_u32(inn->q.guilty_count, 1);
+	igt_assert_eq_u32(inn->q.banned, 1);
+	igt_assert_f(cancelled(inn->later_ret, inn->later_status),
+		     "later job of the banned gfx context: submit %d, status %d\n",
+		     inn->later_ret, inn->later_status);
+	assert_guilty(&sh->p[1]);
+
+	assert_delta(&b, &a, recoveries, 2);
+	assert_delta(&b, &a, resets, 2);
+	assert_delta(&b, &a, probes, 0);
+	assert_delta(&b, &a, guilty, 2);
+	assert_delta(&b, &a, innocent, 0);
+	assert_delta(&b, &a, bans, 2);
+	igt_assert_eq_u64(RING_DELTA(&b, &a, "gfx0", guilty), 1);
+	igt_assert_eq_u64(RING_DELTA(&b, &a, "compute0", guilty), 1);
+	assert_last(&a, "classic", 1, "compute0");
+	assert_steps(&a, "quiesce reset restart");
+	munmap(sh, sizeof(*sh));
+	check_device_healthy();
+}
+
+/*
+ * Off: no recovery. A hung job stays hung through two timeouts, and so does
+ * the innocent job it stalls. Back to serial, the next timeout recovers both.
+ */
+static void test_off(void)
+{
+	struct shm *sh = shm_create();
+	struct rr b, mid, a;
+	char st_buf[16];
+
+	prepare();
+	rr_read(&b);
+	set_mode("off");
+
+	igt_fork(child, 2) {
+		uint32_t ctx, bo, *map, so;
+		struct proc_rec *rec = &sh->p[child];
+		int dfd;
+
+		open_proc(child ? "ppu-guilty0" : "ppu-innocent", &dfd, &ctx, &bo, &map);
+		rec->pid = getpid();
+		if (child) {
+			so = submit_hang(dfd, ctx, COMPUTE0, bo, &rec->seqno[0]);
+			igt_assert_f(wait_ring_state("compute0", "hung", 5000), "compute0 never hung\n");
+			st(&rec->stage, STAGE_HANGING);
+		} else {
+			wait_at_least(&sh->p[1].stage, STAGE_HANGING, 10000, "the hang");
+			so = submit_innocent(dfd, ctx, GFX0, bo, 0, 0, 1000, &rec->seqno[0]);
+			igt_assert_f(wait_ring_state("gfx0", "stalled", 5000), "gfx0 never stalled\n");
+			st(&rec->stage, STAGE_SUBMITTED);
+		}
+		wait_at_least(&sh->go, 1, 60000, "the timeouts");
+		rec->hung_status = ppu_fence_status(dfd, so);
+		st(&rec->stage, STAGE_CHECKED);
+		wait_at_least(&sh->go, 2, 60000, "serial mode");
+		rec->njobs = 1;
+		rec->status[0] = ppu_wait_status(dfd, so, PPU_HANG_WAIT_NS);
+		rec->landed[0] = child ? map[0] == BAD_VAL :
+			map[SLOT_A(0) / 4] == VAL(0, 0) && map[SLOT_B(0) / 4] == VAL(0, 0);
+		rec->q = ppu_ctx_query_reset(dfd, ctx);
+		st(&rec->stage, STAGE_DONE);
+		close(dfd);
+	}
+
+	/* let both rings time out twice while the mode is off */
+	wait_at_least(&sh->p[0].stage, STAGE_SUBMITTED, 20000, "the processes");
+	for (int t = 0; t < 300; t++) {
+		rr_read(&mid);
+		if (rr_ring(&mid, "compute0")->timeouts >= rr_ring(&b, "compute0")->timeouts + 2 &&
+		    rr_ring(&mid, "gfx0")->timeouts >= rr_ring(&b, "gfx0")->timeouts + 2)
+			break;
+		usleep(100 * 1000);
+	}
+	rr_dump("after two timeouts in off mode", &mid);
+	st(&sh->go, 1);
+	wait_at_least(&sh->p[0].stage, STAGE_CHECKED, 10000, "the check");
+	wait_at_least(&sh->p[1].stage, STAGE_CHECKED, 10000, "the check");
+	igt_assert_f(ring_hw_state("compute0", st_buf, sizeof(st_buf), NULL) &&
+		     !strcmp(st_buf, "hung"), "compute0 is %s, want hung\n", st_buf);
+
+	/* back to serial, whatever the checks say, so the device recovers */
+	set_mode("serial");
+	st(&sh->go, 2);
+	igt_waitchildren_timeout(60, "off-mode processes stuck");
+	rr_read(&a);
+	rr_dump("after serial recovery", &a);
+
+	igt_assert_lte_u64(rr_ring(&b, "compute0")->timeouts + 2, rr_ring(&mid, "compute0")->timeouts);
+	igt_assert_lte_u64(rr_ring(&b, "gfx0")->timeouts + 2, rr_ring(&mid, "gfx0")->timeouts);
+	assert_delta(&b, &mid, recoveries, 0);
+	assert_delta(&b, &mid, resets, 0);
+	igt_assert_f(sh->p[1].hung_status == 0, "hung job's fence: %d, want unsignalled\n",
+		     sh->p[1].hung_status);
+	igt_assert_f(sh->p[0].hung_status == 0, "stalled job's fence: %d, want unsignalled\n",
+		     sh->p[0].hung_status);
+
+	/*
+	 * Which of the two rings times out first in serial mode depends on
+	 * the phase of their periodic timeouts: compute0 is guilty either by
+	 * replay or by elimination.
+	 */
+	assert_delta(&mid, &a, recoveries, 1);
+	assert_delta(&mid, &a, guilty, 1);
+	assert_delta(&mid, &a, bans, 1);
+	assert_delta(&mid, &a, suspects, 0);
+	assert_last(&a, "serial", 0, "compute0");
+	igt_assert_eq(sh->p[1].status[0], -ETIME);
+	igt_assert_eq_u32(sh->p[1].q.banned, 1);
+	igt_assert_f(sh->p[0].status[0] == 1, "stalled innocent job ended with %d\n",
+		     sh->p[0].status[0]);
+	igt_assert(sh->p[0].landed[0]);
+	igt_assert_eq_u32(sh->p[0].q.status, DRM_PPU_CTX_RESET_INNOCENT);
+	igt_assert_eq_u32(sh->p[0].q.banned, 0);
+	munmap(sh, sizeof(*sh));
+	check_device_healthy();
+}
+
+/*
+ * The guilty context's jobs queued behind its hang, and one on sdma0 that
+ * waits for the hang, end -ECANCELED; so does a job submitted afterwards.
+ * The innocent context's jobs, one of them queued behind the hang on the
+ * same ring, all complete once.
+ */
+static void test_banned_cancelled(void)
+{
+	const struct scenario sc = {
+		.n_inn = 4,
+		.inn = {
+			{ GFX0, 50000, true }, { COMPUTE0, 50000, true },
+			{ COMPUTE1, 50000, true }, { SDMA1, 50000, true },
+		},
+		.after_ms = APART_MS,
+		.n_bad = 1, .bad = { COMPUTE0 }, .bad_queued = 2,
+	};
+	struct shm *sh = shm_create();
+	const struct proc_rec *bad = &sh->p[1];
+	struct rr b, a;
+
+	igt_require(nr_rings[DRM_PPU_RING_COMPUTE] >= 2 && nr_rings[DRM_PPU_RING_SDMA] >= 2);
+	prepare();
+	run_scenario(sh, &sc, &b, &a);
+
+	assert_innocent(&sh->p[0], false);
+	assert_guilty(bad);
+	igt_assert_eq(bad->njobs, 4);
+	for (unsigned int k = 1; k < bad->njobs; k++) {
+		igt_assert_f(bad->status[k] == -ECANCELED,
+			     "job %u of the banned context ended with %d, want -ECANCELED\n", k,
+			     bad->status[k]);
+		igt_assert_f(!bad->landed[k], "job %u of the banned context ran\n", k);
+	}
+	/* compute0 timed out alone: replayed, guilty; the stalled heads re-emitted */
+	assert_delta(&b, &a, recoveries, 1);
+	assert_delta(&b, &a, resets, 2);
+	assert_delta(&b, &a, probes, 1);
+	assert_delta(&b, &a, guilty, 1);
+	assert_delta(&b, &a, innocent, 0);
+	assert_delta(&b, &a, bans, 1);
+	assert_delta(&b, &a, suspects, 0);
+	assert_last(&a, "serial", 2, "compute0");
+	munmap(sh, sizeof(*sh));
+}
+
+/*
+ * Many processes submit small WRITE jobs to every ring while another one
+ * hangs compute0: no innocent job is lost, none runs twice.
+ */
+static void test_concurrent(void)
+{
+	enum { SUBMITTERS = 8, JOBS = 50 };
+	struct ring_ref rings[MAX_RINGS];
+	struct shm *sh = shm_create();
+	unsigned int nr = 0;
+	struct rr b, a;
+
+	for (uint32_t c = 0; c < DRM_PPU_RING_CLASS_COUNT; c++)
+		for (uint32_t i = 0; i < nr_rings[c] && nr < MAX_RINGS; i++)
+			rings[nr++] = (struct ring_ref){ c, i };
+
+	prepare();
+	rr_read(&b);
+	igt_fork(child, SUBMITTERS + 1) {
+		struct proc_rec *rec = &sh->p[child];
+		uint32_t ctx, bo, *map, so[JOBS];
+		char comm[32];
+		int dfd;
+
+		if (child == SUBMITTERS) {
+			/* the black sheep: hang compute0 once everybody is busy */
+			open_proc("ppu-guilty0", &dfd, &ctx, &bo, &map);
+			rec->pid = getpid();
+			wait_at_least(&sh->submitted, SUBMITTERS, 30000, "the submitters");
+			so[0] = submit_hang(dfd, ctx, COMPUTE0, bo, &rec->seqno[0]);
+			igt_assert_f(wait_ring_state("compute0", "hung|stalled", 5000),
+				     "compute0 never hung\n");
+			st(&rec->stage, STAGE_HANGING);
+			rec->njobs = 1;
+			rec->status[0] = ppu_wait_status(dfd, so[0], PPU_HANG_WAIT_NS);
+			rec->landed[0] = map[0] == BAD_VAL;
+			rec->q = ppu_ctx_query_reset(dfd, ctx);
+			{
+				int ret, status = later_job(dfd, ctx, COMPUTE0, bo, LATER_SLOT(0),
+							    LATER_VAL(9, 0), &ret);
+
+				record_later(rec, ret, status,
+					     map[LATER_SLOT(0) / 4] == LATER_VAL(9, 0));
+			}
+			close(dfd);
+			exit(0);
+		}
+
+		snprintf(comm, sizeof(comm), "ppu-submit%u", child);
+		open_proc(comm, &dfd, &ctx, &bo, &map);
+		rec->pid = getpid();
+		rec->njobs = JOBS;
+		rec->stalled_ok = 1;
+		for (unsigned int k = 0; k < JOBS; k++) {
+			struct ring_ref r = rings[(child + k) % nr];
+			struct ppu_cs cs = { .n = 0 };
+
+			if (k == JOBS / 2) {
+				__atomic_add_fetch(&sh->submitted, 1, __ATOMIC_ACQ_REL);
+				wait_at_least(&sh->p[SUBMITTERS].stage, STAGE_HANGING, 30000,
+					      "the hang");
+			}
+			so[k] = ppu_syncobj_create(dfd);
+			ppu_cs_write(&cs, 0, SLOT_A(k), VAL(child, k));
+			ppu_cs_write(&cs, 0, SLOT_B(k), VAL(child, k));
+			igt_assert_eq(try_submit(dfd, ctx, r.cls, r.inst, &cs, bo, 0, so[k],
+						 &rec->seqno[k]), 0);
+		}
+		for (unsigned int k = 0; k < JOBS; k++) {
+			rec->status[k] = ppu_wait_status(dfd, so[k], PPU_HANG_WAIT_NS);
+			rec->landed[k] = map[SLOT_A(k) / 4] == VAL(child, k) &&
+					 map[SLOT_B(k) / 4] == VAL(child, k);
+		}
+		rec->q = ppu_ctx_query_reset(dfd, ctx);
+		for (unsigned int k = 0; k < JOBS; k++) {
+			map[SLOT_A(k) / 4] = SENTINEL(child, k);
+			map[SLOT_B(k) / 4] = SENTINEL(child, k);
+		}
+		__sync_synchronize();
+		/* a barrier on every ring: a job run again would be before it */
+		for (unsigned int k = 0; k < nr; k++) {
+			int ret, status = later_job(dfd, ctx, rings[k], bo, LATER_SLOT(k),
+						    LATER_VAL(child, k), &ret);
+
+			record_later(rec, ret, status,
+				     map[LATER_SLOT(k) / 4] == LATER_VAL(child, k));
+		}
+		for (unsigned int k = 0; k < JOBS; k++)
+			if (map[SLOT_A(k) / 4] != SENTINEL(child, k) ||
+			    map[SLOT_B(k) / 4] != SENTINEL(child, k))
+				rec->sentinel_lost++;
+		close(dfd);
+	}
+	igt_waitchildren_timeout(120, "concurrent submitters stuck");
+	rr_read(&a);
+	rr_dump("after", &a);
+
+	for (unsigned int c = 0; c < SUBMITTERS; c++) {
+		const struct proc_rec *rec = &sh->p[c];
+
+		for (unsigned int k = 0; k < rec->njobs; k++) {
+			igt_assert_f(rec->status[k] == 1, "submitter %u job %u ended with %d\n", c, k,
+				     rec->status[k]);
+			igt_assert_f(rec->landed[k], "submitter %u job %u: WRITE missing\n", c, k);
+		}
+		igt_assert_f(rec->sentinel_lost == 0, "submitter %u: %d jobs ran again\n", c,
+			     rec->sentinel_lost);
+		igt_assert_f(rec->q.banned == 0 && rec->q.guilty_count == 0 &&
+			     rec->q.suspect_count == 0,
+			     "submitter %u: banned %u guilty %u suspect %u\n", c, rec->q.banned,
+			     rec->q.guilty_count, rec->q.suspect_count);
+		igt_assert_f(rec->later_ret == 0 && rec->later_status == 1 &&
+			     rec->later_landed == (int)rec->later_count,
+			     "submitter %u: later jobs submit %d status %d landed %d/%u\n", c,
+			     rec->later_ret, rec->later_status, rec->later_landed,
+			     rec->later_count);
+	}
+	assert_guilty(&sh->p[SUBMITTERS]);
+	assert_delta(&b, &a, recoveries, 1);
+	assert_delta(&b, &a, guilty, 1);
+	assert_delta(&b, &a, bans, 1);
+	assert_delta(&b, &a, suspects, 0);
+	assert_delta(&b, &a, fallbacks, 0);
+	assert_last(&a, "serial", 0, "compute0");
+	munmap(sh, sizeof(*sh));
+}
+
+/*
+ * What debugfs ring_recovery tells about the RFC recovery: mode, cause, the
+ * guilty ring, seqno, pid and comm of the guilty process, the timeline.
+ */
+static void test_recovery_debugfs(void)
+{
+	struct scenario sc = rfc_scenario;
+	struct shm *sh = shm_create();
+	const struct rr_step *s;
+	struct rr b, a;
+
+	sc.bad_comm = "ppu-black-sheep";
+	prepare();
+	run_scenario(sh, &sc, &b, &a);
+	assert_innocent(&sh->p[0], true);
+	assert_guilty(&sh->p[1]);
+
+	igt_assert_f(!strcmp(a.mode, "serial"), "mode: %s\n", a.mode);
+	igt_assert_f(!strcmp(a.state, "idle"), "state: %s\n", a.state);
+	igt_assert(strstr(a.text, "policy: probe_timeout_ms="));
+	igt_assert(strstr(a.text, "causes: timeout="));
+	assert_last(&a, "serial", 1, "compute0");
+	igt_assert_f(!strcmp(a.g_comm, "ppu-black-sheep"), "guilty comm: %s\n", a.g_comm);
+	igt_assert_f(a.g_pid == sh->p[1].pid, "guilty pid %d, the process was %d\n", a.g_pid,
+		     sh->p[1].pid);
+	igt_assert_f(a.g_seqno == sh->p[1].seqno[0], "guilty seqno %" PRIu64 ", job had %" PRIu64
+		     "\n", a.g_seqno, sh->p[1].seqno[0]);
+	assert_steps(&a, "quiesce reset probe eliminate restart");
+	s = rr_find_step(&a, "probe");
+	igt_assert(s);
+	igt_assert_f(!strcmp(s->ring, "gfx0") && s->result == 1, "probe: ring %s result %d\n",
+		     s->ring, s->result);
+	s = rr_find_step(&a, "eliminate");
+	igt_assert(s);
+	igt_assert_f(!strcmp(s->ring, "compute0"), "eliminate: ring %s\n", s->ring);
+	s = rr_find_step(&a, "restart");
+	igt_assert(s);
+	/* re-emitted: nothing, the probe finished gfx0's job */
+	igt_assert_f(s->result == 0, "restart re-emitted %d jobs\n", s->result);
+	assert_ring_last(&a, "gfx0", "innocent");
+	assert_ring_last(&a, "compute0", "guilty");
+	igt_assert_f(!strcmp(rr_ring(&a, "gfx0")->kind, "shared") &&
+		     !strcmp(rr_ring(&a, "sdma0")->kind, "independent"), "ring kinds\n");
+	/* both rings timed out, in one recovery */
+	igt_assert_eq_u64(RING_DELTA(&b, &a, "gfx0", timeouts), 1);
+	igt_assert_eq_u64(RING_DELTA(&b, &a, "compute0", timeouts), 1);
+	igt_assert_eq_u64(RING_DELTA(&b, &a, "compute0", guilty), 1);
+	igt_assert_eq_u64(RING_DELTA(&b, &a, "gfx0", innocent), 1);
+	igt_assert_eq_u64(RING_DELTA(&b, &a, "gfx0", probes), 1);
+	munmap(sh, sizeof(*sh));
+}
+
+igt_main
+{
+	igt_fixture {
+		fd = ppu_open();
+		snprintf(dbg_dir, sizeof(dbg_dir), "%s", ppu_debugfs_dir(fd));
+		igt_require_f(access(dbg_dir, F_OK) == 0, "no debugfs at %s\n", dbg_dir);
+		for (uint32_t c = 0; c < DRM_PPU_RING_CLASS_COUNT; c++)
+			nr_rings[c] = ppu_ring_count(fd, c);
+		igt_require(nr_rings[DRM_PPU_RING_GFX] >= 1 &&
+			    nr_rings[DRM_PPU_RING_COMPUTE] >= 1 &&
+			    nr_rings[DRM_PPU_RING_SDMA] >= 1);
+		igt_install_exit_handler(restore_serial);
+	}
+
+	igt_describe("RFC: innocent gfx job + compute hang: only compute is guilty, one reset");
+	igt_subtest("rfc-guilty-compute-innocent-gfx")
+		test_rfc();
+
+	igt_describe("innocent compute job + gfx hang: only gfx is guilty");
+	igt_subtest("guilty-gfx-innocent-compute")
+		test_guilty_gfx();
+
+	igt_describe("hangs on gfx and compute: both guilty, the innocent ring survives");
+	igt_subtest("two-guilty-rings")
+		test_two_guilty();
+
+	igt_describe("an sdma hang is guilty without a replay");
+	igt_subtest("sdma-direct")
+		test_sdma_direct();
+
+	igt_describe("a hang that does not reproduce: suspect, job completes; 3 suspects ban");
+	igt_subtest("non-reproducing-hang")
+		test_non_reproducing();
+
+	igt_describe("a non-reproducing hang does not get a stalled bystander blamed");
+	igt_subtest("non-reproducing-hang-bystander")
+		test_non_reproducing_bystander();
+
+	igt_describe("a long job that keeps progressing: false timeout, no reset");
+	igt_subtest("false-timeout")
+		test_false_timeout();
+
+	igt_describe("the last candidate is guilty by elimination: one reset");
+	igt_subtest("elimination")
+		test_elimination();
+
+	igt_describe("classic mode blames every timed-out head, the innocent gfx job too");
+	igt_subtest("classic-mode")
+		test_classic();
+
+	igt_fixture {
+		set_mode("serial");
+	}
+
+	igt_describe("off mode: a hung job stays hung; back to serial it recovers");
+	igt_subtest("off-mode")
+		test_off();
+
+	igt_fixture {
+		set_mode("serial");
+	}
+
+	igt_describe("queued and later jobs of a banned context end -ECANCELED, others run");
+	igt_subtest("later-jobs-of-banned-ctx-cancelled")
+		test_banned_cancelled();
+
+	igt_describe("8 processes submit while another hangs compute0: no job lost or rerun");
+	igt_subtest("concurrent-submitters")
+		test_concurrent();
+
+	igt_describe("ring_recovery shows mode, cause, guilty ring, pid, comm and steps");
+	igt_subtest("recovery-debugfs")
+		test_recovery_debugfs();
+
+	igt_fixture {
+		set_mode("serial");
+		close(fd);
+	}
+}
