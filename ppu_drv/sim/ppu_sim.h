@@ -18,6 +18,35 @@
 struct ppu_sim;
 
 /**
+ * struct ppu_sim_flash - the simulated on-board flash
+ * @lock: serialises accesses
+ * @data: contents, @size bytes
+ * @size: capacity in bytes
+ * @torn_after: bytes of the next write that land, or -1 (no injection)
+ * @writes: writes done
+ * @erases: erases done
+ * @torn_writes: writes torn by injection
+ */
+struct ppu_sim_flash {
+	struct mutex lock; /* serialises accesses */
+	u8 *data;
+	u32 size;
+	s64 torn_after;
+	u64 writes;
+	u64 erases;
+	u64 torn_writes;
+};
+
+int ppu_sim_flash_init(struct ppu_sim_flash *flash, u32 size);
+void ppu_sim_flash_fini(struct ppu_sim_flash *flash);
+int ppu_sim_flash_read(struct ppu_sim_flash *flash, u32 off, void *buf,
+		       u32 len);
+int ppu_sim_flash_write(struct ppu_sim_flash *flash, u32 off, const void *buf,
+			u32 len);
+void ppu_sim_flash_erase(struct ppu_sim_flash *flash);
+void ppu_sim_flash_inject_torn(struct ppu_sim_flash *flash, u32 bytes);
+
+/**
  * struct ppu_sim_engine - one simulated engine (ring)
  * @sim: the device
  * @index: ring index
