@@ -133,13 +133,135 @@ struct ppu_hw_ops {
 };
 
 /**
+ * struct ppu_hw_hbm_info - shape of the device memory
+ * @size: bytes of HBM
+ * @banks: banks
+ * @row_bytes: bytes per row
+ * @spare_rows: spare rows per bank for row repair
+ * @sddc: true if the memory controller runs SDDC instead of SEC-DED
+ * @flash_size: bytes of on-board flash
+ */
+struct ppu_hw_hbm_info {
+	u64 size;
+	u32 banks;
+	u32 row_bytes;
+	u32 spare_rows;
+	bool sddc;
+	u32 flash_size;
+};
+
+/**
+ * enum ppu_hw_ras_type - memory errors the device reports
+ * @PPU_HW_RAS_CECC: a read was corrected by ECC
+ * @PPU_HW_RAS_UECC: a read had an uncorrectable error
+ * @PPU_HW_RAS_PARITY: an address/command parity error; the access was dropped
+ */
+enum ppu_hw_ras_type {
+	PPU_HW_RAS_CECC,
+	PPU_HW_RAS_UECC,
+	PPU_HW_RAS_PARITY,
+};
+
+/**
+ * struct ppu_hw_ras_event - one memory error
+ * @type: what happened
+ * @addr: HBM address of the failing codeword (or access)
+ * @bank: bank of @addr
+ * @row: row of @addr in @bank
+ */
+struct ppu_hw_ras_event {
+	enum ppu_hw_ras_type type;
+	u64 addr;
+	u32 bank;
+	u32 row;
+};
+
+/**
+ * typedef ppu_hw_ras_fn - memory error interrupt
+ * @data: the driver's cookie
+ * @ev: the event, valid during the call
+ *
+ * Called in process context with no device lock held; the handler may call
+ * any RAS operation.
+ */
+typedef void (*ppu_hw_ras_fn)(void *data, const struct ppu_hw_ras_event *ev);
+
+/**
+ * enum ppu_hw_inject_type - error injection (debug registers)
+ * @PPU_HW_INJECT_FLIP: flip @bit of the codeword at @addr until rewritten
+ * @PPU_HW_INJECT_WEAK: a weak cell: @bit flips on every read of @addr
+ * @PPU_HW_INJECT_DEVICE: device (x16 symbol) @dev fails over @len bytes
+ * @PPU_HW_INJECT_PARITY: the next access to [@addr, @addr + @len) has a
+ *	parity error
+ */
+enum ppu_hw_inject_type {
+	PPU_HW_INJECT_FLIP,
+	PPU_HW_INJECT_WEAK,
+	PPU_HW_INJECT_DEVICE,
+	PPU_HW_INJECT_PARITY,
+};
+
+/**
+ * struct ppu_hw_bank_info - row repair state of one bank
+ * @spare_rows: spare rows of the bank
+ * @remapped: rows remapped and in effect
+ * @pending: repairs waiting for an HBM reset
+ * @failed: repairs refused: no spare row left
+ */
+struct ppu_hw_bank_info {
+	u32 spare_rows;
+	u32 remapped;
+	u32 pending;
+	u32 failed;
+};
+
+/**
+ * struct ppu_hw_ras_ops - memory, flash and error operations
+ * @set_ras_handler: install (or, with NULL, remove) the memory error
+ *	interrupt; after removal returns, no handler call runs or will run
+ * @hbm_read: read HBM through the ECC; -EBADMSG if a codeword was
+ *	uncorrectable, -EIO on a parity error (nothing read)
+ * @hbm_write: write HBM; -EIO on a parity error (nothing written)
+ * @hbm_repair_row: remap the row of @addr to a spare row of its bank; takes
+ *	effect at the next @hbm_reset; -ENOSPC when the bank has no spare left
+ * @hbm_reset: reset the HBM, applying pending row repairs; returns the
+ *	number of repairs applied
+ * @hbm_bank_info: row repair state of @bank
+ * @inject: inject a memory error
+ * @flash_read: read the on-board flash
+ * @flash_write: write the on-board flash
+ * @flash_erase: erase the whole flash (bytes read 0xff)
+ * @flash_inject_torn: only the first @bytes of the next flash write land
+ */
+struct ppu_hw_ras_ops {
+	void (*set_ras_handler)(struct ppu_hw *hw, ppu_hw_ras_fn fn, void *data);
+	int (*hbm_read)(struct ppu_hw *hw, u64 addr, void *buf, size_t len);
+	int (*hbm_write)(struct ppu_hw *hw, u64 addr, const void *buf,
+			 size_t len);
+	int (*hbm_repair_row)(struct ppu_hw *hw, u64 addr);
+	int (*hbm_reset)(struct ppu_hw *hw);
+	int (*hbm_bank_info)(struct ppu_hw *hw, u32 bank,
+			     struct ppu_hw_bank_info *info);
+	int (*inject)(struct ppu_hw *hw, enum ppu_hw_inject_type type, u64 addr,
+		      u32 bit_or_dev, u64 len);
+	int (*flash_read)(struct ppu_hw *hw, u32 off, void *buf, u32 len);
+	int (*flash_write)(struct ppu_hw *hw, u32 off, const void *buf, u32 len);
+	int (*flash_erase)(struct ppu_hw *hw);
+	int (*flash_inject_torn)(struct ppu_hw *hw, u32 bytes);
+};
+
+/**
  * struct ppu_hw - a PPU device as the driver sees it
  * @ops: device operations
+ * @ras_ops: memory, flash and error operations, or NULL without HBM
+ * @hbm: shape of the memory, valid if @ras_ops is set
  * @nr_rings: number of rings
  * @rings: description of each ring, @nr_rings entries
  */
 struct ppu_hw {
 	const struct ppu_hw_ops *ops;
+	const struct ppu_hw_ras_ops *ras_ops;
+	struct ppu_hw_hbm_info hbm;
 	u32 nr_rings;
 	const struct ppu_hw_ring_desc *rings;
 };

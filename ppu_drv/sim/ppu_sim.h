@@ -16,6 +16,26 @@
 #include "../ppu_hw.h"
 
 struct ppu_sim;
+struct ppu_sim_ras;
+
+/**
+ * struct ppu_sim_ras_config - memory of a simulated device
+ * @hbm_size: bytes of HBM
+ * @banks: banks
+ * @spare_rows: spare rows per bank
+ * @sddc: SDDC instead of SEC-DED
+ * @flash_size: bytes of flash
+ */
+struct ppu_sim_ras_config {
+	u64 hbm_size;
+	u32 banks;
+	u32 spare_rows;
+	bool sddc;
+	u32 flash_size;
+};
+
+int ppu_sim_ras_init(struct ppu_sim *sim, const struct ppu_sim_ras_config *cfg);
+void ppu_sim_ras_fini(struct ppu_sim *sim);
 
 /**
  * struct ppu_sim_flash - the simulated on-board flash
@@ -106,6 +126,7 @@ struct ppu_sim_config {
  * @irq_data: cookie for @irq
  * @reset_count: resets done
  * @reset_us: reset duration
+ * @ras: memory, flash and error injection, see ppu_sim_ras.c
  */
 struct ppu_sim {
 	struct ppu_hw hw;
@@ -120,6 +141,7 @@ struct ppu_sim {
 	void *irq_data;
 	u32 reset_count;
 	u32 reset_us;
+	struct ppu_sim_ras *ras;
 };
 
 static inline struct ppu_sim *to_ppu_sim(struct ppu_hw *hw)

@@ -27,6 +27,26 @@ static unsigned int reset_us = 20000;
 module_param(reset_us, uint, 0444);
 MODULE_PARM_DESC(reset_us, "Time a device reset takes, in microseconds (default 20000)");
 
+static unsigned int hbm_mb = 256;
+module_param(hbm_mb, uint, 0444);
+MODULE_PARM_DESC(hbm_mb, "HBM size in MiB (default 256)");
+
+static unsigned int hbm_banks = 16;
+module_param(hbm_banks, uint, 0444);
+MODULE_PARM_DESC(hbm_banks, "HBM banks (default 16)");
+
+static unsigned int spare_rows = 8;
+module_param(spare_rows, uint, 0444);
+MODULE_PARM_DESC(spare_rows, "Spare rows per HBM bank for row repair (default 8)");
+
+static bool sddc;
+module_param(sddc, bool, 0444);
+MODULE_PARM_DESC(sddc, "Memory controller runs SDDC instead of SEC-DED (default off)");
+
+static unsigned int flash_kb = 64;
+module_param(flash_kb, uint, 0444);
+MODULE_PARM_DESC(flash_kb, "On-board flash size in KiB (default 64)");
+
 static struct ppu_sim *ppu_sim_dev;
 static struct platform_device *ppu_sim_pdev;
 
@@ -38,12 +58,26 @@ static int __init ppu_sim_init(void)
 		.nr_sdma = nr_sdma,
 		.reset_us = reset_us,
 	};
+	struct ppu_sim_ras_config ras_cfg = {
+		.hbm_size = (u64)hbm_mb << 20,
+		.banks = hbm_banks,
+		.spare_rows = spare_rows,
+		.sddc = sddc,
+		.flash_size = flash_kb << 10,
+	};
 	struct ppu_hw_platdata pdata;
+	int ret;
 
 	ppu_sim_dev = ppu_sim_create(&cfg);
 	if (IS_ERR(ppu_sim_dev)) {
 		pr_err("ppu_sim: cannot create device: %pe\n", ppu_sim_dev);
 		return PTR_ERR(ppu_sim_dev);
+	}
+	ret = ppu_sim_ras_init(ppu_sim_dev, &ras_cfg);
+	if (ret) {
+		pr_err("ppu_sim: cannot create HBM/flash: %d\n", ret);
+		ppu_sim_destroy(ppu_sim_dev);
+		return ret;
 	}
 
 	pdata.hw = &ppu_sim_dev->hw;
@@ -51,11 +85,13 @@ static int __init ppu_sim_init(void)
 						     PLATFORM_DEVID_AUTO,
 						     &pdata, sizeof(pdata));
 	if (IS_ERR(ppu_sim_pdev)) {
+		ppu_sim_ras_fini(ppu_sim_dev);
 		ppu_sim_destroy(ppu_sim_dev);
 		return PTR_ERR(ppu_sim_pdev);
 	}
-	pr_info("ppu_sim: device with %u gfx, %u compute, %u sdma rings\n",
-		nr_gfx, nr_compute, nr_sdma);
+	pr_info("ppu_sim: device with %u gfx, %u compute, %u sdma rings, %u MiB HBM (%s), %u KiB flash\n",
+		nr_gfx, nr_compute, nr_sdma, hbm_mb, sddc ? "SDDC" : "SEC-DED",
+		flash_kb);
 	return 0;
 }
 
@@ -63,6 +99,7 @@ static void __exit ppu_sim_exit(void)
 {
 	/* Unbinds ppu.ko first: no driver call can reach the device after. */
 	platform_device_unregister(ppu_sim_pdev);
+	ppu_sim_ras_fini(ppu_sim_dev);
 	ppu_sim_destroy(ppu_sim_dev);
 }
 
