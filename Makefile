@@ -38,3 +38,6 @@ test: deps
 
 demo: deps
 	@$(ROOT)/scripts/demo.sh
+
+bench: deps
+	@$(ROOT)/scripts/bench.sh

@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: boot the VM once and run tools/ppu-bench: the recovery-time
+# ratio of the amd-gfx RFC scenario, innocent jobs lost under serial and
+# classic recovery, NOP throughput with recovery on vs off, and recovery
+# time against the number of shared rings (modules reloaded in the guest
+# for each ring count). Prints "bench: <name> <value> <unit>" lines; the
+# figures are described in Documentation/bench.rst.
+set -eo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=$ROOT/build
+LOG=$OUT/bench-serial.log
+mkdir -p "$OUT"
+start=$(date +%s)
+
+make -s -C "$ROOT" modules >/dev/null
+make -s -C "$ROOT/tools" >/dev/null
+
+# Short job timeouts keep the hang scenarios quick; default policy otherwise.
+PARAMS="gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500"
+# Scaling runs: up to 15 innocent heads of 100 ms each are probed in one
+# recovery, more than the default replay_budget_ms=3000 allows with margin
+# for a slow emulator, so the budget and the reset cap are raised; the
+# probe window stays well above an innocent head's runtime.
+SCALE_PARAMS="probe_timeout_ms=300 replay_budget_ms=60000 max_resets=64"
+RINGS="2 4 8 16"
+
+payload=$(mktemp)
+cat >"$payload" <<PAYLOAD
+#!/bin/sh
+echo "PPU-BENCH: BEGIN"
+B=/extra/ppu-bench
+rc=0
+\$B rfc || rc=1
+\$B lost || rc=1
+\$B nop || rc=1
+echo "# scaling: ppu_sim.ko and ppu.ko reloaded per ring count (nr_gfx=1 nr_compute=N-1), ppu.ko with $PARAMS $SCALE_PARAMS:"
+echo "#   replay_budget_ms and max_resets raised so that the budget never cuts a recovery short and all N-1 innocent heads are probed"
+echo "#   (15 probes of 150 ms heads take ~2.4 s, close to the default 3000 ms budget); probe_timeout_ms 300 stays above a head's runtime"
+pts=
+for n in $RINGS; do
+	rmmod ppu ppu_sim || { echo "# rmmod failed"; rc=1; break; }
+	insmod /kmod/ppu/ppu_sim.ko nr_gfx=1 nr_compute=\$((n - 1)) &&
+	insmod /kmod/ppu/ppu.ko $PARAMS $SCALE_PARAMS ||
+		{ echo "# insmod failed for \$n rings"; rc=1; break; }
+	out=\$(\$B scale \$n) || rc=1
+	echo "\$out"
+	t=\$(echo "\$out" | sed -n "s/^bench: recovery_ms_total_\$n \([0-9.]*\) ms\$/\1/p")
+	[ -n "\$t" ] && pts="\$pts \$n:\$t"
+done
+\$B linearity \$pts || rc=1
+echo "PPU-BENCH: END rc=\$rc"
+exit \$rc
+PAYLOAD
+
+echo "make bench: booting the PPU VM (QEMU, software emulation), one boot for every figure..."
+rc=0
+PPU_VM_QUIET=1 PPU_VM_TIMEOUT=${PPU_VM_TIMEOUT:-600} PPU_IGT_BINS=" " \
+	PPU_EXTRA_FILES="$ROOT/tools/ppu-bench" PPU_PARAMS="$PARAMS" \
+	"$ROOT/scripts/vm/run-vm.sh" "$payload" "$LOG" >/dev/null 2>"$OUT/bench-vm.err" || rc=$?
+rm -f "$payload"
+
+sed -n '/^PPU-BENCH: BEGIN/,/^PPU-BENCH: END/p' "$LOG" |
+	grep -v '^PPU-BENCH:' | grep -av '^\[ *[0-9.]*\] ' | tee "$OUT/bench.txt" || true
+
+# the targets
+awk '
+function check(name, op, want,   ok) {
+	if (!(name in v)) { printf "make bench: %-26s missing\n", name; return }
+	ok = op == "<=" ? v[name] <= want : op == ">=" ? v[name] >= want : v[name] == want
+	printf "make bench: %-26s %-8s target %2s %-5s %s\n", name, v[name], op, want, ok ? "met" : "MISSED"
+}
+$1 == "bench:" { v[$2] = $3 + 0 }
+END {
+	check("rfc_recovery_ratio", "<=", 1.15)
+	check("innocent_lost_serial", "==", 0)
+	check("nop_throughput_ratio", ">=", 0.98)
+	if ("recovery_growth_linearity" in v)
+		printf "make bench: %-26s %-8s (1.0 = linear growth; %s ms per added ring)\n",
+			"recovery_growth_linearity", v["recovery_growth_linearity"], v["recovery_ms_per_added_ring"]
+}' "$OUT/bench.txt"
+
+echo "make bench: took $(( $(date +%s) - start ))s (serial log: $LOG)"
+if [ "$rc" -ne 0 ]; then
+	echo "make bench: the VM run failed (rc=$rc):"
+	sed 's/^/    /' "$OUT/bench-vm.err"
+	exit 1
+fi

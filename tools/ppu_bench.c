@@ -1,0 +1,1161 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * ppu-bench: figures of the drm_sched_serial recovery of the PPU, run by
+ * `make bench` in the QEMU guest (scripts/bench.sh). Every figure is a
+ * ratio or a count measured against references taken in the same boot,
+ * because absolute times under TCG mean little.
+ *
+ *   ppu-bench rfc            rfc_recovery_ratio (seed 003 scenario), and
+ *                            rfc_guilty_first_recovery_ratio,
+ *                            guilty_probe_window_ratio (rings swapped)
+ *   ppu-bench lost           innocent_lost_serial, innocent_lost_classic
+ *   ppu-bench nop            nop_throughput_ratio (serial vs off)
+ *   ppu-bench scale N        recovery_ms_per_ring_N, on a device that has
+ *                            N shared rings (1 gfx + N-1 compute)
+ *   ppu-bench linearity N:T_ms...   recovery_growth_linearity
+ *
+ * Result lines are "bench: <name> <value> <unit>"; lines starting with '#'
+ * explain how a figure was obtained. See Documentation/bench.rst.
+ * PPU_BENCH_NOP_JOBS and PPU_BENCH_NOP_ROUNDS override the NOP workload,
+ * PPU_BENCH_VERBOSE prints every NOP run, PPU_BENCH_TRACE leaves markers
+ * in the ftrace buffer.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/sync_file.h>
+#include <xf86drm.h>
+
+#include "ppu_drm.h"
+
+#define BENCH_CMD_BO_SIZE	(1u << 20)
+#define BENCH_DATA_BO_SIZE	4096u
+#define BENCH_WAIT_S		30
+#define BENCH_MAX_RINGS		64
+
+/* seed 003: the innocent gfx job keeps the engine busy this long */
+#define RFC_DELAY_US		300000u
+/* ... and the hanging compute job arrives this much later */
+#define RFC_HANG_AFTER_US	20000u
+#define RFC_REPS		5
+#define RFC_ALONE_REPS		5
+#define RFC_TARGET		1.15
+
+/*
+ * Scaling scenario: the innocent heads run this long; the hanging job is
+ * queued SCALE_HANG_AFTER_US after the first innocent one (or once they are
+ * all queued, if that takes longer), while they all still run, so they
+ * stall; its ring's timer then expires with theirs.
+ */
+#define SCALE_DELAY_US		150000u
+#define SCALE_HANG_AFTER_US	20000u
+#define SCALE_REPS		3
+#define SCALE_ATTEMPTS		6
+
+#define NOP_JOBS		200u
+#define NOP_ROUNDS		201
+#define NOP_TARGET		0.98
+
+static int fd = -1;
+static char dbgdir[256];
+static int trace_fd = -1;
+
+/* With PPU_BENCH_TRACE set, leave markers in the ftrace buffer. */
+static void mark(const char *what)
+{
+	if (trace_fd >= 0 && write(trace_fd, what, strlen(what)) < 0)
+		trace_fd = -1;
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "ppu-bench: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void fail(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "ppu-bench: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void xioctl(unsigned long req, void *arg, const char *what)
+{
+	if (drmIoctl(fd, req, arg))
+		die(what);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The render node and debugfs directory of the ppu device. */
+static void open_device(void)
+{
+	char path[64];
+	unsigned int i;
+
+	for (i = 128; i < 192 && fd < 0; i++) {
+		drmVersionPtr v;
+
+		snprintf(path, sizeof(path), "/dev/dri/renderD%u", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		v = drmGetVersion(fd);
+		if (!v || strcmp(v->name, "ppu")) {
+			close(fd);
+			fd = -1;
+		}
+		drmFreeVersion(v);
+	}
+	if (fd < 0)
+		fail("%s", "no ppu render node");
+
+	for (i = 0; i < 64; i++) {
+		char name[32] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%u/name", i);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(name, sizeof(name), f))
+			name[0] = '\0';
+		fclose(f);
+		if (!strncmp(name, "ppu ", 4)) {
+			snprintf(dbgdir, sizeof(dbgdir),
+				 "/sys/kernel/debug/dri/%u", i);
+			return;
+		}
+	}
+	fail("%s", "no ppu debugfs directory");
+}
+
+struct bo {
+	uint32_t handle;
+	uint32_t *map;
+	uint32_t used; /* dwords handed out, for the command BO */
+};
+
+static struct bo bo_new(size_t size)
+{
+	struct drm_ppu_gem_create c = { .size = size };
+	struct drm_ppu_gem_mmap_offset m = { 0 };
+	struct bo bo = { 0 };
+
+	xioctl(DRM_IOCTL_PPU_GEM_CREATE, &c, "GEM_CREATE");
+	m.handle = c.handle;
+	xioctl(DRM_IOCTL_PPU_GEM_MMAP_OFFSET, &m, "GEM_MMAP_OFFSET");
+	bo.handle = c.handle;
+	bo.map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		      m.offset);
+	if (bo.map == MAP_FAILED)
+		die("mmap");
+	memset(bo.map, 0, size);
+	return bo;
+}
+
+static uint32_t ctx_new(void)
+{
+	struct drm_ppu_ctx_create c = { 0 };
+
+	xioctl(DRM_IOCTL_PPU_CTX_CREATE, &c, "CTX_CREATE");
+	return c.ctx_id;
+}
+
+static uint32_t ring_count(uint32_t class)
+{
+	struct drm_ppu_get_param p = { .param = class };
+
+	xioctl(DRM_IOCTL_PPU_GET_PARAM, &p, "GET_PARAM");
+	return p.value;
+}
+
+/*
+ * Command streams. The engine reads a stream from the BO each time it runs
+ * the job (a replay too), so a stream is written once and never reused for
+ * something else: a bump allocator over one big command BO.
+ */
+struct stream {
+	uint32_t at, ndw;
+};
+
+static struct bo cmd, data;
+
+static uint32_t *stream_begin(struct stream *s)
+{
+	s->at = cmd.used;
+	s->ndw = 0;
+	return &cmd.map[s->at];
+}
+
+static void stream_end(struct stream *s, uint32_t ndw)
+{
+	s->ndw = ndw;
+	cmd.used += ndw;
+	if (cmd.used * 4 > BENCH_CMD_BO_SIZE)
+		fail("%s", "command BO full");
+}
+
+/* DELAY @delay_us (if not 0), then WRITE @val to data dword @slot. */
+static struct stream stream_delay_write(uint32_t delay_us, uint32_t slot,
+					uint32_t val)
+{
+	struct stream s;
+	uint32_t *cs = stream_begin(&s), n = 0;
+
+	if (delay_us) {
+		cs[n++] = DRM_PPU_CMD(DRM_PPU_OP_DELAY, 1);
+		cs[n++] = delay_us;
+	}
+	cs[n++] = DRM_PPU_CMD(DRM_PPU_OP_WRITE, 3);
+	cs[n++] = 0;
+	cs[n++] = slot * 4;
+	cs[n++] = val;
+	stream_end(&s, n);
+	return s;
+}
+
+static struct stream stream_op(uint32_t op)
+{
+	struct stream s;
+	uint32_t *cs = stream_begin(&s);
+
+	cs[0] = DRM_PPU_CMD(op, 0);
+	stream_end(&s, 1);
+	return s;
+}
+
+/* Queue @s on a ring; its fence goes to @syncobj (created if 0). */
+static uint32_t submit(uint32_t ctx, uint32_t class, uint32_t inst,
+		       const struct stream *s, uint32_t syncobj)
+{
+	struct drm_ppu_submit sub = { 0 };
+
+	if (!syncobj && drmSyncobjCreate(fd, 0, &syncobj))
+		die("syncobj create");
+	sub.ctx_id = ctx;
+	sub.ring_class = class;
+	sub.ring_instance = inst;
+	sub.cmd_handle = cmd.handle;
+	sub.cmd_offset = s->at * 4;
+	sub.cmd_length = s->ndw * 4;
+	sub.bo_handles = (uintptr_t)&data.handle;
+	sub.bo_count = 1;
+	sub.out_syncobj = syncobj;
+	xioctl(DRM_IOCTL_PPU_SUBMIT, &sub, "SUBMIT");
+	return syncobj;
+}
+
+/* Wait for a job: 1 if it completed, its negative error, or -ETIMEDOUT. */
+static int job_status(uint32_t syncobj)
+{
+	struct sync_file_info info = { 0 };
+	int sync_fd, ret;
+
+	if (drmSyncobjWait(fd, &syncobj, 1,
+			   now_ns() + BENCH_WAIT_S * 1000000000ll, 0, NULL))
+		return -ETIMEDOUT;
+	if (drmSyncobjExportSyncFile(fd, syncobj, &sync_fd))
+		die("export sync file");
+	if (ioctl(sync_fd, SYNC_IOC_FILE_INFO, &info))
+		die("SYNC_IOC_FILE_INFO");
+	ret = info.status;
+	close(sync_fd);
+	return ret;
+}
+
+static void syncobj_free(uint32_t syncobj)
+{
+	drmSyncobjDestroy(fd, syncobj);
+}
+
+static void dbg_write(const char *file, const char *val)
+{
+	char path[300];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dbgdir, file);
+	f = fopen(path, "w");
+	if (!f || fputs(val, f) < 0 || fclose(f))
+		die(path);
+}
+
+static void set_mode(const char *mode)
+{
+	dbg_write("recovery_mode", mode);
+}
+
+/* What debugfs ring_recovery says about the last recovery. */
+struct recovery {
+	uint64_t recoveries;
+	char mode[16];
+	unsigned int probe_timeout_ms, budget_ms, max_resets;
+	uint64_t duration_us;
+	unsigned int resets;
+	int fallback;
+	unsigned int steps;
+	uint64_t quiesce_us, reset_us, probe_us, restart_us, other_us;
+	unsigned int probes, probes_hung, eliminated;
+	uint64_t probe_hung_us;
+};
+
+static uint64_t field_u64(const char *line, const char *key)
+{
+	const char *p = strstr(line, key);
+
+	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+static void read_recovery(struct recovery *r)
+{
+	char path[300], line[512];
+	FILE *f;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(path, sizeof(path), "%s/ring_recovery", dbgdir);
+	f = fopen(path, "r");
+	if (!f)
+		die(path);
+	while (fgets(line, sizeof(line), f)) {
+		char what[32] = "";
+		uint64_t took;
+		int result;
+
+		if (!strncmp(line, "policy:", 7)) {
+			r->probe_timeout_ms = field_u64(line, "probe_timeout_ms=");
+			r->budget_ms = field_u64(line, "budget_ms=");
+			r->max_resets = field_u64(line, "max_resets=");
+		} else if (!strncmp(line, "counters:", 9)) {
+			r->recoveries = field_u64(line, "recoveries=");
+		} else if (!strncmp(line, "last:", 5)) {
+			const char *m = strstr(line, "mode=");
+
+			if (m)
+				sscanf(m, "mode=%15s", r->mode);
+			r->duration_us = field_u64(line, "duration_us=");
+			r->resets = field_u64(line, "resets=");
+			r->fallback = field_u64(line, "fallback=");
+		} else if (sscanf(line, " step %*u: %31s", what) == 1) {
+			took = field_u64(line, "took=");
+			result = (int)strtol(strstr(line, "result=") ?
+					     strstr(line, "result=") + 7 : "0",
+					     NULL, 10);
+			r->steps++;
+			if (!strcmp(what, "quiesce")) {
+				r->quiesce_us += took;
+			} else if (!strcmp(what, "reset")) {
+				r->reset_us += took;
+			} else if (!strcmp(what, "probe")) {
+				r->probe_us += took;
+				r->probes++;
+				/* 0: the window ran out (or the probe failed) */
+				if (result <= 0) {
+					r->probes_hung++;
+					r->probe_hung_us += took;
+				}
+			} else if (!strcmp(what, "restart")) {
+				r->restart_us += took;
+			} else {
+				if (!strcmp(what, "eliminate"))
+					r->eliminated++;
+				r->other_us += took;
+			}
+		}
+	}
+	fclose(f);
+}
+
+static void print_timeline(void)
+{
+	char path[300], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/ring_recovery", dbgdir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "last", 4) || !strncmp(line, "  step", 6))
+			printf("#   | %s", line);
+	fclose(f);
+}
+
+/* Submit-to-signal time of @s run alone on @class/@inst, in µs. */
+static double run_alone_us(uint32_t ctx, uint32_t class, uint32_t inst,
+			   const struct stream *s)
+{
+	uint64_t t = now_ns();
+	uint32_t so = submit(ctx, class, inst, s, 0);
+	int st = job_status(so);
+
+	t = now_ns() - t;
+	syncobj_free(so);
+	if (st != 1)
+		fail("%s", "a job run alone did not complete");
+	return t / 1000.0;
+}
+
+/*
+ * rfc_recovery_ratio: the scenario of seed 003 (the amd-gfx "black sheep"
+ * RFC) in serial mode. Context B runs DELAY RFC_DELAY_US + WRITE on gfx0;
+ * RFC_HANG_AFTER_US later context A's job on compute0 hangs, which stalls
+ * gfx0 too (shared hang domain), and both time out.
+ *
+ *   ratio = recovery / floor
+ *   recovery = duration_us of the recovery (debugfs ring_recovery "last:")
+ *   floor    = resets x reset time
+ *            + guilty probes that waited the full window x probe_timeout_ms
+ *            + innocent head runtime x innocent heads replayed in the
+ *              recovery (completed probes)
+ *
+ * Every term is measured in this boot: the reset time is the sum of the
+ * "reset" step durations of the same recovery's timeline (resets x their
+ * mean), the guilty windows are the "probe" steps that ran out (result 0)
+ * times the domain's probe_timeout_ms, and the innocent head runtime is the
+ * median submit-to-signal time of B's job run alone on an idle device minus
+ * the median submit-to-signal time of a lone NOP job (the round trip
+ * through ioctl, scheduler and interrupt that any job pays, so what is left
+ * is the time the job itself keeps the engine busy). Whatever the recovery
+ * spends beyond the floor (quiesce, the probe's own round trip, verdicts,
+ * re-emission, restart) is its overhead.
+ *
+ * Normally B's job is replayed (innocent) and A's is eliminated without a
+ * replay: floor = 1 reset + runtime. Should the policy replay A's job
+ * first (guilty: a full window and a second reset) and re-emit B's job
+ * after the recovery instead of replaying it, the floor follows.
+ *
+ * rfc_guilty_first_recovery_ratio, guilty_probe_window_ratio: the same
+ * with the rings swapped, A's job hangs gfx0 and B's job arrives on
+ * compute0 RFC_HANG_AFTER_US later. gfx0 comes first in the domain, so
+ * A's job is replayed first and must wait out the whole probe window
+ * before it is found guilty; B's job is replayed after the second reset.
+ * Same floor; the window ratio is the guilty probe step's duration over
+ * probe_timeout_ms, i.e. how late the recovery notices that a window ran
+ * out.
+ */
+struct rfc_case {
+	const char *name;
+	uint32_t hang_class, innocent_class;
+	bool hang_first;
+};
+
+static const struct rfc_case rfc_seed = {
+	"rfc", DRM_PPU_RING_COMPUTE, DRM_PPU_RING_GFX, false,
+};
+
+static const struct rfc_case rfc_guilty_first = {
+	"rfc guilty first", DRM_PPU_RING_GFX, DRM_PPU_RING_COMPUTE, true,
+};
+
+/* One run; false if it did not end as it must (B completed, A failed). */
+static bool rfc_run(const struct rfc_case *rc, unsigned int i,
+		    uint32_t slot, double runtime_us, double *ratio,
+		    double *window)
+{
+	struct stream s_hang = stream_op(DRM_PPU_OP_HANG);
+	uint32_t a = ctx_new(), b = ctx_new(), so_a = 0, so_b = 0;
+	struct recovery before, r;
+	unsigned int replayed;
+	struct stream s_b;
+	double floor_us;
+	int st_a, st_b;
+
+	s_b = stream_delay_write(RFC_DELAY_US, slot, 0xb0b00000 + slot);
+	data.map[slot] = 0;
+	read_recovery(&before);
+	if (rc->hang_first)
+		so_a = submit(a, rc->hang_class, 0, &s_hang, 0);
+	else
+		so_b = submit(b, rc->innocent_class, 0, &s_b, 0);
+	usleep(RFC_HANG_AFTER_US);
+	if (rc->hang_first)
+		so_b = submit(b, rc->innocent_class, 0, &s_b, 0);
+	else
+		so_a = submit(a, rc->hang_class, 0, &s_hang, 0);
+	st_b = job_status(so_b);
+	st_a = job_status(so_a);
+	syncobj_free(so_a);
+	syncobj_free(so_b);
+	read_recovery(&r);
+
+	if (st_b != 1 || st_a >= 0 || data.map[slot] != 0xb0b00000 + slot ||
+	    r.recoveries != before.recoveries + 1 ||
+	    strcmp(r.mode, "serial") || r.fallback) {
+		printf("# %s run %u: unexpected outcome: B %d, A %d, WRITE %s, recoveries +%llu, mode %s, fallback %d\n",
+		       rc->name, i, st_b, st_a,
+		       data.map[slot] == 0xb0b00000 + slot ? "landed" : "missing",
+		       (unsigned long long)(r.recoveries - before.recoveries),
+		       r.mode, r.fallback);
+		print_timeline();
+		return false;
+	}
+	replayed = r.probes - r.probes_hung;
+	floor_us = r.reset_us + r.probes_hung * r.probe_timeout_ms * 1000.0 +
+		   replayed * runtime_us;
+	*ratio = r.duration_us / floor_us;
+	*window = r.probes_hung ? r.probe_hung_us /
+		  (r.probes_hung * r.probe_timeout_ms * 1000.0) : 0;
+	printf("# %s run %u: recovery %llu us = quiesce %llu + reset %llu + probe %llu (%u probe(s), %u ran out) + restart %llu + between steps %lld; floor %.0f us = %u reset(s) %llu us + %u x %u ms + %u x runtime %.0f us; ratio %.3f\n",
+	       rc->name, i, (unsigned long long)r.duration_us,
+	       (unsigned long long)r.quiesce_us,
+	       (unsigned long long)r.reset_us,
+	       (unsigned long long)r.probe_us, r.probes, r.probes_hung,
+	       (unsigned long long)r.restart_us,
+	       (long long)(r.duration_us - r.quiesce_us - r.reset_us -
+			   r.probe_us - r.restart_us - r.other_us),
+	       floor_us, r.resets, (unsigned long long)r.reset_us,
+	       r.probes_hung, r.probe_timeout_ms, replayed, runtime_us,
+	       *ratio);
+	if (!i)
+		print_timeline();
+	return true;
+}
+
+/* Runs of @rc; prints the median ratio (and window ratio) as @fig. */
+static int rfc_series(const struct rfc_case *rc, const char *fig,
+		      double runtime_us, uint32_t slot0)
+{
+	double ratio[RFC_REPS], window[RFC_REPS];
+	unsigned int i, got = 0, windows = 0;
+
+	for (i = 0; i < RFC_REPS; i++) {
+		double w;
+
+		if (!rfc_run(rc, i, slot0 + i, runtime_us, &ratio[got], &w))
+			continue;
+		got++;
+		if (w)
+			window[windows++] = w;
+	}
+	if (!got)
+		return 1;
+	printf("bench: %s %.3f ratio\n", fig, median(ratio, got));
+	printf("# %s: %u runs sorted:", rc->name, got);
+	for (i = 0; i < got; i++)
+		printf(" %.3f", ratio[i]);
+	printf("\n");
+	if (rc->hang_first && windows)
+		printf("bench: guilty_probe_window_ratio %.3f ratio\n",
+		       median(window, windows));
+	return got == RFC_REPS ? 0 : 1;
+}
+
+static int bench_rfc(void)
+{
+	double alone[RFC_ALONE_REPS], nop[RFC_ALONE_REPS];
+	struct stream s_nop = stream_op(DRM_PPU_OP_NOP);
+	double runtime_us, t_alone, t_nop;
+	uint32_t ctx = ctx_new(), i;
+	int ret;
+
+	set_mode("serial");
+
+	/* The references: the same job alone, and a NOP alone. */
+	run_alone_us(ctx, DRM_PPU_RING_GFX, 0, &s_nop); /* warm up */
+	for (i = 0; i < RFC_ALONE_REPS; i++) {
+		struct stream s = stream_delay_write(RFC_DELAY_US, 0, 0xa10e);
+
+		data.map[0] = 0;
+		alone[i] = run_alone_us(ctx, DRM_PPU_RING_GFX, 0, &s);
+		if (data.map[0] != 0xa10e)
+			fail("%s", "the job run alone did not WRITE");
+		nop[i] = run_alone_us(ctx, DRM_PPU_RING_GFX, 0, &s_nop);
+	}
+	t_alone = median(alone, RFC_ALONE_REPS);
+	t_nop = median(nop, RFC_ALONE_REPS);
+	runtime_us = t_alone - t_nop;
+	printf("# rfc: B's job (DELAY %u us + WRITE) alone on gfx0: median %.0f us; a lone NOP: median %.0f us\n",
+	       RFC_DELAY_US, t_alone, t_nop);
+	printf("# rfc: innocent head runtime = %.0f - %.0f = %.0f us\n",
+	       t_alone, t_nop, runtime_us);
+	printf("# rfc_recovery_ratio = recovery / floor, floor = resets x reset time + guilty probes that waited the full window x probe_timeout_ms + innocent head runtime x innocent heads replayed; median of %u runs, target <= %.2f\n",
+	       RFC_REPS, RFC_TARGET);
+
+	ret = rfc_series(&rfc_seed, "rfc_recovery_ratio", runtime_us, 10);
+	printf("# rfc_guilty_first_recovery_ratio: the same with A hanging gfx0 (replayed first, a full window) and B on compute0; guilty_probe_window_ratio = guilty probe step / probe_timeout_ms\n");
+	ret |= rfc_series(&rfc_guilty_first, "rfc_guilty_first_recovery_ratio",
+			  runtime_us, 20);
+	return ret;
+}
+
+/*
+ * innocent_lost_<mode>: the RFC scenario with more innocent work around it.
+ *
+ *   gfx0:     B1 (DELAY 300 ms + WRITE), then B2, B3 (WRITE) queued behind
+ *   compute0: A's HANG, then C1, C2 (WRITE, another context) queued behind
+ *   compute1: E1 (DELAY 300 ms + WRITE), a second innocent head
+ *
+ * An innocent job is lost if its fence ends with an error or its WRITE did
+ * not land exactly once. A watcher thread counts the landings: it takes
+ * each value it sees out of the BO again (compare-and-swap to 0), so a
+ * second landing (a job run again after its first run had written) shows
+ * up as a second count. Runs of a job are separated by at least a reset,
+ * far longer than the watcher's poll period.
+ */
+struct victim {
+	const char *name;
+	uint32_t ctx, class, inst;
+	struct stream s;
+	uint32_t slot, val, so;
+	int status;
+	unsigned int landed;
+};
+
+#define LOST_MAX_VICTIMS	8
+
+static struct victim victims[LOST_MAX_VICTIMS];
+static unsigned int nr_victims;
+static bool watcher_stop;
+
+static void watch_once(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_victims; i++) {
+		struct victim *v = &victims[i];
+		uint32_t expect = v->val;
+
+		if (__atomic_compare_exchange_n(&data.map[v->slot], &expect, 0,
+						false, __ATOMIC_SEQ_CST,
+						__ATOMIC_SEQ_CST))
+			__atomic_add_fetch(&v->landed, 1, __ATOMIC_SEQ_CST);
+	}
+}
+
+static void *watcher(void *arg)
+{
+	while (!__atomic_load_n(&watcher_stop, __ATOMIC_RELAXED)) {
+		watch_once();
+		usleep(200);
+	}
+	watch_once();
+	return NULL;
+}
+
+static struct victim *victim_add(const char *name, uint32_t ctx,
+				 uint32_t class, uint32_t inst,
+				 uint32_t delay_us, uint32_t slot)
+{
+	struct victim *v = &victims[nr_victims++];
+
+	memset(v, 0, sizeof(*v));
+	v->name = name;
+	v->ctx = ctx;
+	v->class = class;
+	v->inst = inst;
+	v->slot = slot;
+	v->val = 0x1000000 + slot;
+	v->s = stream_delay_write(delay_us, slot, v->val);
+	data.map[slot] = 0;
+	return v;
+}
+
+static void victim_submit(struct victim *v)
+{
+	v->so = submit(v->ctx, v->class, v->inst, &v->s, 0);
+}
+
+static unsigned int lost_run(const char *mode, uint32_t slot0)
+{
+	uint32_t a = ctx_new(), b = ctx_new(), c = ctx_new(), e = ctx_new();
+	struct stream s_hang = stream_op(DRM_PPU_OP_HANG);
+	struct recovery before, r;
+	unsigned int i, lost = 0;
+	pthread_t thread;
+	uint32_t so_a;
+	int st_a;
+
+	set_mode(mode);
+	read_recovery(&before);
+	nr_victims = 0;
+	__atomic_store_n(&watcher_stop, false, __ATOMIC_RELAXED);
+	victim_add("B1 gfx0 head", b, DRM_PPU_RING_GFX, 0, RFC_DELAY_US, slot0);
+	victim_add("E1 compute1 head", e, DRM_PPU_RING_COMPUTE, 1, RFC_DELAY_US,
+		   slot0 + 1);
+	victim_add("B2 gfx0 queued", b, DRM_PPU_RING_GFX, 0, 0, slot0 + 2);
+	victim_add("B3 gfx0 queued", b, DRM_PPU_RING_GFX, 0, 0, slot0 + 3);
+	victim_add("C1 compute0 queued", c, DRM_PPU_RING_COMPUTE, 0, 0,
+		   slot0 + 4);
+	victim_add("C2 compute0 queued", c, DRM_PPU_RING_COMPUTE, 0, 0,
+		   slot0 + 5);
+	if (pthread_create(&thread, NULL, watcher, NULL))
+		fail("%s", "pthread_create");
+
+	victim_submit(&victims[0]);
+	victim_submit(&victims[1]);
+	usleep(RFC_HANG_AFTER_US);
+	so_a = submit(a, DRM_PPU_RING_COMPUTE, 0, &s_hang, 0);
+	for (i = 2; i < nr_victims; i++)
+		victim_submit(&victims[i]);
+
+	for (i = 0; i < nr_victims; i++)
+		victims[i].status = job_status(victims[i].so);
+	st_a = job_status(so_a);
+	/* a late second run would land now */
+	usleep(200000);
+	__atomic_store_n(&watcher_stop, true, __ATOMIC_RELAXED);
+	pthread_join(thread, NULL);
+	read_recovery(&r);
+
+	for (i = 0; i < nr_victims; i++) {
+		struct victim *v = &victims[i];
+		bool ok = v->status == 1 && v->landed == 1;
+
+		lost += !ok;
+		printf("# lost %s: %-18s fence %s%s, WRITE landed %u time(s)%s\n",
+		       mode, v->name, v->status == 1 ? "completed" : "error ",
+		       v->status == 1 ? "" : strerror(-v->status), v->landed,
+		       ok ? "" : "  <- lost");
+		syncobj_free(v->so);
+	}
+	printf("# lost %s: A's hanging job: %s; %llu recoveries, last one %llu us, %u reset(s)\n",
+	       mode, st_a < 0 ? strerror(-st_a) : "completed (?)",
+	       (unsigned long long)(r.recoveries - before.recoveries),
+	       (unsigned long long)r.duration_us, r.resets);
+	syncobj_free(so_a);
+	return lost;
+}
+
+static int bench_lost(void)
+{
+	unsigned int serial, classic;
+
+	serial = lost_run("serial", 100);
+	classic = lost_run("classic", 200);
+	set_mode("serial");
+	printf("# innocent_lost_<mode>: of %u innocent jobs (2 heads stalled by the hang, 4 queued behind), those that ended with an error or whose WRITE did not land exactly once; target 0 for serial\n",
+	       nr_victims);
+	printf("bench: innocent_lost_serial %u jobs\n", serial);
+	printf("bench: innocent_lost_classic %u jobs\n", classic);
+	return 0;
+}
+
+/*
+ * nop_throughput_ratio: NOP_JOBS single-NOP jobs spread round-robin over
+ * every ring, submitted back to back and waited for at the end; jobs/s in
+ * serial mode over jobs/s in off mode. The modes alternate (ABBA) for
+ * NOP_ROUNDS rounds; the figure is the median over the rounds of the
+ * round's serial/off ratio, so that a change of the host's load between
+ * rounds cancels out.
+ *
+ * Under TCG on a shared host, every hand-over of a job between CPUs (the
+ * submitting process, the ring's scheduler thread, the simulator's
+ * workqueue, the completion) waits for the other vCPU's host thread to be
+ * scheduled, and throughput swings by a factor of two from run to run. So
+ * for this measurement this process, the rings' scheduler threads and the
+ * unbound workqueues run on CPU 0 only; both modes run that way, and the
+ * affinities are restored afterwards.
+ */
+#define NOP_MAX_PINNED	BENCH_MAX_RINGS
+
+static struct {
+	pid_t pid;
+	cpu_set_t mask;
+} pinned[NOP_MAX_PINNED];
+static unsigned int nr_pinned;
+static char wq_mask[64];
+
+static bool is_ring_thread(const char *comm)
+{
+	static const char * const names[] = { "gfx", "compute", "sdma" };
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		size_t len = strlen(names[i]);
+
+		if (!strncmp(comm, names[i], len) && comm[len] >= '0' &&
+		    comm[len] <= '9')
+			return true;
+	}
+	return false;
+}
+
+static void pin_one(pid_t pid)
+{
+	cpu_set_t one;
+
+	if (nr_pinned == NOP_MAX_PINNED ||
+	    sched_getaffinity(pid, sizeof(cpu_set_t), &pinned[nr_pinned].mask))
+		return;
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	if (sched_setaffinity(pid, sizeof(one), &one))
+		return;
+	pinned[nr_pinned++].pid = pid;
+}
+
+static void pin_to_cpu0(void)
+{
+	struct dirent *de;
+	DIR *dir = opendir("/proc");
+	FILE *f;
+
+	pin_one(0);
+	while (dir && (de = readdir(dir))) {
+		char path[300], comm[32] = "", cmdline[8];
+		size_t len = 1;
+		int cfd;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(comm, sizeof(comm), f))
+			comm[0] = '\0';
+		fclose(f);
+		comm[strcspn(comm, "\n")] = '\0';
+		/* kernel threads have an empty command line */
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", de->d_name);
+		cfd = open(path, O_RDONLY | O_CLOEXEC);
+		if (cfd >= 0) {
+			len = read(cfd, cmdline, sizeof(cmdline));
+			close(cfd);
+		}
+		if (!len && is_ring_thread(comm))
+			pin_one(atoi(de->d_name));
+	}
+	if (dir)
+		closedir(dir);
+
+	f = fopen("/sys/devices/virtual/workqueue/cpumask", "r+");
+	if (f) {
+		if (fgets(wq_mask, sizeof(wq_mask), f)) {
+			rewind(f);
+			fputs("1\n", f);
+		}
+		fclose(f);
+	}
+	printf("# nop: this process, %u ring scheduler threads and the unbound workqueues pinned to CPU 0\n",
+	       nr_pinned - 1);
+}
+
+static void unpin(void)
+{
+	FILE *f;
+
+	while (nr_pinned--)
+		sched_setaffinity(pinned[nr_pinned].pid, sizeof(cpu_set_t),
+				  &pinned[nr_pinned].mask);
+	f = fopen("/sys/devices/virtual/workqueue/cpumask", "w");
+	if (f && wq_mask[0]) {
+		fputs(wq_mask, f);
+		fclose(f);
+	} else if (f) {
+		fclose(f);
+	}
+}
+
+static double nop_run(const struct stream *s, uint32_t ctx,
+		      const uint32_t *cls, const uint32_t *inst,
+		      uint32_t *sos, unsigned int nr_rings, unsigned int jobs)
+{
+	unsigned int i;
+	uint64_t t;
+
+	t = now_ns();
+	for (i = 0; i < jobs; i++)
+		submit(ctx, cls[i % nr_rings], inst[i % nr_rings], s,
+		       sos[i % nr_rings]);
+	if (drmSyncobjWait(fd, sos, nr_rings,
+			   now_ns() + BENCH_WAIT_S * 1000000000ll,
+			   DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL))
+		fail("%s", "NOP jobs did not finish");
+	t = now_ns() - t;
+	for (i = 0; i < nr_rings; i++)
+		if (job_status(sos[i]) != 1)
+			fail("%s", "a NOP job failed");
+	return jobs / (t / 1e9);
+}
+
+static unsigned int env_uint(const char *name, unsigned int def)
+{
+	const char *v = getenv(name);
+
+	return v && atoi(v) > 0 ? (unsigned int)atoi(v) : def;
+}
+
+static int bench_nop(void)
+{
+	unsigned int jobs = env_uint("PPU_BENCH_NOP_JOBS", NOP_JOBS);
+	unsigned int rounds = env_uint("PPU_BENCH_NOP_ROUNDS", NOP_ROUNDS);
+	uint32_t cls[BENCH_MAX_RINGS], inst[BENCH_MAX_RINGS];
+	struct stream s = stream_op(DRM_PPU_OP_NOP);
+	uint32_t sos[BENCH_MAX_RINGS], ctx = ctx_new();
+	double *serial, *off, *pair, ms, mo, ratio, se;
+	unsigned int c, i, n = 0, q;
+	bool verbose = getenv("PPU_BENCH_VERBOSE");
+
+	serial = calloc(rounds, sizeof(*serial));
+	off = calloc(rounds, sizeof(*off));
+	pair = calloc(rounds, sizeof(*pair));
+	if (!serial || !off || !pair)
+		fail("%s", "out of memory");
+	for (c = 0; c < DRM_PPU_RING_CLASS_COUNT; c++)
+		for (i = 0; i < ring_count(c) && n < BENCH_MAX_RINGS; i++) {
+			cls[n] = c;
+			inst[n] = i;
+			if (drmSyncobjCreate(fd, 0, &sos[n]))
+				die("syncobj create");
+			n++;
+		}
+
+	pin_to_cpu0();
+	set_mode("serial");
+	nop_run(&s, ctx, cls, inst, sos, n, jobs); /* warm up */
+	if (verbose)
+		printf("# nop rounds, jobs/s serial/off:");
+	for (i = 0; i < rounds; i++) {
+		bool serial_first = !(i % 2);
+
+		set_mode(serial_first ? "serial" : "off");
+		*(serial_first ? &serial[i] : &off[i]) =
+			nop_run(&s, ctx, cls, inst, sos, n, jobs);
+		set_mode(serial_first ? "off" : "serial");
+		*(serial_first ? &off[i] : &serial[i]) =
+			nop_run(&s, ctx, cls, inst, sos, n, jobs);
+		pair[i] = serial[i] / off[i];
+		if (verbose)
+			printf(" %.0f/%.0f", serial[i], off[i]);
+	}
+	if (verbose)
+		printf("\n");
+	set_mode("serial");
+	unpin();
+
+	ratio = median(pair, rounds);
+	ms = median(serial, rounds);
+	mo = median(off, rounds);
+	q = rounds - 1 - rounds / 10;
+	/* standard error of a median, from the interquartile range */
+	se = 1.2533 * (pair[rounds - 1 - rounds / 4] - pair[rounds / 4]) /
+	     1.349 / sqrt(rounds);
+	printf("# nop: round ratios %.3f..%.3f, quartiles %.3f %.3f, so the median is +-%.3f (1 sigma); median jobs/s serial %.0f off %.0f (ratio %.3f); best runs serial %.0f off %.0f (ratio %.3f); 90th percentiles ratio %.3f\n",
+	       pair[0], pair[rounds - 1], pair[rounds / 4],
+	       pair[rounds - 1 - rounds / 4], se, ms, mo, ms / mo,
+	       serial[rounds - 1], off[rounds - 1],
+	       serial[rounds - 1] / off[rounds - 1], serial[q] / off[q]);
+	printf("# nop_throughput_ratio = median over %u ABBA rounds of (jobs/s serial / jobs/s off), %u NOP jobs per run over %u rings (short runs, so that the two runs of a round see the same host load); target >= %.2f\n",
+	       rounds, jobs, n, NOP_TARGET);
+	printf("bench: nop_throughput_ratio %.3f ratio\n", ratio);
+	for (i = 0; i < n; i++)
+		syncobj_free(sos[i]);
+	free(serial);
+	free(off);
+	free(pair);
+	return 0;
+}
+
+/*
+ * recovery_ms_per_ring_N: a device with N shared rings (gfx0 and compute0
+ * .. compute<N-2>). Every shared ring but the last gets an innocent head
+ * (DELAY SCALE_DELAY_US + WRITE), gfx0 first; then the last compute ring
+ * hangs, which stalls them all. gfx0 times out first and the recovery
+ * probes the N-1 innocent heads one after another, then eliminates the
+ * hanging one: one reset, N-1 probes. A run where the recovery went
+ * otherwise (say a head finished before the hang began) is retried and
+ * shown. Figure: the recovery's duration_us
+ * / N, median of SCALE_REPS runs; recovery_ms_total_N is the duration.
+ */
+static bool scale_run(unsigned int n, uint32_t slot0, double *ms)
+{
+	struct stream s_hang = stream_op(DRM_PPU_OP_HANG);
+	uint32_t a = ctx_new(), b = ctx_new(), so_a, so[BENCH_MAX_RINGS];
+	struct recovery before, r;
+	uint64_t t0, span;
+	unsigned int k, done = 0;
+	bool ok = true;
+
+	read_recovery(&before);
+	t0 = now_ns();
+	for (k = 0; k < n - 1; k++) {
+		struct stream s;
+
+		data.map[slot0 + k] = 0;
+		s = stream_delay_write(SCALE_DELAY_US, slot0 + k,
+				       0x5ca1e000 + k);
+		so[k] = submit(b, k ? DRM_PPU_RING_COMPUTE : DRM_PPU_RING_GFX,
+			       k ? k - 1 : 0, &s, 0);
+	}
+	span = (now_ns() - t0) / 1000;
+	if (span < SCALE_HANG_AFTER_US)
+		usleep(SCALE_HANG_AFTER_US - span);
+	mark("scale: submit hang");
+	so_a = submit(a, DRM_PPU_RING_COMPUTE, n - 2, &s_hang, 0);
+
+	for (k = 0; k < n - 1; k++) {
+		if (job_status(so[k]) == 1 &&
+		    data.map[slot0 + k] == 0x5ca1e000 + k)
+			done++;
+		syncobj_free(so[k]);
+	}
+	if (job_status(so_a) >= 0)
+		ok = false;
+	syncobj_free(so_a);
+	read_recovery(&r);
+	if (done != n - 1 || r.recoveries != before.recoveries + 1 ||
+	    r.fallback || r.probes != n - 1 || r.probes_hung ||
+	    r.resets != 1 || r.eliminated != 1)
+		ok = false;
+	printf("# scale %u: recovery %llu us = quiesce %llu + reset %llu + %u probe(s) %llu + restart %llu + between steps %lld; %u reset(s), %u eliminated, %u/%u innocent jobs done, submitted in %llu us%s\n",
+	       n, (unsigned long long)r.duration_us,
+	       (unsigned long long)r.quiesce_us,
+	       (unsigned long long)r.reset_us, r.probes,
+	       (unsigned long long)r.probe_us,
+	       (unsigned long long)r.restart_us,
+	       (long long)(r.duration_us - r.quiesce_us - r.reset_us -
+			   r.probe_us - r.restart_us - r.other_us),
+	       r.resets, r.eliminated, done, n - 1, (unsigned long long)span,
+	       ok ? "" : "  <- not the scenario, retried");
+	if (!ok)
+		print_timeline();
+	*ms = r.duration_us / 1000.0;
+	return ok;
+}
+
+static int bench_scale(unsigned int n)
+{
+	double total[SCALE_REPS], t;
+	unsigned int got = 0, attempt;
+	struct recovery r;
+
+	if (n < 2 || n > 32 || ring_count(DRM_PPU_RING_GFX) != 1 ||
+	    ring_count(DRM_PPU_RING_COMPUTE) != n - 1)
+		fail("%s", "scale N: load ppu_sim with nr_gfx=1 nr_compute=N-1");
+	set_mode("serial");
+	read_recovery(&r);
+	printf("# scale %u: policy probe_timeout_ms=%u budget_ms=%u max_resets=%u, %u innocent heads of DELAY %u us + WRITE\n",
+	       n, r.probe_timeout_ms, r.budget_ms, r.max_resets, n - 1,
+	       SCALE_DELAY_US);
+
+	for (attempt = 0; attempt < SCALE_ATTEMPTS && got < SCALE_REPS;
+	     attempt++)
+		if (scale_run(n, 300 + attempt * 32, &total[got]))
+			got++;
+	if (got < SCALE_REPS) {
+		printf("# scale %u: only %u of %u runs went as planned\n", n,
+		       got, SCALE_REPS);
+		return 1;
+	}
+	t = median(total, SCALE_REPS);
+	printf("bench: recovery_ms_total_%u %.1f ms\n", n, t);
+	printf("bench: recovery_ms_per_ring_%u %.1f ms\n", n, t / n);
+	return 0;
+}
+
+/*
+ * recovery_growth_linearity: from the totals T(N) of bench_scale, the cost
+ * of each added ring between consecutive N, (T(N2) - T(N1)) / (N2 - N1);
+ * the figure is the largest of these over the smallest. 1.0 is perfectly
+ * linear growth; growth faster than linear (a cost per ring that rises with
+ * the ring count) shows as a ratio well above 1.
+ */
+static int bench_linearity(int argc, char **argv)
+{
+	double n[8], t[8], lo = 1e30, hi = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+	double slope, icpt, ss_res = 0, ss_tot = 0, mean;
+	int i, m = 0;
+
+	for (i = 0; i < argc && m < 8; i++, m++)
+		if (sscanf(argv[i], "%lf:%lf", &n[m], &t[m]) != 2)
+			fail("%s", "linearity: arguments are N:T_ms");
+	if (m < 3)
+		fail("%s", "linearity: need three points at least");
+	for (i = 1; i < m; i++) {
+		double s = (t[i] - t[i - 1]) / (n[i] - n[i - 1]);
+
+		printf("# growth %g -> %g rings: %.1f ms per added ring\n",
+		       n[i - 1], n[i], s);
+		if (s < lo)
+			lo = s;
+		if (s > hi)
+			hi = s;
+	}
+	for (i = 0; i < m; i++) {
+		sx += n[i];
+		sy += t[i];
+		sxx += n[i] * n[i];
+		sxy += n[i] * t[i];
+	}
+	slope = (m * sxy - sx * sy) / (m * sxx - sx * sx);
+	icpt = (sy - slope * sx) / m;
+	mean = sy / m;
+	for (i = 0; i < m; i++) {
+		double f = icpt + slope * n[i];
+
+		ss_res += (t[i] - f) * (t[i] - f);
+		ss_tot += (t[i] - mean) * (t[i] - mean);
+	}
+	printf("# least squares: T(N) = %.1f ms + %.1f ms x N, R^2 %.4f; innocent head runtime %u ms\n",
+	       icpt, slope, ss_tot ? 1 - ss_res / ss_tot : 1.0,
+	       SCALE_DELAY_US / 1000);
+	printf("# recovery_growth_linearity = max / min of the per-added-ring cost between consecutive N (1.0 = linear)\n");
+	printf("bench: recovery_ms_per_added_ring %.1f ms\n", slope);
+	printf("bench: recovery_growth_linearity %.3f ratio\n",
+	       lo > 0 ? hi / lo : 1e9);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		fail("%s", "usage: ppu-bench rfc|lost|nop|scale N|linearity N:T...");
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(argv[1], "linearity"))
+		return bench_linearity(argc - 2, argv + 2);
+
+	if (getenv("PPU_BENCH_TRACE"))
+		trace_fd = open("/sys/kernel/debug/tracing/trace_marker",
+				O_WRONLY | O_CLOEXEC);
+	open_device();
+	cmd = bo_new(BENCH_CMD_BO_SIZE);
+	data = bo_new(BENCH_DATA_BO_SIZE);
+
+	if (!strcmp(argv[1], "rfc"))
+		return bench_rfc();
+	if (!strcmp(argv[1], "lost"))
+		return bench_lost();
+	if (!strcmp(argv[1], "nop"))
+		return bench_nop();
+	if (!strcmp(argv[1], "scale") && argc > 2)
+		return bench_scale(atoi(argv[2]));
+	fail("unknown benchmark %s", argv[1]);
+	return 1;
+}
