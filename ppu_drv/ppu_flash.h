@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * Persistent ECC record store in the PPU's on-board flash. See ppu_flash.c
+ * for the on-flash format.
+ */
+#ifndef _PPU_FLASH_H_
+#define _PPU_FLASH_H_
+
+#include <linux/bits.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+struct device;
+
+/**
+ * enum ppu_ecc_type - kind of a memory error event
+ * @PPU_ECC_NONE: no event: a record that only carries flags
+ * @PPU_ECC_CECC: correctable (single bit) ECC error
+ * @PPU_ECC_UECC: uncorrectable (double bit) ECC error
+ * @PPU_ECC_PARITY: address/command parity error
+ * @PPU_ECC_NR_TYPES: number of values above
+ */
+enum ppu_ecc_type {
+	PPU_ECC_NONE = 0,
+	PPU_ECC_CECC = 1,
+	PPU_ECC_UECC = 2,
+	PPU_ECC_PARITY = 3,
+	PPU_ECC_NR_TYPES
+};
+
+/* Flags of an address; once set on flash they stay set until a reset. */
+#define PPU_ECC_F_REPAIRED	BIT(0)	/* cell repair done, tested clean */
+#define PPU_ECC_F_RETIRED	BIT(1)	/* page retired */
+#define PPU_ECC_F_MASK		(PPU_ECC_F_REPAIRED | PPU_ECC_F_RETIRED)
+
+/* The cookie ppu_flash_reset() wants, so that no stray call erases history. */
+#define PPU_FLASH_RESET_CONFIRM	0x45524153	/* "ERAS" */
+
+/**
+ * struct ppu_ecc_event - events of one type at one address, to be recorded
+ * @addr: device memory address
+ * @type: PPU_ECC_CECC, PPU_ECC_UECC or PPU_ECC_PARITY
+ * @count: number of events, at least 1
+ * @first_ts: time of the first event, in seconds
+ * @last_ts: time of the last event, in seconds, not before @first_ts
+ */
+struct ppu_ecc_event {
+	u64 addr;
+	enum ppu_ecc_type type;
+	u32 count;
+	u64 first_ts;
+	u64 last_ts;
+};
+
+/**
+ * struct ppu_ecc_tally - events of one type at one address
+ * @count: number of events, saturating at U32_MAX
+ * @first_ts: earliest event, seconds (meaningless if @count is 0)
+ * @last_ts: latest event, seconds (meaningless if @count is 0)
+ */
+struct ppu_ecc_tally {
+	u32 count;
+	u64 first_ts;
+	u64 last_ts;
+};
+
+/**
+ * struct ppu_ecc_entry - everything the store knows about one address
+ * @addr: device memory address
+ * @type: PPU_ECC_UECC if any UECC was seen, else PPU_ECC_CECC if any CECC,
+ *	  else PPU_ECC_PARITY if any parity error, else PPU_ECC_NONE
+ * @flags: PPU_ECC_F_* of every record of the address, OR'ed
+ * @first_ts: earliest event of any type (0 if there is none)
+ * @last_ts: latest event of any type (0 if there is none)
+ * @tally: per type, indexed by enum ppu_ecc_type (tally[PPU_ECC_NONE] unused)
+ */
+struct ppu_ecc_entry {
+	u64 addr;
+	enum ppu_ecc_type type;
+	u32 flags;
+	u64 first_ts;
+	u64 last_ts;
+	struct ppu_ecc_tally tally[PPU_ECC_NR_TYPES];
+};
+
+/**
+ * struct ppu_flash_ops - access to the flash device, provided by the caller
+ * @read: copy @len bytes at @off into @buf; 0 or a negative errno
+ * @write: program @len bytes at @off from @buf, overwriting what was there;
+ *	   0 or a negative errno. A failed or interrupted write may leave any
+ *	   prefix of the bytes written.
+ * @erase: set every byte of the device to 0xff; 0 or a negative errno
+ *
+ * Offsets and lengths are always within the size given to ppu_flash_init().
+ * The ops may sleep; they are called with the store's mutex held.
+ */
+struct ppu_flash_ops {
+	int (*read)(void *ctx, u32 off, void *buf, u32 len);
+	int (*write)(void *ctx, u32 off, const void *buf, u32 len);
+	int (*erase)(void *ctx);
+};
+
+/**
+ * struct ppu_flash_stats - what the store saw, for the log and for tests
+ * @capacity: record slots on the device
+ * @next_slot: slot the next record goes to
+ * @nr_records: valid records merged at load or appended since
+ * @nr_entries: distinct addresses
+ * @generation: generation of the current image, bumped by compaction and reset
+ * @corrupt: slots skipped at the last load (bad CRC or contents, torn
+ *	     writes, records missing below the header's count)
+ * @stale: records of an older generation skipped at the last load
+ * @hdr_corrupt: the header failed its CRC at the last load (records were
+ *		 salvaged by their own CRC)
+ * @count_clamped: the header's record count exceeded the capacity
+ * @compactions: compactions done since init
+ * @nospc: times a write was refused because even a compacted image was full
+ * @io_errors: failed flash operations since init
+ */
+struct ppu_flash_stats {
+	u32 capacity;
+	u32 next_slot;
+	u32 nr_records;
+	u32 nr_entries;
+	u32 generation;
+	u32 corrupt;
+	u32 stale;
+	bool hdr_corrupt;
+	bool count_clamped;
+	u32 compactions;
+	u32 nospc;
+	u32 io_errors;
+};
+
+/**
+ * struct ppu_flash - the ECC record store of one device
+ * @ops: flash access
+ * @ctx: argument of @ops
+ * @dev: device to log against, may be NULL
+ * @size: bytes of flash used by the store
+ * @lock: serialises every operation on the store and its flash
+ * @formatted: a store of our format and version is on the flash
+ * @entries: merged entries sorted by address, @nr_entries of @max_entries
+ * @nr_entries: entries in use
+ * @max_entries: entries allocated
+ * @stats: counters, see struct ppu_flash_stats
+ *
+ * Embed it in the device; callers use the ppu_flash_*() functions only and
+ * never touch the bytes on flash.
+ */
+struct ppu_flash {
+	const struct ppu_flash_ops *ops;
+	void *ctx;
+	struct device *dev;
+	u32 size;
+	struct mutex lock; /* see above */
+	bool formatted;
+	struct ppu_ecc_entry *entries;
+	u32 nr_entries;
+	u32 max_entries;
+	struct ppu_flash_stats stats;
+};
+
+int ppu_flash_init(struct ppu_flash *fl, const struct ppu_flash_ops *ops,
+		   void *ctx, u32 size, struct device *dev);
+void ppu_flash_fini(struct ppu_flash *fl);
+int ppu_flash_load(struct ppu_flash *fl);
+int ppu_flash_append(struct ppu_flash *fl, const struct ppu_ecc_event *ev);
+int ppu_flash_set_flags(struct ppu_flash *fl, u64 addr, u32 flags);
+int ppu_flash_get_entries(struct ppu_flash *fl, struct ppu_ecc_entry **entries);
+int ppu_flash_compact(struct ppu_flash *fl);
+int ppu_flash_reset(struct ppu_flash *fl, u32 confirm);
+void ppu_flash_get_stats(struct ppu_flash *fl, struct ppu_flash_stats *stats);
+u32 ppu_flash_capacity(u32 size);
+
+#endif /* _PPU_FLASH_H_ */
