@@ -17,6 +17,8 @@
  */
 #include <linux/device.h>
 #include <linux/jiffies.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <drm/drm_sched_serial.h>
 
 #include "drm_sched_serial_internal.h"
@@ -161,6 +163,36 @@ static int dss_reset(struct drm_sched_serial_domain *d,
 	return ret;
 }
 
+struct dss_probe_wait {
+	struct dma_fence_cb cb;
+	wait_queue_head_t wq;
+};
+
+static void dss_probe_signalled(struct dma_fence *f, struct dma_fence_cb *cb)
+{
+	wake_up(&container_of(cb, struct dss_probe_wait, cb)->wq);
+}
+
+/*
+ * Wait for @f at most @window_ms, timed by an hrtimer: a jiffies timeout of
+ * some hundred ms sits on a coarse timer-wheel level (32 ms steps at
+ * HZ=250) and would stretch every guilty window by up to that much.
+ * Returns true if @f signalled.
+ */
+static bool dss_probe_wait(struct dma_fence *f, unsigned int window_ms)
+{
+	struct dss_probe_wait w;
+
+	init_waitqueue_head(&w.wq);
+	if (dma_fence_add_callback(f, &w.cb, dss_probe_signalled))
+		return true;
+	wait_event_hrtimeout(w.wq, dma_fence_is_signaled(f),
+			     ms_to_ktime(window_ms));
+	/* After this the callback cannot run any more: @w may go. */
+	dma_fence_remove_callback(f, &w.cb);
+	return dma_fence_is_signaled(f);
+}
+
 /*
  * Replay @c->head alone on its ring. Returns true if it completed: it is
  * then finished with the probe fence. On a hang the probe's DMA is still
@@ -172,7 +204,7 @@ static bool dss_probe(struct drm_sched_serial_domain *d,
 {
 	ktime_t t = ktime_get();
 	struct dma_fence *f;
-	long left;
+	bool done;
 
 	ring->probes++;
 	d->stats.probes++;
@@ -181,9 +213,9 @@ static bool dss_probe(struct drm_sched_serial_domain *d,
 		dss_step(d, "probe", ring->index, t, PTR_ERR(f));
 		return false;
 	}
-	left = dma_fence_wait_timeout(f, false, msecs_to_jiffies(window_ms));
-	dss_step(d, "probe", ring->index, t, left > 0 ? 1 : 0);
-	if (left > 0) {
+	done = dss_probe_wait(f, window_ms);
+	dss_step(d, "probe", ring->index, t, done);
+	if (done) {
 		dss_complete_with(c->head, f);
 		return true;
 	}
@@ -336,6 +368,41 @@ static void dss_restart(struct drm_sched_serial_domain *d)
 	dss_step(d, "restart", -1, t, n);
 }
 
+/* @ring retired work within the last half timeout: it is not hung. */
+static bool dss_progressing(struct drm_sched_serial_domain *d,
+			    struct drm_sched_serial_ring *ring)
+{
+	return d->ops->last_progress &&
+	       ktime_ms_delta(ktime_get(), d->ops->last_progress(ring)) <
+	       jiffies_to_msecs(ring->sched->timeout) / 2;
+}
+
+/*
+ * A head found before the reset may have completed before the reset landed
+ * (its hardware fence signalled without error): it is done, finished with
+ * that fence, and its ring has no candidate any more. Nothing completes
+ * after the reset, so the set of done jobs is final here.
+ */
+static void dss_drop_done_heads(struct drm_sched_serial_domain *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_serial_cand *c = &d->cands[i];
+		struct dma_fence *hw;
+
+		if (!c->head)
+			continue;
+		hw = d->ops->hw_fence(c->head);
+		if (dss_fence_done(hw)) {
+			dss_complete_with(c->head, hw);
+			c->head = NULL;
+			continue;
+		}
+		dma_fence_put(hw);
+	}
+}
+
 /*
  * Has @ring's timeout fired, or will it fire within the coalescing window?
  * Timers of rings stalled by one hang expire close together; counting them
@@ -383,13 +450,19 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_serial_ring *ring = d->rings[i];
 
-		d->cands[i].timed_out = ring == bad_ring || dss_timer_due(d, ring);
+		d->cands[i].timed_out = ring == bad_ring ||
+			(dss_timer_due(d, ring) && !dss_progressing(d, ring));
 		d->cands[i].decided = false;
 		if (d->cands[i].timed_out && ring != bad_ring)
 			ring->timeouts++;
 		drm_sched_stop(ring->sched, ring == bad_ring ? bad : NULL);
 	}
 	dss_find_heads(d);
+	dss_step(d, "quiesce", -1, t, 0);
+
+	/* 2. One reset for the whole domain. */
+	dss_reset(d, cause);
+	dss_drop_done_heads(d);
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_serial_cand *c = &d->cands[i];
 
@@ -398,10 +471,6 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 		if (c->timed_out && !d->rings[i]->independent)
 			shared_timeout = true;
 	}
-	dss_step(d, "quiesce", -1, t, 0);
-
-	/* 2. One reset for the whole domain. */
-	dss_reset(d, cause);
 
 	if (cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT) {
 		if (d->params.mode == DRM_SCHED_SERIAL_MODE_CLASSIC) {
@@ -474,9 +543,7 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 		goto out;
 	}
 
-	if (d->ops->last_progress &&
-	    ktime_ms_delta(ktime_get(), d->ops->last_progress(ring)) <
-	    jiffies_to_msecs(sched->timeout) / 2) {
+	if (dss_progressing(d, ring)) {
 		d->stats.false_timeouts++;
 		dev_dbg(d->dev, "%s: %s: still progressing, false timeout\n",
 			d->name, ring->name);
@@ -491,6 +558,21 @@ out:
 }
 EXPORT_SYMBOL(drm_sched_serial_timedout);
 
+struct dss_recover_work {
+	struct work_struct work;
+	struct drm_sched_serial_domain *domain;
+	enum drm_sched_serial_cause cause;
+};
+
+static void dss_recover_work(struct work_struct *work)
+{
+	struct dss_recover_work *w = container_of(work, typeof(*w), work);
+
+	mutex_lock(&w->domain->lock);
+	dss_recover_locked(w->domain, w->cause, NULL, NULL);
+	mutex_unlock(&w->domain->lock);
+}
+
 /**
  * drm_sched_serial_recover - run the recovery sequence for another cause
  * @domain: the domain
@@ -500,17 +582,25 @@ EXPORT_SYMBOL(drm_sched_serial_timedout);
  * contexts the driver banned beforehand end with their ban_error. Nobody is
  * blamed. Sleeps; must not be called from a ring's timeout handler.
  *
+ * The recovery runs on the domain's timeout workqueue: a timeout handler
+ * that already took its job off the pending list finishes first. Otherwise
+ * the reset would drop that job's work behind drm_sched's back, and its
+ * hardware fence's -ECANCELED would finish it as if it had completed.
+ *
  * Return: 0, or -EINVAL for a bad cause.
  */
 int drm_sched_serial_recover(struct drm_sched_serial_domain *domain,
 			     enum drm_sched_serial_cause cause)
 {
+	struct dss_recover_work w = { .domain = domain, .cause = cause };
+
 	if (cause >= DRM_SCHED_SERIAL_CAUSE_COUNT ||
 	    cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT)
 		return -EINVAL;
-	mutex_lock(&domain->lock);
-	dss_recover_locked(domain, cause, NULL, NULL);
-	mutex_unlock(&domain->lock);
+	INIT_WORK_ONSTACK(&w.work, dss_recover_work);
+	queue_work(domain->timeout_wq, &w.work);
+	flush_work(&w.work);
+	destroy_work_on_stack(&w.work);
 	return 0;
 }
 EXPORT_SYMBOL(drm_sched_serial_recover);
