@@ -1,0 +1,809 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * The mock multi-ring GPU of the drm_sched_serial KUnit suite: the
+ * drm_sched backend (run_job, timedout_job, free_job), the drm_sched_serial
+ * ops (reset, hw_fence, probe, reemit, ...) and a small engine model with
+ * one hrtimer per ring. See drm_sched_serial_mock.h for the model.
+ */
+#include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <drm/drm_print.h>
+
+#include "drm_sched_serial_mock.h"
+
+/* Bounds of the teardown: nothing should take nearly that long. */
+#define DSS_MOCK_FINI_WAIT_MS	2000
+
+/**
+ * struct dss_mock_run - one run of a job on a ring: its hardware fence
+ * @base: the hardware fence; @base.lock is the ring's fence_lock
+ * @job: the job (its memory outlives the run, see &struct dss_mock_job)
+ * @ring: the ring
+ * @link: entry in the ring's queue while the run is in flight
+ * @finish_at: when a started run completes
+ * @started: the run started executing
+ * @hangs: the run hangs until a reset
+ *
+ * Allocated by dss_mock_emit(); references: the caller's, the ring queue's
+ * (until signalled) and the job's @hw_fence (until the next run or
+ * teardown). Freed when the last one goes.
+ */
+struct dss_mock_run {
+	struct dma_fence base;
+	struct dss_mock_job *job;
+	struct dss_mock_ring *ring;
+	struct list_head link;
+	ktime_t finish_at;
+	bool started;
+	bool hangs;
+};
+
+static struct dss_mock_job *to_mock_job(struct drm_sched_job *job)
+{
+	return container_of(job, struct dss_mock_job, base);
+}
+
+static struct dss_mock_ring *to_mock_ring(struct drm_gpu_scheduler *sched)
+{
+	return container_of(sched, struct dss_mock_ring, sched);
+}
+
+static struct dss_mock *to_mock(struct drm_sched_serial_domain *domain)
+{
+	return container_of(domain, struct dss_mock, domain);
+}
+
+static struct dss_mock_run *to_mock_run(struct dma_fence *f)
+{
+	return container_of(f, struct dss_mock_run, base);
+}
+
+static const char *dss_mock_fence_driver_name(struct dma_fence *f)
+{
+	return "dss_mock";
+}
+
+static const char *dss_mock_fence_timeline_name(struct dma_fence *f)
+{
+	return to_mock_run(f)->ring->serial.name;
+}
+
+static void dss_mock_fence_release(struct dma_fence *f)
+{
+	struct dss_mock_run *run = to_mock_run(f);
+
+	atomic_inc(&run->ring->fences_released);
+	kfree_rcu(run, base.rcu);
+}
+
+static const struct dma_fence_ops dss_mock_fence_ops = {
+	.get_driver_name = dss_mock_fence_driver_name,
+	.get_timeline_name = dss_mock_fence_timeline_name,
+	.release = dss_mock_fence_release,
+};
+
+/* Signal the runs on @list (taken off their queue), then drop the queue's
+ * references. Called without &dss_mock.lock.
+ */
+static void dss_mock_signal_runs(struct dss_mock *mock, struct list_head *list,
+				 int error)
+{
+	struct dss_mock_run *run, *tmp;
+
+	list_for_each_entry_safe(run, tmp, list, link) {
+		list_del_init(&run->link);
+		if (error)
+			dma_fence_set_error(&run->base, error);
+		if (dma_fence_signal(&run->base))
+			atomic_inc(&mock->double_signals);
+		else
+			atomic_inc(&run->ring->fences_signalled);
+		dma_fence_put(&run->base);
+	}
+}
+
+static bool dss_mock_run_hangs(struct dss_mock *mock, struct dss_mock_job *job)
+{
+	if (mock->drain)
+		return false;
+	if (job->flags & DSS_MOCK_JOB_HANG)
+		return true;
+	return (job->flags & DSS_MOCK_JOB_HANG_ONCE) && !job->hung_once;
+}
+
+/*
+ * Let @ring's engine catch up with @now: complete the runs that are due
+ * (onto @done), start the next one, arm the timer. Called with
+ * &dss_mock.lock held.
+ */
+static void dss_mock_ring_kick(struct dss_mock_ring *ring,
+			       struct list_head *done, ktime_t now)
+{
+	struct dss_mock *mock = ring->mock;
+	struct dss_mock_run *run;
+
+	lockdep_assert_held(&mock->lock);
+
+	while ((run = list_first_entry_or_null(&ring->queue,
+					       struct dss_mock_run, link))) {
+		struct dss_mock_job *job = run->job;
+		bool stalled = !ring->serial.independent &&
+			       mock->shared_hung && !ring->hung;
+
+		if (!mock->drain && (stalled || run->hangs))
+			return;
+
+		if (!run->started) {
+			run->started = true;
+			atomic_inc(&job->starts);
+			complete(&job->started);
+			if (dss_mock_run_hangs(mock, job)) {
+				if (job->flags & DSS_MOCK_JOB_HANG_ONCE)
+					job->hung_once = true;
+				run->hangs = true;
+				ring->hung = true;
+				if (!ring->serial.independent)
+					mock->shared_hung = true;
+				return;
+			}
+			run->finish_at = ktime_add_us(now, job->duration_us);
+		}
+
+		if (!mock->drain && ktime_before(now, run->finish_at)) {
+			ktime_t next = run->finish_at;
+
+			if (job->progress_us) {
+				ring->last_progress = now;
+				next = min(next, ktime_add_us(now, job->progress_us));
+			}
+			hrtimer_start(&ring->timer, next, HRTIMER_MODE_ABS);
+			return;
+		}
+
+		list_move_tail(&run->link, done);
+		atomic_inc(&job->completions);
+		ring->last_progress = now;
+		if (run->hangs) {
+			ring->hung = false;
+			mock->shared_hung = false;
+		}
+	}
+}
+
+static enum hrtimer_restart dss_mock_ring_timer(struct hrtimer *timer)
+{
+	struct dss_mock_ring *ring = container_of(timer, struct dss_mock_ring,
+						  timer);
+	struct dss_mock *mock = ring->mock;
+	unsigned long flags;
+	LIST_HEAD(done);
+
+	spin_lock_irqsave(&mock->lock, flags);
+	dss_mock_ring_kick(ring, &done, ktime_get());
+	spin_unlock_irqrestore(&mock->lock, flags);
+	dss_mock_signal_runs(mock, &done, 0);
+	return HRTIMER_NORESTART;
+}
+
+/* Hand @job to its ring with a fresh hardware fence. */
+static struct dma_fence *dss_mock_emit(struct dss_mock_job *job)
+{
+	struct dss_mock_ring *ring = job->ctx->ring;
+	struct dss_mock *mock = ring->mock;
+	struct dma_fence *old;
+	struct dss_mock_run *run;
+	unsigned long flags;
+	LIST_HEAD(done);
+
+	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	if (!run)
+		return ERR_PTR(-ENOMEM);
+	run->job = job;
+	run->ring = ring;
+
+	spin_lock_irqsave(&mock->lock, flags);
+	dma_fence_init(&run->base, &dss_mock_fence_ops, &ring->fence_lock,
+		       ring->fence_context, ++ring->next_seqno);
+	atomic_inc(&ring->fences_created);
+	atomic_inc(&job->runs);
+	/* References: the caller's (from init), the queue's, the job's. */
+	dma_fence_get(&run->base);
+	dma_fence_get(&run->base);
+	old = job->hw_fence;
+	job->hw_fence = &run->base;
+	list_add_tail(&run->link, &ring->queue);
+	dss_mock_ring_kick(ring, &done, ktime_get());
+	spin_unlock_irqrestore(&mock->lock, flags);
+
+	dma_fence_put(old);
+	dss_mock_signal_runs(mock, &done, 0);
+	return &run->base;
+}
+
+/* drm_sched backend */
+
+static struct dma_fence *dss_mock_run_job(struct drm_sched_job *sched_job)
+{
+	struct dss_mock_job *job = to_mock_job(sched_job);
+
+	/* A job of a banned context: drm_sched set -ECANCELED, do not run. */
+	if (sched_job->s_fence->finished.error) {
+		atomic_inc(&job->cancelled);
+		return NULL;
+	}
+	return dss_mock_emit(job);
+}
+
+static enum drm_gpu_sched_stat
+dss_mock_timedout_job(struct drm_sched_job *sched_job)
+{
+	struct dss_mock_ring *ring = to_mock_ring(sched_job->sched);
+	struct dss_mock *mock = ring->mock;
+
+	atomic_inc(&ring->tdr_calls);
+	if (READ_ONCE(mock->hold_tdr)) {
+		if (atomic_cmpxchg(&mock->tdr_first, -1, ring->index) == -1)
+			complete(&mock->tdr_entered);
+		wait_for_completion(&mock->tdr_release);
+	}
+	return drm_sched_serial_timedout(&ring->serial, sched_job);
+}
+
+static void dss_mock_free_job(struct drm_sched_job *sched_job)
+{
+	struct dss_mock_job *job = to_mock_job(sched_job);
+
+	drm_sched_job_cleanup(sched_job);
+	job->freed = true;
+}
+
+static const struct drm_sched_backend_ops dss_mock_sched_ops = {
+	.run_job = dss_mock_run_job,
+	.timedout_job = dss_mock_timedout_job,
+	.free_job = dss_mock_free_job,
+};
+
+/* drm_sched_serial ops */
+
+static int dss_mock_reset(struct drm_sched_serial_domain *domain,
+			  enum drm_sched_serial_cause cause)
+{
+	struct dss_mock *mock = to_mock(domain);
+	struct dss_mock_run *run;
+	unsigned long flags;
+	LIST_HEAD(dropped);
+	LIST_HEAD(done);
+	unsigned int i;
+
+	if (mock->reset_delay_ms)
+		msleep(mock->reset_delay_ms);
+
+	spin_lock_irqsave(&mock->lock, flags);
+	atomic_inc(&mock->resets);
+	mock->last_reset_cause = cause;
+	for (i = 0; i < mock->nr_rings; i++) {
+		struct dss_mock_ring *ring = &mock->rings[i];
+
+		/* A head run that finishes just before the reset lands. */
+		if (test_and_clear_bit(i, &mock->complete_in_reset)) {
+			run = list_first_entry_or_null(&ring->queue,
+						       struct dss_mock_run,
+						       link);
+			if (run) {
+				list_move_tail(&run->link, &done);
+				atomic_inc(&run->job->completions);
+				ring->last_progress = ktime_get();
+			}
+		}
+		list_for_each_entry(run, &ring->queue, link)
+			atomic_inc(&run->job->drops);
+		list_splice_tail_init(&ring->queue, &dropped);
+		ring->hung = false;
+	}
+	mock->shared_hung = false;
+	spin_unlock_irqrestore(&mock->lock, flags);
+
+	dss_mock_signal_runs(mock, &done, 0);
+	/* Every run the reset dropped ends now, with -ECANCELED. */
+	dss_mock_signal_runs(mock, &dropped, -ECANCELED);
+	return 0;
+}
+
+static struct dma_fence *dss_mock_hw_fence(struct drm_sched_job *sched_job)
+{
+	struct dss_mock_job *job = to_mock_job(sched_job);
+	struct dss_mock *mock = job->ctx->mock;
+	struct dma_fence *f;
+	unsigned long flags;
+
+	spin_lock_irqsave(&mock->lock, flags);
+	f = dma_fence_get(job->hw_fence);
+	spin_unlock_irqrestore(&mock->lock, flags);
+	return f;
+}
+
+static struct dma_fence *dss_mock_probe(struct drm_sched_job *sched_job)
+{
+	struct dss_mock_job *job = to_mock_job(sched_job);
+
+	atomic_inc(&job->probes);
+	return dss_mock_emit(job);
+}
+
+static struct dma_fence *dss_mock_reemit(struct drm_sched_job *sched_job)
+{
+	struct dss_mock_job *job = to_mock_job(sched_job);
+
+	atomic_inc(&job->reemits);
+	return dss_mock_emit(job);
+}
+
+static struct drm_sched_serial_ctx *
+dss_mock_job_ctx(struct drm_sched_job *sched_job)
+{
+	return &to_mock_job(sched_job)->ctx->serial;
+}
+
+static ktime_t dss_mock_last_progress(struct drm_sched_serial_ring *sring)
+{
+	struct dss_mock_ring *ring = container_of(sring, struct dss_mock_ring,
+						  serial);
+	unsigned long flags;
+	ktime_t t;
+
+	spin_lock_irqsave(&ring->mock->lock, flags);
+	t = ring->last_progress;
+	spin_unlock_irqrestore(&ring->mock->lock, flags);
+	return t;
+}
+
+static void dss_mock_verdict(struct drm_sched_job *sched_job,
+			     enum drm_sched_serial_verdict verdict)
+{
+	struct dss_mock_job *job = to_mock_job(sched_job);
+
+	job->verdict = verdict;
+	atomic_inc(&job->verdicts);
+}
+
+static void dss_mock_print_job(struct drm_sched_job *sched_job,
+			       struct drm_printer *p)
+{
+	struct dss_mock_job *job = to_mock_job(sched_job);
+
+	drm_printf(p, "mock job: ring %s, %u us, flags %#lx, runs %d\n",
+		   job->ctx->ring->serial.name, job->duration_us, job->flags,
+		   atomic_read(&job->runs));
+}
+
+static const struct drm_sched_serial_ops dss_mock_serial_ops = {
+	.reset = dss_mock_reset,
+	.hw_fence = dss_mock_hw_fence,
+	.probe = dss_mock_probe,
+	.reemit = dss_mock_reemit,
+	.job_ctx = dss_mock_job_ctx,
+	.last_progress = dss_mock_last_progress,
+	.verdict = dss_mock_verdict,
+	.print_job = dss_mock_print_job,
+};
+
+/**
+ * dss_mock_new - create a mock GPU
+ * @test: the test owning it
+ * @descs: the rings, @nr_rings of them
+ * @nr_rings: at most DSS_MOCK_MAX_RINGS
+ * @params: recovery policy of the domain
+ * @timeout_ms: job timeout of the rings whose description has none
+ *
+ * Return: the mock, allocation managed by the test; tear it down with
+ * dss_mock_fini(). Fails the test (assertion) on error.
+ */
+struct dss_mock *dss_mock_new(struct kunit *test,
+			      const struct dss_mock_ring_desc *descs,
+			      unsigned int nr_rings,
+			      const struct drm_sched_serial_params *params,
+			      unsigned int timeout_ms)
+{
+	struct dss_mock *mock;
+	unsigned int i;
+	int ret;
+
+	KUNIT_ASSERT_LE(test, nr_rings, DSS_MOCK_MAX_RINGS);
+	mock = kunit_kzalloc(test, sizeof(*mock), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mock);
+	mock->test = test;
+	spin_lock_init(&mock->lock);
+	INIT_LIST_HEAD(&mock->jobs);
+	INIT_LIST_HEAD(&mock->ctxs);
+	atomic_set(&mock->tdr_first, -1);
+	init_completion(&mock->tdr_entered);
+	init_completion(&mock->tdr_release);
+	/* Teardown needs it from here on: dss_mock_fini() copes with any state */
+	test->priv = mock;
+
+	mock->dev = root_device_register("dss_mock");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mock->dev));
+
+	ret = drm_sched_serial_domain_init(&mock->domain, &dss_mock_serial_ops,
+					   params, nr_rings, mock->dev,
+					   "dss_mock");
+	KUNIT_ASSERT_EQ(test, ret, 0);
+
+	for (i = 0; i < nr_rings; i++) {
+		struct dss_mock_ring *ring = &mock->rings[i];
+		struct drm_sched_init_args args = {
+			.ops = &dss_mock_sched_ops,
+			.timeout_wq = mock->domain.timeout_wq,
+			.credit_limit = 64,
+			.timeout = msecs_to_jiffies(descs[i].timeout_ms ?: timeout_ms),
+			.score = &ring->score,
+			.name = descs[i].name,
+			.dev = mock->dev,
+		};
+
+		ring->mock = mock;
+		ring->index = i;
+		spin_lock_init(&ring->fence_lock);
+		INIT_LIST_HEAD(&ring->queue);
+		ring->fence_context = dma_fence_context_alloc(1);
+		hrtimer_init(&ring->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+		ring->timer.function = dss_mock_ring_timer;
+
+		ret = drm_sched_init(&ring->sched, &args);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+		mock->nr_rings++;
+
+		ring->serial.sched = &ring->sched;
+		ring->serial.name = descs[i].name;
+		ring->serial.independent = descs[i].independent;
+		ret = drm_sched_serial_add_ring(&mock->domain, &ring->serial);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+	}
+	return mock;
+}
+
+/**
+ * dss_mock_ctx_new - create a context with an entity on one ring
+ * @mock: the device
+ * @ring: index of the ring
+ *
+ * Return: the context, allocation managed by the test; its entity is
+ * destroyed by dss_mock_fini().
+ */
+struct dss_mock_ctx *dss_mock_ctx_new(struct dss_mock *mock, unsigned int ring)
+{
+	struct kunit *test = mock->test;
+	struct drm_gpu_scheduler *sched;
+	struct dss_mock_ctx *ctx;
+	int ret;
+
+	KUNIT_ASSERT_LT(test, ring, mock->nr_rings);
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	ctx->mock = mock;
+	ctx->ring = &mock->rings[ring];
+	drm_sched_serial_ctx_init(&ctx->serial);
+
+	sched = &ctx->ring->sched;
+	ret = drm_sched_entity_init(&ctx->entity, DRM_SCHED_PRIORITY_NORMAL,
+				    &sched, 1, &ctx->serial.banned);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	list_add_tail(&ctx->link, &mock->ctxs);
+	return ctx;
+}
+
+/**
+ * dss_mock_job_new - create a job
+ * @ctx: its context
+ * @duration_us: time one run takes
+ * @flags: DSS_MOCK_JOB_*
+ *
+ * Return: the job, allocation managed by the test; submit it with
+ * dss_mock_job_submit().
+ */
+struct dss_mock_job *dss_mock_job_new(struct dss_mock_ctx *ctx,
+				      unsigned int duration_us,
+				      unsigned long flags)
+{
+	struct dss_mock *mock = ctx->mock;
+	struct kunit *test = mock->test;
+	struct dss_mock_job *job;
+	unsigned long irqflags;
+	int ret;
+
+	job = kunit_kzalloc(test, sizeof(*job), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, job);
+	ret = drm_sched_job_init(&job->base, &ctx->entity, ctx);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	job->ctx = ctx;
+	job->duration_us = duration_us;
+	job->flags = flags;
+	job->verdict = -1;
+	init_completion(&job->started);
+
+	spin_lock_irqsave(&mock->lock, irqflags);
+	list_add_tail(&job->link, &mock->jobs);
+	spin_unlock_irqrestore(&mock->lock, irqflags);
+	return job;
+}
+
+static void dss_mock_finished_cb(struct dma_fence *f, struct dma_fence_cb *cb)
+{
+	struct dss_mock_job *job = container_of(cb, struct dss_mock_job,
+						finished_cb);
+
+	job->finished_error = f->error;
+	atomic_inc(&job->finished_signals);
+}
+
+/**
+ * dss_mock_job_submit - arm a job and push it to its entity
+ * @job: the job
+ */
+void dss_mock_job_submit(struct dss_mock_job *job)
+{
+	struct kunit *test = job->ctx->mock->test;
+	int ret;
+
+	drm_sched_job_arm(&job->base);
+	job->finished = dma_fence_get(&job->base.s_fence->finished);
+	ret = dma_fence_add_callback(job->finished, &job->finished_cb,
+				     dss_mock_finished_cb);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	job->submitted = true;
+	drm_sched_entity_push_job(&job->base);
+}
+
+/**
+ * dss_mock_job_wait_finished - wait for a job's finished fence
+ * @job: a submitted job
+ * @timeout_ms: at most this long
+ *
+ * Return: true if the finished fence signalled.
+ */
+bool dss_mock_job_wait_finished(struct dss_mock_job *job,
+				unsigned int timeout_ms)
+{
+	return dma_fence_wait_timeout(job->finished, false,
+				      msecs_to_jiffies(timeout_ms)) > 0;
+}
+
+/**
+ * dss_mock_job_wait_started - wait until a run of the job started
+ * @job: a submitted job
+ * @timeout_ms: at most this long
+ *
+ * Return: true if a run started (consumes one start).
+ */
+bool dss_mock_job_wait_started(struct dss_mock_job *job,
+			       unsigned int timeout_ms)
+{
+	return wait_for_completion_timeout(&job->started,
+					   msecs_to_jiffies(timeout_ms)) > 0;
+}
+
+/**
+ * dss_mock_set_params - change the recovery policy between recoveries
+ * @mock: the device
+ * @params: the new policy
+ */
+void dss_mock_set_params(struct dss_mock *mock,
+			 const struct drm_sched_serial_params *params)
+{
+	mutex_lock(&mock->domain.lock);
+	mock->domain.params = *params;
+	mutex_unlock(&mock->domain.lock);
+}
+
+static bool dss_mock_tdr_expired(struct dss_mock_ring *ring)
+{
+	struct delayed_work *tdr = &ring->sched.work_tdr;
+
+	return delayed_work_pending(tdr) && !timer_pending(&tdr->timer);
+}
+
+/**
+ * dss_mock_hold_timeouts - hold the next timedout_job call
+ * @mock: the device
+ *
+ * Call before submitting the jobs that are to time out together, then
+ * dss_mock_release_timeouts().
+ */
+void dss_mock_hold_timeouts(struct dss_mock *mock)
+{
+	atomic_set(&mock->tdr_first, -1);
+	reinit_completion(&mock->tdr_entered);
+	reinit_completion(&mock->tdr_release);
+	WRITE_ONCE(mock->hold_tdr, true);
+}
+
+/**
+ * dss_mock_wait_timeout_held - wait until a timedout_job call is held
+ * @mock: the device, after dss_mock_hold_timeouts()
+ * @timeout_ms: at most this long
+ *
+ * Return: true if a call is held; release it with
+ * dss_mock_release_timeouts().
+ */
+bool dss_mock_wait_timeout_held(struct dss_mock *mock, unsigned int timeout_ms)
+{
+	return wait_for_completion_timeout(&mock->tdr_entered,
+					   msecs_to_jiffies(timeout_ms)) > 0;
+}
+
+/**
+ * dss_mock_release_timeouts - make several rings time out together
+ * @mock: the device, with @hold_tdr set before the jobs were submitted
+ * @rings: bitmask of the rings expected to time out
+ * @timeout_ms: how long to wait for them
+ *
+ * Waits until the first timedout_job call is held, then until the timeout
+ * work of every other ring of @rings has fired (it is queued behind the
+ * held one on the domain's ordered workqueue), then releases the handler:
+ * the recovery sees all of them as timed out.
+ *
+ * Return: true if all of @rings timed out in time.
+ */
+bool dss_mock_release_timeouts(struct dss_mock *mock, unsigned long rings,
+			       unsigned int timeout_ms)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(timeout_ms);
+	bool ok = false;
+	unsigned int i;
+
+	if (atomic_read(&mock->tdr_first) < 0 &&
+	    !wait_for_completion_timeout(&mock->tdr_entered,
+					 msecs_to_jiffies(timeout_ms)))
+		goto out;
+	rings &= ~BIT(atomic_read(&mock->tdr_first));
+	/* No fence to wait on: poll the timeout works, bounded. */
+	for (;;) {
+		ok = true;
+		for (i = 0; i < mock->nr_rings; i++)
+			if ((rings & BIT(i)) &&
+			    !dss_mock_tdr_expired(&mock->rings[i]))
+				ok = false;
+		if (ok || time_after(jiffies, deadline))
+			break;
+		usleep_range(1000, 2000);
+	}
+out:
+	WRITE_ONCE(mock->hold_tdr, false);
+	complete_all(&mock->tdr_release);
+	return ok;
+}
+
+/* Teardown: complete everything in flight, hanging or not. */
+static void dss_mock_drain(struct dss_mock *mock)
+{
+	unsigned long flags;
+	LIST_HEAD(done);
+	unsigned int i;
+
+	/* Not in the middle of a recovery. */
+	mutex_lock(&mock->domain.lock);
+	spin_lock_irqsave(&mock->lock, flags);
+	mock->drain = true;
+	for (i = 0; i < mock->nr_rings; i++)
+		dss_mock_ring_kick(&mock->rings[i], &done, ktime_get());
+	spin_unlock_irqrestore(&mock->lock, flags);
+	mutex_unlock(&mock->domain.lock);
+	dss_mock_signal_runs(mock, &done, 0);
+}
+
+static bool dss_mock_pending_empty(struct dss_mock_ring *ring)
+{
+	bool empty;
+
+	spin_lock(&ring->sched.job_list_lock);
+	empty = list_empty(&ring->sched.pending_list);
+	spin_unlock(&ring->sched.job_list_lock);
+	return empty;
+}
+
+/**
+ * dss_mock_fini - tear a mock GPU down and check its fence accounting
+ * @mock: the device; may be partly set up (a failed dss_mock_new())
+ *
+ * Completes whatever is still in flight, waits for every submitted job to
+ * finish and be freed, destroys the entities, schedulers, domain and device,
+ * then drops the mock's fence references. Expects (KUNIT_EXPECT) that every
+ * finished fence signalled exactly once, that every hardware fence was
+ * signalled exactly once and freed, and that the schedulers' accounting is
+ * balanced. Safe to call twice.
+ */
+void dss_mock_fini(struct dss_mock *mock)
+{
+	struct kunit *test = mock->test;
+	unsigned long deadline = jiffies + msecs_to_jiffies(DSS_MOCK_FINI_WAIT_MS);
+	struct dss_mock_job *job;
+	struct dss_mock_ctx *ctx;
+	unsigned int i;
+
+	if (mock->fini_done)
+		return;
+	mock->fini_done = true;
+
+	WRITE_ONCE(mock->hold_tdr, false);
+	complete_all(&mock->tdr_release);
+
+	if (mock->nr_rings) {
+		dss_mock_drain(mock);
+
+		list_for_each_entry(job, &mock->jobs, link) {
+			long left = (long)(deadline - jiffies);
+
+			if (!job->submitted)
+				continue;
+			KUNIT_EXPECT_TRUE_MSG(test,
+					      dma_fence_wait_timeout(job->finished, false,
+								     max(left, 1L)) > 0,
+					      "job on %s never finished",
+					      job->ctx->ring->serial.name);
+		}
+		/* The scheduler threads free finished jobs: no fence for that. */
+		for (i = 0; i < mock->nr_rings; i++) {
+			while (!dss_mock_pending_empty(&mock->rings[i]) &&
+			       time_before(jiffies, deadline))
+				usleep_range(1000, 2000);
+			KUNIT_EXPECT_TRUE(test,
+					  dss_mock_pending_empty(&mock->rings[i]));
+		}
+	}
+
+	list_for_each_entry(ctx, &mock->ctxs, link) {
+		drm_sched_entity_destroy(&ctx->entity);
+		ctx->destroyed = true;
+	}
+	/* Pending lists are empty: no timeout can be re-armed after this. */
+	for (i = 0; i < mock->nr_rings; i++)
+		cancel_delayed_work_sync(&mock->rings[i].sched.work_tdr);
+	for (i = 0; i < mock->nr_rings; i++) {
+		struct dss_mock_ring *ring = &mock->rings[i];
+
+		drm_sched_fini(&ring->sched);
+		hrtimer_cancel(&ring->timer);
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ring->score), 0,
+				    "%s: scheduler score", ring->serial.name);
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ring->sched.hw_rq_count), 0,
+				    "%s: hw_rq_count", ring->serial.name);
+	}
+	if (mock->domain.timeout_wq)
+		drm_sched_serial_domain_fini(&mock->domain);
+
+	/* Drop the mock's references: every hardware fence must go now. */
+	list_for_each_entry(job, &mock->jobs, link) {
+		dma_fence_put(job->hw_fence);
+		job->hw_fence = NULL;
+		if (!job->submitted) {
+			drm_sched_job_cleanup(&job->base);
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&job->finished_signals), 1,
+				    "job on %s: finished fence signals",
+				    job->ctx->ring->serial.name);
+		KUNIT_EXPECT_TRUE(test, job->freed);
+		dma_fence_put(job->finished);
+		job->finished = NULL;
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&mock->double_signals), 0);
+	for (i = 0; i < mock->nr_rings; i++) {
+		struct dss_mock_ring *ring = &mock->rings[i];
+		int created = atomic_read(&ring->fences_created);
+
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ring->fences_signalled),
+				    created, "%s: hw fences signalled",
+				    ring->serial.name);
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ring->fences_released),
+				    created, "%s: hw fences freed",
+				    ring->serial.name);
+	}
+
+	if (!IS_ERR_OR_NULL(mock->dev))
+		root_device_unregister(mock->dev);
+}

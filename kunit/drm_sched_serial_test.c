@@ -1,0 +1,1014 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * KUnit suite "drm_sched_serial": the recovery library driven by a mock
+ * GPU (drm_sched_serial_mock.c) with rings
+ *   0 gfx, 1 compute0, 2 compute1 (shared: a hang stalls all three),
+ *   3 sdma (independent),
+ * one scheduler each, in one reset domain. Short timeouts keep the suite
+ * fast: jobs time out after JOB_TIMEOUT_MS (SDMA_TIMEOUT_MS on sdma),
+ * replays after PROBE_MS.
+ *
+ * Counters of a job: runs = handed to the hardware (run_job, probe or
+ * reemit), completions = runs the hardware completed, finished_signals =
+ * signals of the job's finished fence. Every test ends in dss_mock_fini(),
+ * which also expects every finished fence to have signalled once and every
+ * hardware fence to have been signalled once and freed.
+ */
+#include <kunit/test.h>
+#include <linux/dma-fence.h>
+#include <linux/jiffies.h>
+#include <linux/workqueue.h>
+
+#include "drm_sched_serial_mock.h"
+
+#define GFX		0
+#define COMPUTE0	1
+#define COMPUTE1	2
+#define SDMA		3
+#define SHARED_RINGS	(BIT(GFX) | BIT(COMPUTE0) | BIT(COMPUTE1))
+
+#define JOB_TIMEOUT_MS	150
+#define SDMA_TIMEOUT_MS	(JOB_TIMEOUT_MS * 2 / 3)
+#define PROBE_MS	50
+/* Bound for anything a recovery should have done by then. */
+#define WAIT_MS		2000
+/* A short job and one that is still running when a reset lands. */
+#define SHORT_US	(10 * USEC_PER_MSEC)
+#define HEAD_US		(20 * USEC_PER_MSEC)
+
+static const struct dss_mock_ring_desc test_rings[] = {
+	[GFX] = { .name = "gfx" },
+	[COMPUTE0] = { .name = "compute0" },
+	[COMPUTE1] = { .name = "compute1" },
+	/* DMA engines get a shorter timeout, as in real drivers. */
+	[SDMA] = { .name = "sdma", .independent = true,
+		   .timeout_ms = SDMA_TIMEOUT_MS },
+};
+
+static void test_params(struct drm_sched_serial_params *p)
+{
+	drm_sched_serial_default_params(p);
+	p->probe_timeout_ms = PROBE_MS;
+	p->budget_ms = 1000;
+}
+
+static struct dss_mock *test_mock(struct kunit *test,
+				  const struct drm_sched_serial_params *p)
+{
+	return dss_mock_new(test, test_rings, ARRAY_SIZE(test_rings), p,
+			    JOB_TIMEOUT_MS);
+}
+
+static struct dss_mock_job *submit(struct dss_mock_ctx *ctx,
+				   unsigned int duration_us,
+				   unsigned long flags)
+{
+	struct dss_mock_job *job = dss_mock_job_new(ctx, duration_us, flags);
+
+	dss_mock_job_submit(job);
+	return job;
+}
+
+/*
+ * Let the held timeout handler go once every ring of @rings timed out:
+ * one recovery sees them all as timed out. dss_mock_hold_timeouts() must
+ * have been called before the jobs were submitted.
+ */
+static bool time_out_together(struct dss_mock *mock, unsigned long rings)
+{
+	return dss_mock_release_timeouts(mock, rings, WAIT_MS);
+}
+
+/* Wait until no recovery runs, so the domain's counters are final. */
+static void sync_recovery(struct dss_mock *mock)
+{
+	mutex_lock(&mock->domain.lock);
+	mutex_unlock(&mock->domain.lock);
+}
+
+/* @job finishes, its finished fence signals once, with @error. */
+static void expect_finished(struct kunit *test, struct dss_mock_job *job,
+			    int error)
+{
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(job, WAIT_MS));
+	KUNIT_EXPECT_EQ(test, atomic_read(&job->finished_signals), 1);
+	KUNIT_EXPECT_EQ(test, job->finished_error, error);
+	KUNIT_EXPECT_EQ(test, job->finished->error, error);
+}
+
+/*
+ * The scenario of the amd-gfx RFC (seed 003): a compute job hangs, the gfx
+ * head stalls behind it, both rings time out together. Only the compute
+ * context is guilty; the gfx head completes once, from its replay, and is
+ * not run again; the gfx context's later jobs run.
+ */
+static void serial_guilty_compute_innocent_gfx(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	struct dss_mock_job *bad, *bad_next, *head, *next, *later;
+	struct dss_mock_ctx *gfx, *cmp;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+
+	dss_mock_hold_timeouts(mock);
+	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	head = submit(gfx, HEAD_US, 0);
+	next = submit(gfx, SHORT_US, 0);
+	bad_next = submit(cmp, SHORT_US, 0);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+
+	expect_finished(test, head, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
+	/* Stalled first run, then the replay; never run a third time. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->runs), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->probes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->reemits), 0);
+	KUNIT_EXPECT_EQ(test, head->verdict, DRM_SCHED_SERIAL_INNOCENT);
+
+	expect_finished(test, next, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&next->completions), 1);
+
+	expect_finished(test, bad, -ETIME);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad->completions), 0);
+	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
+	expect_finished(test, bad_next, -ECANCELED);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad_next->completions), 0);
+
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.guilty), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.guilty), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.suspect), 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.innocent, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.bans, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.last.guilty_ring, COMPUTE0);
+	KUNIT_EXPECT_EQ(test, mock->rings[GFX].serial.timeouts, 1);
+	KUNIT_EXPECT_EQ(test, mock->rings[COMPUTE0].serial.timeouts, 1);
+
+	later = submit(gfx, SHORT_US, 0);
+	expect_finished(test, later, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&later->runs), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&later->completions), 1);
+}
+
+/* The mirror case: gfx hangs, the compute head stalled behind it. */
+static void serial_guilty_gfx_innocent_compute(struct kunit *test)
+{
+	struct dss_mock_job *bad, *head, *next, *later;
+	struct drm_sched_serial_params p;
+	struct dss_mock_ctx *gfx, *cmp;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+
+	dss_mock_hold_timeouts(mock);
+	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	head = submit(cmp, HEAD_US, 0);
+	next = submit(cmp, SHORT_US, 0);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+
+	expect_finished(test, bad, -ETIME);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad->probes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad->completions), 0);
+
+	expect_finished(test, head, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->runs), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->probes), 1);
+	KUNIT_EXPECT_EQ(test, head->verdict, DRM_SCHED_SERIAL_INNOCENT);
+	expect_finished(test, next, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&next->completions), 1);
+
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.guilty), 0);
+	/* The initial reset, then one to cancel the hanging replay. */
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 2);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.probes, 2);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.last.guilty_ring, GFX);
+
+	later = submit(cmp, SHORT_US, 0);
+	expect_finished(test, later, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&later->completions), 1);
+}
+
+/* Both shared rings hang on their own: both are guilty, nobody else. */
+static void serial_two_guilty_rings(struct kunit *test)
+{
+	struct dss_mock_ctx *gfx, *cmp, *other;
+	struct dss_mock_job *bad1, *bad2, *inn;
+	struct drm_sched_serial_params p;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+	other = dss_mock_ctx_new(mock, GFX);
+
+	dss_mock_hold_timeouts(mock);
+	bad1 = submit(gfx, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad1, WAIT_MS));
+	bad2 = submit(cmp, 0, DSS_MOCK_JOB_HANG);
+	inn = submit(other, SHORT_US, 0);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+
+	expect_finished(test, bad1, -ETIME);
+	expect_finished(test, bad2, -ETIME);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad1->probes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad2->probes), 1);
+	expect_finished(test, inn, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&inn->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&inn->reemits), 1);
+
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&other->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&other->serial.guilty), 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 3);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.probes, 2);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 2);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.innocent, 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.last.guilty_ring, GFX);
+}
+
+/*
+ * A hang on an independent ring stalls nobody and proves its head guilty:
+ * no replay. The reset still drops the shared rings' work, which is
+ * re-emitted and completes once.
+ */
+static void serial_independent_ring_guilty_without_probe(struct kunit *test)
+{
+	struct dss_mock_job *bad, *bad_later, *gjob, *running, *dma;
+	struct dss_mock_ctx *sdma, *sdma2, *gfx;
+	struct drm_sched_serial_params p;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	sdma = dss_mock_ctx_new(mock, SDMA);
+	sdma2 = dss_mock_ctx_new(mock, SDMA);
+	gfx = dss_mock_ctx_new(mock, GFX);
+
+	bad = submit(sdma, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	/*
+	 * The shared rings keep running while sdma hangs: gfx work completes
+	 * before the recovery ended the hang (it would signal bad first).
+	 */
+	gjob = submit(gfx, SHORT_US, 0);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(gjob, WAIT_MS));
+	KUNIT_EXPECT_FALSE(test, dma_fence_is_signaled(bad->finished));
+	/*
+	 * Still running when the reset lands: it takes two job timeouts but
+	 * shows progress, so its own timeouts are false ones.
+	 */
+	running = dss_mock_job_new(gfx, 2 * JOB_TIMEOUT_MS * USEC_PER_MSEC, 0);
+	running->progress_us = SHORT_US;
+	dss_mock_job_submit(running);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(running, WAIT_MS));
+
+	expect_finished(test, bad, -ETIME);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad->runs), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad->probes), 0);
+	expect_finished(test, gjob, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gjob->runs), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gjob->completions), 1);
+	expect_finished(test, running, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&running->drops), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&running->reemits), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&running->completions), 1);
+
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.probes, 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
+	KUNIT_EXPECT_EQ(test, mock->rings[SDMA].serial.guilty, 1);
+	KUNIT_EXPECT_EQ(test, mock->rings[SDMA].serial.probes, 0);
+	/* gfx's own timeouts (its long job) are false ones: no blame. */
+	KUNIT_EXPECT_EQ(test, mock->rings[GFX].serial.guilty, 0);
+	KUNIT_EXPECT_EQ(test, mock->rings[GFX].serial.probes, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&sdma->serial.banned), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
+
+	bad_later = submit(sdma, SHORT_US, 0);
+	expect_finished(test, bad_later, -ECANCELED);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad_later->runs), 0);
+	dma = submit(sdma2, SHORT_US, 0);
+	expect_finished(test, dma, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dma->completions), 1);
+}
+
+/*
+ * A ring whose timeout fired while another ring's recovery waited, but
+ * which keeps making progress, does not join the recovery as timed out:
+ * its long job is not replayed (and so not blamed for outlasting the
+ * replay window); the reset drops it and it is re-emitted. sdma's shorter
+ * timeout makes its handler the held one.
+ */
+static void serial_progressing_ring_does_not_join_recovery(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	struct dss_mock_ctx *sdma, *gfx;
+	struct dss_mock_job *bad, *job;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	sdma = dss_mock_ctx_new(mock, SDMA);
+	gfx = dss_mock_ctx_new(mock, GFX);
+
+	dss_mock_hold_timeouts(mock);
+	bad = submit(sdma, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	job = dss_mock_job_new(gfx, 2 * JOB_TIMEOUT_MS * USEC_PER_MSEC, 0);
+	job->progress_us = SHORT_US;
+	dss_mock_job_submit(job);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(SDMA) | BIT(GFX)));
+	KUNIT_EXPECT_EQ(test, atomic_read(&mock->tdr_first), SDMA);
+
+	expect_finished(test, bad, -ETIME);
+	expect_finished(test, job, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&job->probes), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&job->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&job->verdicts), 0);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.probes, 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&sdma->serial.banned), 1);
+}
+
+/*
+ * A hang that does not reproduce when replayed blames nobody: the
+ * timed-out heads' contexts become suspects. First alone on one ring, then
+ * on two rings with elimination off (with it, the last candidate would be
+ * eliminated as guilty without a replay).
+ */
+static void serial_non_reproducing_hang_makes_suspects(struct kunit *test)
+{
+	struct dss_mock_job *flaky, *flaky2, *head;
+	struct drm_sched_serial_params p;
+	struct dss_mock_ctx *gfx, *gfx2, *cmp;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+
+	flaky = submit(gfx, SHORT_US, DSS_MOCK_JOB_HANG_ONCE);
+	expect_finished(test, flaky, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&flaky->runs), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&flaky->probes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&flaky->completions), 1);
+	KUNIT_EXPECT_EQ(test, flaky->verdict, DRM_SCHED_SERIAL_SUSPECT);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.suspects, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.suspect), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.last.guilty_ring, -1);
+
+	p.elimination = false;
+	dss_mock_set_params(mock, &p);
+	gfx2 = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+	dss_mock_hold_timeouts(mock);
+	flaky2 = submit(gfx2, SHORT_US, DSS_MOCK_JOB_HANG_ONCE);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(flaky2, WAIT_MS));
+	head = submit(cmp, HEAD_US, 0);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+
+	expect_finished(test, flaky2, 0);
+	expect_finished(test, head, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&flaky2->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
+	KUNIT_EXPECT_EQ(test, flaky2->verdict, DRM_SCHED_SERIAL_SUSPECT);
+	KUNIT_EXPECT_EQ(test, head->verdict, DRM_SCHED_SERIAL_SUSPECT);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.suspects, 3);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.bans, 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx2->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 0);
+}
+
+/* A context suspect ban_suspect (3) times within the window is banned. */
+static void serial_suspect_three_times_bans(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	struct dss_mock_job *job;
+	struct dss_mock_ctx *gfx;
+	struct dss_mock *mock;
+	int i;
+
+	test_params(&p);
+	KUNIT_ASSERT_EQ(test, p.ban_suspect, 3);
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+
+	for (i = 1; i <= 3; i++) {
+		job = submit(gfx, SHORT_US, DSS_MOCK_JOB_HANG_ONCE);
+		expect_finished(test, job, 0);
+		KUNIT_EXPECT_EQ(test, job->verdict, DRM_SCHED_SERIAL_SUSPECT);
+		sync_recovery(mock);
+		KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.suspect), i);
+		KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned),
+				i == 3 ? 1 : 0);
+	}
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.bans, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 0);
+
+	job = submit(gfx, SHORT_US, 0);
+	expect_finished(test, job, -ECANCELED);
+	KUNIT_EXPECT_EQ(test, atomic_read(&job->runs), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&job->cancelled), 1);
+}
+
+/*
+ * A job longer than the timeout on a ring that keeps showing progress: the
+ * timeouts are false, nothing is reset, the job completes once.
+ */
+static void serial_false_timeout_no_reset(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	struct dss_mock_job *job;
+	struct dss_mock_ctx *gfx;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+
+	job = dss_mock_job_new(gfx, 8 * JOB_TIMEOUT_MS * USEC_PER_MSEC / 3, 0);
+	job->progress_us = SHORT_US;
+	dss_mock_job_submit(job);
+
+	expect_finished(test, job, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&job->runs), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&job->completions), 1);
+	sync_recovery(mock);
+	KUNIT_EXPECT_GE(test, mock->domain.stats.false_timeouts, 1);
+	KUNIT_EXPECT_GE(test, mock->rings[GFX].serial.timeouts, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mock->resets), 0);
+}
+
+/*
+ * Three shared rings time out together: one timeout handler runs, the
+ * others' timeouts join its recovery.
+ */
+static void serial_coalesced_timeouts_one_recovery(struct kunit *test)
+{
+	struct dss_mock_ctx *gfx, *cmp0, *cmp1;
+	struct dss_mock_job *bad, *h0, *h1;
+	struct drm_sched_serial_params p;
+	struct dss_mock *mock;
+	unsigned int i, calls = 0;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp0 = dss_mock_ctx_new(mock, COMPUTE0);
+	cmp1 = dss_mock_ctx_new(mock, COMPUTE1);
+
+	dss_mock_hold_timeouts(mock);
+	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	h0 = submit(cmp0, HEAD_US, 0);
+	h1 = submit(cmp1, HEAD_US, 0);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, SHARED_RINGS));
+
+	expect_finished(test, bad, -ETIME);
+	expect_finished(test, h0, 0);
+	expect_finished(test, h1, 0);
+	sync_recovery(mock);
+	for (i = 0; i < mock->nr_rings; i++)
+		calls += atomic_read(&mock->rings[i].tdr_calls);
+	KUNIT_EXPECT_EQ(test, calls, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.by_cause[DRM_SCHED_SERIAL_CAUSE_TIMEOUT], 1);
+	KUNIT_EXPECT_EQ(test, mock->rings[GFX].serial.timeouts, 1);
+	KUNIT_EXPECT_EQ(test, mock->rings[COMPUTE0].serial.timeouts, 1);
+	KUNIT_EXPECT_EQ(test, mock->rings[COMPUTE1].serial.timeouts, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 2);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.probes, 3);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.innocent, 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp0->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp1->serial.banned), 0);
+}
+
+/*
+ * Two candidates, the first innocent: elimination makes the second guilty
+ * without replaying it, so one reset and one probe. Without elimination the
+ * same case costs a second probe and a second reset.
+ */
+static void serial_elimination_saves_probe_and_reset(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	struct dss_mock_ctx *gfx, *cmp;
+	struct dss_mock_job *bad, *head;
+	struct dss_mock *mock;
+	u64 resets, probes;
+
+	test_params(&p);
+	KUNIT_ASSERT_TRUE(test, p.elimination);
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+
+	dss_mock_hold_timeouts(mock);
+	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	head = submit(gfx, HEAD_US, 0);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+	expect_finished(test, bad, -ETIME);
+	expect_finished(test, head, 0);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.probes, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad->probes), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad->runs), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->probes), 1);
+	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
+
+	resets = mock->domain.stats.resets;
+	probes = mock->domain.stats.probes;
+	p.elimination = false;
+	dss_mock_set_params(mock, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+	dss_mock_hold_timeouts(mock);
+	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	head = submit(gfx, HEAD_US, 0);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+	expect_finished(test, bad, -ETIME);
+	expect_finished(test, head, 0);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets - resets, 2);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.probes - probes, 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad->probes), 1);
+}
+
+/*
+ * The replay budget runs out after the first (hanging) replay and its
+ * reset: the remaining timed-out head is guilty, as in classic mode, and
+ * the fallback is counted.
+ */
+static void serial_budget_exhausted_falls_back_to_classic(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	struct dss_mock_ctx *gfx, *cmp;
+	struct dss_mock_job *bad, *head;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	/* One replay window; the hanging replay and its reset exceed it. */
+	p.budget_ms = PROBE_MS;
+	mock = test_mock(test, &p);
+	mock->reset_delay_ms = PROBE_MS / 2;
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+
+	dss_mock_hold_timeouts(mock);
+	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	head = submit(cmp, HEAD_US, 0);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+
+	expect_finished(test, bad, -ETIME);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad->probes), 1);
+	expect_finished(test, head, -ETIME);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->probes), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->runs), 1);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.fallbacks, 1);
+	KUNIT_EXPECT_TRUE(test, mock->domain.last.fallback);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.probes, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 2);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 1);
+}
+
+/* Classic mode: every timed-out head is guilty, no replay. */
+static void classic_mode_blames_timed_out_heads(struct kunit *test)
+{
+	struct dss_mock_job *bad, *head, *behind;
+	struct dss_mock_ctx *gfx, *cmp, *other;
+	struct drm_sched_serial_params p;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	p.mode = DRM_SCHED_SERIAL_MODE_CLASSIC;
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+	other = dss_mock_ctx_new(mock, GFX);
+
+	dss_mock_hold_timeouts(mock);
+	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	head = submit(gfx, HEAD_US, 0);
+	behind = submit(other, SHORT_US, 0);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+
+	expect_finished(test, bad, -ETIME);
+	expect_finished(test, head, -ETIME);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->runs), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 0);
+	expect_finished(test, behind, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&behind->runs), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&behind->completions), 1);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.probes, 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 2);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.innocent, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&other->serial.banned), 0);
+}
+
+/* Mode off leaves a hang alone; switching to serial recovers it. */
+static void off_mode_does_not_recover(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	struct dss_mock_job *bad, *later;
+	struct dss_mock_ctx *gfx;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	p.mode = DRM_SCHED_SERIAL_MODE_OFF;
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+
+	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
+	/* Three timeouts' worth: still hung, nothing done about it. */
+	KUNIT_EXPECT_FALSE(test, dss_mock_job_wait_finished(bad,
+							    3 * JOB_TIMEOUT_MS + PROBE_MS));
+	sync_recovery(mock);
+	KUNIT_EXPECT_GE(test, mock->rings[GFX].serial.timeouts, 2);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mock->resets), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad->runs), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad->completions), 0);
+
+	p.mode = DRM_SCHED_SERIAL_MODE_SERIAL;
+	dss_mock_set_params(mock, &p);
+	expect_finished(test, bad, -ETIME);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
+
+	gfx = dss_mock_ctx_new(mock, GFX);
+	later = submit(gfx, SHORT_US, 0);
+	expect_finished(test, later, 0);
+}
+
+/*
+ * The gfx head completes on the hardware after the quiesce, just before the
+ * reset drops it (the mock completes it inside the reset op): it is done,
+ * finished once with that run, and never replayed nor re-emitted.
+ */
+static void serial_job_signalled_between_quiesce_and_replay_not_rerun(struct kunit *test)
+{
+	struct dss_mock_job *bad, *head, *next;
+	struct drm_sched_serial_params p;
+	struct dss_mock_ctx *gfx, *cmp;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+
+	dss_mock_hold_timeouts(mock);
+	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	head = submit(gfx, HEAD_US, 0);
+	next = submit(gfx, SHORT_US, 0);
+	mock->complete_in_reset = BIT(GFX);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+
+	expect_finished(test, head, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->runs), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->probes), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->reemits), 0);
+	expect_finished(test, next, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&next->completions), 1);
+	expect_finished(test, bad, -ETIME);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, mock->complete_in_reset, 0UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 1);
+}
+
+/*
+ * A mixed scenario on every ring (a non-reproducing hang on gfx, a hang on
+ * compute0, work on compute1 and sdma, jobs before and after): every
+ * finished fence signals exactly once and every hardware fence is signalled
+ * exactly once, none twice, and all of them are freed.
+ */
+static void serial_every_fence_signals_exactly_once(struct kunit *test)
+{
+	struct dss_mock_ctx *ctx[6];
+	struct dss_mock_job *jobs[16];
+	struct drm_sched_serial_params p;
+	struct dss_mock *mock;
+	unsigned int i, n = 0, created = 0, nr_jobs;
+	static const struct {
+		unsigned int ctx;
+		unsigned int us;
+		unsigned long flags;
+	} plan[] = {
+		{ 0, HEAD_US, DSS_MOCK_JOB_HANG_ONCE },	/* gfx */
+		{ 0, SHORT_US, 0 },
+		{ 1, SHORT_US, 0 },			/* gfx */
+		{ 2, 0, DSS_MOCK_JOB_HANG },		/* compute0 */
+		{ 2, SHORT_US, 0 },
+		{ 3, HEAD_US, 0 },			/* compute0 */
+		{ 4, HEAD_US, 0 },			/* compute1 */
+		{ 4, SHORT_US, 0 },
+		{ 5, SHORT_US, 0 },			/* sdma */
+		{ 5, HEAD_US, 0 },
+	};
+	static const unsigned int ctx_ring[] = {
+		GFX, GFX, COMPUTE0, COMPUTE0, COMPUTE1, SDMA,
+	};
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	for (i = 0; i < ARRAY_SIZE(ctx); i++)
+		ctx[i] = dss_mock_ctx_new(mock, ctx_ring[i]);
+
+	for (i = 0; i < ARRAY_SIZE(plan); i++)
+		jobs[n++] = submit(ctx[plan[i].ctx], plan[i].us, plan[i].flags);
+	for (i = 0; i < n; i++)
+		KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(jobs[i],
+								   2 * WAIT_MS));
+	/* And more work on every ring after the recovery. */
+	for (i = 0; i < ARRAY_SIZE(ctx); i++)
+		if (!atomic_read(&ctx[i]->serial.banned))
+			jobs[n++] = submit(ctx[i], SHORT_US, 0);
+	nr_jobs = n;
+	for (i = 0; i < nr_jobs; i++) {
+		KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(jobs[i],
+								   WAIT_MS));
+		KUNIT_EXPECT_EQ(test, atomic_read(&jobs[i]->finished_signals), 1);
+		KUNIT_EXPECT_LE(test, atomic_read(&jobs[i]->completions), 1);
+	}
+	sync_recovery(mock);
+	KUNIT_EXPECT_GE(test, mock->domain.stats.recoveries, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx[2]->serial.banned), 1);
+	KUNIT_EXPECT_EQ(test, jobs[3]->finished_error, -ETIME);
+
+	/* Tear down now to see every fence signalled and freed. */
+	dss_mock_fini(mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mock->double_signals), 0);
+	for (i = 0; i < mock->nr_rings; i++) {
+		struct dss_mock_ring *ring = &mock->rings[i];
+
+		KUNIT_EXPECT_EQ(test, atomic_read(&ring->fences_signalled),
+				atomic_read(&ring->fences_created));
+		KUNIT_EXPECT_EQ(test, atomic_read(&ring->fences_released),
+				atomic_read(&ring->fences_created));
+		created += atomic_read(&ring->fences_created);
+	}
+	/* Re-emissions and replays each got a fresh fence. */
+	KUNIT_EXPECT_GT(test, created, nr_jobs);
+}
+
+/*
+ * A banned context's queued jobs end with its ban error at the restart,
+ * and jobs it submits later are cancelled by drm_sched without running;
+ * another context on the same ring is unaffected.
+ */
+static void banned_context_later_jobs_cancelled(struct kunit *test)
+{
+	struct dss_mock_job *bad, *bad2, *bad3, *good1, *good2;
+	struct drm_sched_serial_params p;
+	struct dss_mock_ctx *evil, *good;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	evil = dss_mock_ctx_new(mock, COMPUTE0);
+	good = dss_mock_ctx_new(mock, COMPUTE0);
+
+	bad = submit(evil, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad2 = submit(evil, SHORT_US, 0);
+	good1 = submit(good, SHORT_US, 0);
+
+	expect_finished(test, bad, -ETIME);
+	expect_finished(test, bad2, -ECANCELED);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad2->completions), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad2->reemits), 0);
+	expect_finished(test, good1, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&good1->completions), 1);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&evil->serial.banned), 1);
+	KUNIT_EXPECT_EQ(test, evil->serial.ban_error, -ECANCELED);
+
+	bad3 = submit(evil, SHORT_US, 0);
+	good2 = submit(good, SHORT_US, 0);
+	expect_finished(test, bad3, -ECANCELED);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad3->runs), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad3->cancelled), 1);
+	expect_finished(test, good2, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&good2->completions), 1);
+}
+
+/*
+ * A recovery for an uncorrectable memory error: one reset, no replay,
+ * nobody blamed; the work in flight is re-emitted and completes once, and
+ * the context the driver banned beforehand ends with its ban error.
+ */
+static void recover_uecc_cause_blames_nobody(struct kunit *test)
+{
+	struct dss_mock_ctx *gfx, *cmp, *victim;
+	struct drm_sched_serial_params p;
+	struct dss_mock_job *g, *c, *v;
+	struct dss_mock *mock;
+	int ret;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+	victim = dss_mock_ctx_new(mock, COMPUTE1);
+
+	g = submit(gfx, JOB_TIMEOUT_MS * USEC_PER_MSEC / 2, 0);
+	c = submit(cmp, JOB_TIMEOUT_MS * USEC_PER_MSEC / 2, 0);
+	v = submit(victim, JOB_TIMEOUT_MS * USEC_PER_MSEC / 2, 0);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(g, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(c, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(v, WAIT_MS));
+
+	KUNIT_EXPECT_EQ(test, drm_sched_serial_recover(&mock->domain,
+						       DRM_SCHED_SERIAL_CAUSE_TIMEOUT),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, drm_sched_serial_recover(&mock->domain,
+						       DRM_SCHED_SERIAL_CAUSE_COUNT),
+			-EINVAL);
+	/* The driver bans the context the memory error hit, then recovers. */
+	atomic_set(&victim->serial.banned, 1);
+	ret = drm_sched_serial_recover(&mock->domain,
+				       DRM_SCHED_SERIAL_CAUSE_UECC);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+
+	expect_finished(test, g, 0);
+	expect_finished(test, c, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&g->runs), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&g->reemits), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&g->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->reemits), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->completions), 1);
+	expect_finished(test, v, -ECANCELED);
+	KUNIT_EXPECT_EQ(test, atomic_read(&v->reemits), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&v->completions), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&g->verdicts), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->verdicts), 0);
+
+	KUNIT_EXPECT_EQ(test, mock->last_reset_cause, DRM_SCHED_SERIAL_CAUSE_UECC);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.by_cause[DRM_SCHED_SERIAL_CAUSE_UECC], 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.probes, 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.suspects, 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.bans, 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.last.guilty_ring, -1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 0);
+}
+
+struct recover_work {
+	struct work_struct work;
+	struct drm_sched_serial_domain *domain;
+	struct completion done;
+	int ret;
+};
+
+static void recover_work_fn(struct work_struct *work)
+{
+	struct recover_work *w = container_of(work, struct recover_work, work);
+
+	w->ret = drm_sched_serial_recover(w->domain,
+					  DRM_SCHED_SERIAL_CAUSE_UECC);
+	complete(&w->done);
+}
+
+/*
+ * drm_sched_serial_recover() while a timeout handler is about to run: the
+ * handler has taken its job off the pending list already. The recovery's
+ * reset must not end that job as if it had completed (6.1 does not pass
+ * the hardware fence's -ECANCELED on): the hung job ends guilty, once.
+ */
+static void recover_while_timeout_handler_runs(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	struct recover_work *w;
+	struct dss_mock_job *bad;
+	struct dss_mock_ctx *gfx;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	w->domain = &mock->domain;
+	init_completion(&w->done);
+	INIT_WORK(&w->work, recover_work_fn);
+
+	dss_mock_hold_timeouts(mock);
+	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_wait_timeout_held(mock, WAIT_MS));
+
+	queue_work(system_unbound_wq, &w->work);
+	/* Let a recovery that does not wait for the handler run first. */
+	wait_for_completion_timeout(&w->done, msecs_to_jiffies(PROBE_MS));
+	KUNIT_EXPECT_TRUE(test, time_out_together(mock, BIT(GFX)));
+	flush_work(&w->work);
+	KUNIT_EXPECT_EQ(test, w->ret, 0);
+
+	expect_finished(test, bad, -ETIME);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad->completions), 0);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.by_cause[DRM_SCHED_SERIAL_CAUSE_UECC], 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
+}
+
+static int dss_test_init(struct kunit *test)
+{
+	test->priv = NULL;
+	return 0;
+}
+
+static void dss_test_exit(struct kunit *test)
+{
+	if (test->priv)
+		dss_mock_fini(test->priv);
+}
+
+static struct kunit_case drm_sched_serial_cases[] = {
+	KUNIT_CASE(serial_guilty_compute_innocent_gfx),
+	KUNIT_CASE(serial_guilty_gfx_innocent_compute),
+	KUNIT_CASE(serial_two_guilty_rings),
+	KUNIT_CASE(serial_independent_ring_guilty_without_probe),
+	KUNIT_CASE(serial_progressing_ring_does_not_join_recovery),
+	KUNIT_CASE(serial_non_reproducing_hang_makes_suspects),
+	KUNIT_CASE(serial_suspect_three_times_bans),
+	KUNIT_CASE(serial_false_timeout_no_reset),
+	KUNIT_CASE(serial_coalesced_timeouts_one_recovery),
+	KUNIT_CASE(serial_elimination_saves_probe_and_reset),
+	KUNIT_CASE(serial_budget_exhausted_falls_back_to_classic),
+	KUNIT_CASE(classic_mode_blames_timed_out_heads),
+	KUNIT_CASE(off_mode_does_not_recover),
+	KUNIT_CASE(serial_job_signalled_between_quiesce_and_replay_not_rerun),
+	KUNIT_CASE(serial_every_fence_signals_exactly_once),
+	KUNIT_CASE(banned_context_later_jobs_cancelled),
+	KUNIT_CASE(recover_uecc_cause_blames_nobody),
+	KUNIT_CASE(recover_while_timeout_handler_runs),
+	{}
+};
+
+static struct kunit_suite drm_sched_serial_suite = {
+	.name = "drm_sched_serial",
+	.init = dss_test_init,
+	.exit = dss_test_exit,
+	.test_cases = drm_sched_serial_cases,
+};
+
+kunit_test_suite(drm_sched_serial_suite);
+
+MODULE_DESCRIPTION("KUnit tests for drm_sched_serial");
+MODULE_LICENSE("GPL");
