@@ -279,11 +279,12 @@ static bool dss_arbitrate(struct drm_sched_serial_domain *d,
 		for (i = 0; i < d->nr_rings; i++) {
 			struct drm_sched_serial_ring *ring = d->rings[i];
 			struct drm_sched_serial_cand *c = &d->cands[i];
+			bool first_pass = !pass;
 			unsigned int window;
 			ktime_t t;
 
 			if (!c->head || ring->independent ||
-			    c->timed_out != (pass == 0))
+			    c->timed_out != first_pass)
 				continue;
 			k++;
 			if (pass == 1 && guilty)

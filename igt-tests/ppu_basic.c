@@ -115,7 +115,8 @@ static void test_ctx(void)
 	igt_assert_eq_u32(q.banned, 0);
 	igt_assert_eq_u32(q.suspect_count, 0);
 	igt_assert_eq_u32(q.innocent_count, 0);
-	igt_assert_eq_u64(q.reserved, 0);
+	igt_assert_eq_u32(q.ecc_flags, 0);
+	igt_assert_eq_u32(q.pad, 0);
 	ppu_ctx_destroy(fd, a);
 	/* gone: a second destroy and a query fail */
 	igt_assert_eq(__ppu_ctx_destroy(fd, a), -ENOENT);

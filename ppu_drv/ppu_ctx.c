@@ -114,6 +114,10 @@ int ppu_ctx_create_ioctl(struct drm_device *dev, void *data,
 		return -EINVAL;
 	}
 
+	if (ppu_ras_pending(to_ppu(dev))) {
+		drm_dbg_driver(dev, "ctx_create: refused: a UECC page is pending\n");
+		return -EIO;
+	}
 	ctx = ppu_ctx_alloc(to_ppu(dev));
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
@@ -202,7 +206,8 @@ int ppu_ctx_query_reset_ioctl(struct drm_device *dev, void *data,
 		args->status = DRM_PPU_CTX_RESET_INNOCENT;
 	else
 		args->status = DRM_PPU_CTX_RESET_NONE;
-	args->reserved = 0;
+	args->ecc_flags = READ_ONCE(ctx->ecc_flags);
+	args->pad = 0;
 	ppu_ctx_put(ctx);
 	return 0;
 }

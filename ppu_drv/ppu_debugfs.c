@@ -56,9 +56,81 @@ static int ppu_debugfs_ring_recovery(struct seq_file *m, void *data)
 	return 0;
 }
 
+static int ppu_debugfs_flash_dump(struct seq_file *m, void *data)
+{
+	struct drm_info_node *node = m->private;
+
+	ppu_ras_flash_dump(to_ppu(node->minor->dev), m);
+	return 0;
+}
+
 static const struct drm_info_list ppu_debugfs_list[] = {
 	{ "rings", ppu_debugfs_rings, 0 },
 	{ "ring_recovery", ppu_debugfs_ring_recovery, 0 },
+	{ "flash_dump", ppu_debugfs_flash_dump, 0 },
+};
+
+/* Copy a short command from userspace, NUL-terminated, or fail. */
+static int ppu_debugfs_get_cmd(struct ppu_device *ppu, const char __user *ubuf,
+			       size_t len, char *buf, size_t size)
+{
+	if (len >= size) {
+		drm_info(&ppu->drm, "debugfs: command too long\n");
+		return -EINVAL;
+	}
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	strim(buf);
+	return 0;
+}
+
+static ssize_t ppu_debugfs_ras_inject_write(struct file *file,
+					    const char __user *ubuf,
+					    size_t len, loff_t *offp)
+{
+	struct ppu_device *ppu = file_inode(file)->i_private;
+	char buf[96];
+	int ret;
+
+	ret = ppu_debugfs_get_cmd(ppu, ubuf, len, buf, sizeof(buf));
+	if (!ret)
+		ret = ppu_ras_inject(ppu, buf);
+	return ret ? ret : len;
+}
+
+static const struct file_operations ppu_debugfs_ras_inject_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = ppu_debugfs_ras_inject_write,
+	.llseek = no_llseek,
+};
+
+/* Erasing the ECC history needs the word ERASE: no accident wipes it. */
+static ssize_t ppu_debugfs_flash_reset_write(struct file *file,
+					     const char __user *ubuf,
+					     size_t len, loff_t *offp)
+{
+	struct ppu_device *ppu = file_inode(file)->i_private;
+	char buf[16];
+	int ret;
+
+	ret = ppu_debugfs_get_cmd(ppu, ubuf, len, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	if (strcmp(buf, "ERASE")) {
+		drm_info(&ppu->drm, "flash_reset: write ERASE to wipe the ECC history\n");
+		return -EINVAL;
+	}
+	ret = ppu_ras_flash_reset(ppu);
+	return ret ? ret : len;
+}
+
+static const struct file_operations ppu_debugfs_flash_reset_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = ppu_debugfs_flash_reset_write,
+	.llseek = no_llseek,
 };
 
 static int ppu_debugfs_mode_show(struct seq_file *m, void *data)
@@ -121,4 +193,8 @@ void ppu_debugfs_init(struct drm_minor *minor)
 				 minor->debugfs_root, minor);
 	debugfs_create_file("recovery_mode", 0600, minor->debugfs_root,
 			    to_ppu(minor->dev), &ppu_debugfs_mode_fops);
+	debugfs_create_file("ras_inject", 0200, minor->debugfs_root,
+			    to_ppu(minor->dev), &ppu_debugfs_ras_inject_fops);
+	debugfs_create_file("flash_reset", 0200, minor->debugfs_root,
+			    to_ppu(minor->dev), &ppu_debugfs_flash_reset_fops);
 }

@@ -66,15 +66,27 @@ static int ppu_open(struct drm_device *dev, struct drm_file *file)
 	pfile->ppu = to_ppu(dev);
 	xa_init_flags(&pfile->ctxs, XA_FLAGS_ALLOC1);
 	file->driver_priv = pfile;
+	mutex_lock(&pfile->ppu->files_lock);
+	list_add_tail(&pfile->link, &pfile->ppu->files);
+	mutex_unlock(&pfile->ppu->files_lock);
 	return 0;
 }
 
 static void ppu_postclose(struct drm_device *dev, struct drm_file *file)
 {
 	struct ppu_file *pfile = file->driver_priv;
+	struct ppu_device *ppu = pfile->ppu;
+	bool last;
 
 	ppu_ctx_close_all(pfile);
+	mutex_lock(&ppu->files_lock);
+	list_del(&pfile->link);
+	last = list_empty(&ppu->files);
+	mutex_unlock(&ppu->files_lock);
 	kfree(pfile);
+	/* The last user of the device is gone: retire pending UECC pages. */
+	if (last)
+		ppu_ras_last_close(ppu);
 }
 
 static const struct drm_ioctl_desc ppu_ioctls[] = {
@@ -88,6 +100,7 @@ static const struct drm_ioctl_desc ppu_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(PPU_SUBMIT, ppu_submit_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(PPU_CTX_QUERY_RESET, ppu_ctx_query_reset_ioctl,
 			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_RAS_QUERY, ppu_ras_query_ioctl, DRM_RENDER_ALLOW),
 };
 
 DEFINE_DRM_GEM_FOPS(ppu_fops);
@@ -124,15 +137,27 @@ static int ppu_probe(struct platform_device *pdev)
 	if (IS_ERR(ppu))
 		return PTR_ERR(ppu);
 	ppu->hw = pdata->hw;
+	mutex_init(&ppu->files_lock);
+	INIT_LIST_HEAD(&ppu->files);
 	platform_set_drvdata(pdev, ppu);
+
+	/* Before any allocation of device memory: repair and retire. */
+	ret = ppu_ras_init(ppu);
+	if (ret)
+		return ret;
 
 	ret = ppu_reset_init(ppu);
 	if (ret)
-		return ret;
+		goto err_ras;
 
 	ret = ppu_rings_init(ppu);
 	if (ret)
 		goto err_reset;
+	ppu_ras_start(ppu);
+
+	ret = devm_device_add_group(&pdev->dev, &ppu_ras_attr_group);
+	if (ret)
+		goto err_rings;
 
 	ret = drm_dev_register(&ppu->drm, 0);
 	if (ret)
@@ -142,9 +167,12 @@ static int ppu_probe(struct platform_device *pdev)
 	return 0;
 
 err_rings:
+	ppu_ras_stop(ppu);
 	ppu_rings_fini(ppu);
 err_reset:
 	ppu_reset_fini(ppu);
+err_ras:
+	ppu_ras_fini(ppu);
 	return ret;
 }
 
@@ -153,8 +181,10 @@ static int ppu_remove(struct platform_device *pdev)
 	struct ppu_device *ppu = platform_get_drvdata(pdev);
 
 	drm_dev_unplug(&ppu->drm);
+	ppu_ras_stop(ppu);
 	ppu_rings_fini(ppu);
 	ppu_reset_fini(ppu);
+	ppu_ras_fini(ppu);
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include <drm/ppu_drm.h>
 
 #include "ppu_hw.h"
+#include "ppu_ras.h"
 
 #define DRIVER_NAME	"ppu"
 #define DRIVER_DESC	"PPU DRM driver"
@@ -59,6 +60,9 @@ struct ppu_ring {
  * @nr_rings: number of rings
  * @domain: the reset domain of all rings: drm_sched_serial recovery
  * @reset_count: device resets done by the driver
+ * @ras: memory health
+ * @files_lock: protects @files
+ * @files: open DRM files, for UECC handling and the last close
  */
 struct ppu_device {
 	struct drm_device drm;
@@ -67,6 +71,9 @@ struct ppu_device {
 	u32 nr_rings;
 	struct drm_sched_serial_domain domain;
 	atomic_t reset_count;
+	struct ppu_ras ras;
+	struct mutex files_lock; /* protects files */
+	struct list_head files;
 };
 
 static inline struct ppu_device *to_ppu(struct drm_device *drm)
@@ -78,10 +85,12 @@ static inline struct ppu_device *to_ppu(struct drm_device *drm)
  * struct ppu_file - per-open-file state
  * @ppu: the device
  * @ctxs: contexts of this file, by id
+ * @link: entry in &ppu_device.files
  */
 struct ppu_file {
 	struct ppu_device *ppu;
 	struct xarray ctxs;
+	struct list_head link;
 };
 
 /**
@@ -94,6 +103,7 @@ struct ppu_file {
  * @serial: reset accounting; its banned flag is the entities' guilty
  *	flag, so drm_sched cancels the queued jobs of a banned context
  * @reset_base: device reset count when the context was created
+ * @ecc_flags: DRM_PPU_CTX_ECC_* flags
  */
 struct ppu_ctx {
 	struct kref refcount;
@@ -103,6 +113,7 @@ struct ppu_ctx {
 	struct drm_sched_entity *entities;
 	struct drm_sched_serial_ctx serial;
 	u32 reset_base;
+	u32 ecc_flags;
 };
 
 /**

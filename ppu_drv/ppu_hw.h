@@ -219,6 +219,8 @@ struct ppu_hw_bank_info {
  * struct ppu_hw_ras_ops - memory, flash and error operations
  * @set_ras_handler: install (or, with NULL, remove) the memory error
  *	interrupt; after removal returns, no handler call runs or will run
+ * @ras_flush: wait until every memory error raised so far was delivered
+ *	to the handler and the handler returned
  * @hbm_read: read HBM through the ECC; -EBADMSG if a codeword was
  *	uncorrectable, -EIO on a parity error (nothing read)
  * @hbm_write: write HBM; -EIO on a parity error (nothing written)
@@ -235,6 +237,7 @@ struct ppu_hw_bank_info {
  */
 struct ppu_hw_ras_ops {
 	void (*set_ras_handler)(struct ppu_hw *hw, ppu_hw_ras_fn fn, void *data);
+	void (*ras_flush)(struct ppu_hw *hw);
 	int (*hbm_read)(struct ppu_hw *hw, u64 addr, void *buf, size_t len);
 	int (*hbm_write)(struct ppu_hw *hw, u64 addr, const void *buf,
 			 size_t len);

@@ -210,6 +210,9 @@ static struct dma_fence *ppu_ring_run_job(struct drm_sched_job *sched_job)
 	job->fence_prealloc = NULL;
 	/* A job of a banned context: drm_sched set -ECANCELED, do not run. */
 	if (unlikely(sched_job->s_fence->finished.error)) {
+		/* drm_sched says -ECANCELED; a memory error says -EIO. */
+		if (READ_ONCE(job->ctx->ecc_flags) & DRM_PPU_CTX_ECC_UECC)
+			dma_fence_set_error(&sched_job->s_fence->finished, -EIO);
 		ppu_fence_free(fence);
 		return NULL;
 	}

@@ -212,6 +212,12 @@ int ppu_submit_ioctl(struct drm_device *dev, void *data,
 		drm_dbg_driver(dev, "submit: no context %u\n", args->ctx_id);
 		return -ENOENT;
 	}
+	if (READ_ONCE(ctx->ecc_flags) & DRM_PPU_CTX_ECC_UECC) {
+		drm_dbg_driver(dev, "submit: context %u lost to a memory error\n",
+			       args->ctx_id);
+		ppu_ctx_put(ctx);
+		return -EIO;
+	}
 
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
 	if (!job) {

@@ -22,7 +22,7 @@ struct ppu_sim_ras;
  * struct ppu_sim_ras_config - memory of a simulated device
  * @hbm_size: bytes of HBM
  * @banks: banks
- * @spare_rows: spare rows per bank
+ * @spare_rows: spare rows per bank, 0 for none
  * @sddc: SDDC instead of SEC-DED
  * @flash_size: bytes of flash
  */

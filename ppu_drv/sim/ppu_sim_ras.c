@@ -110,6 +110,11 @@ static void ppu_sim_set_ras_handler(struct ppu_hw *hw, ppu_hw_ras_fn fn,
 		flush_work(&ras->work);
 }
 
+static void ppu_sim_ras_flush(struct ppu_hw *hw)
+{
+	flush_work(&to_ras(hw)->work);
+}
+
 static int ppu_sim_hbm_read_op(struct ppu_hw *hw, u64 addr, void *buf,
 			       size_t len)
 {
@@ -192,6 +197,7 @@ static int ppu_sim_flash_torn_op(struct ppu_hw *hw, u32 bytes)
 
 static const struct ppu_hw_ras_ops ppu_sim_ras_ops = {
 	.set_ras_handler = ppu_sim_set_ras_handler,
+	.ras_flush = ppu_sim_ras_flush,
 	.hbm_read = ppu_sim_hbm_read_op,
 	.hbm_write = ppu_sim_hbm_write_op,
 	.hbm_repair_row = ppu_sim_hbm_repair_op,
@@ -216,7 +222,8 @@ int ppu_sim_ras_init(struct ppu_sim *sim, const struct ppu_sim_ras_config *cfg)
 	struct ppu_sim_hbm_config hcfg = {
 		.size = cfg->hbm_size,
 		.banks = cfg->banks,
-		.spare_rows = cfg->spare_rows,
+		/* 0 means none here; the model takes 0 as "default" */
+		.spare_rows = cfg->spare_rows ? cfg->spare_rows : U32_MAX,
 		.ecc = cfg->sddc ? PPU_SIM_HBM_ECC_SDDC : PPU_SIM_HBM_ECC_SECDED,
 	};
 	struct ppu_sim_hbm_config got;

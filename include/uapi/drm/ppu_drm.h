@@ -20,6 +20,7 @@ extern "C" {
 #define DRM_PPU_CTX_DESTROY		0x04
 #define DRM_PPU_SUBMIT			0x05
 #define DRM_PPU_CTX_QUERY_RESET		0x06
+#define DRM_PPU_RAS_QUERY		0x07
 
 #define DRM_IOCTL_PPU_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_PPU_GET_PARAM, struct drm_ppu_get_param)
@@ -37,6 +38,8 @@ extern "C" {
 #define DRM_IOCTL_PPU_CTX_QUERY_RESET \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_PPU_CTX_QUERY_RESET, \
 		 struct drm_ppu_ctx_query_reset)
+#define DRM_IOCTL_PPU_RAS_QUERY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_PPU_RAS_QUERY, struct drm_ppu_ras_query)
 
 /**
  * enum drm_ppu_ring_class - classes of rings (engines) of a PPU
@@ -255,8 +258,131 @@ struct drm_ppu_ctx_query_reset {
 	 * context's timed-out or stalled jobs innocent.
 	 */
 	__u32 innocent_count;
-	/** @reserved: out, zero for now. */
-	__u64 reserved;
+	/** @ecc_flags: out, DRM_PPU_CTX_ECC_* flags. */
+	__u32 ecc_flags;
+	/** @pad: out, zero. */
+	__u32 pad;
+};
+
+/* The context's work was killed by an uncorrectable memory error. */
+#define DRM_PPU_CTX_ECC_UECC		(1u << 0)
+
+/**
+ * enum drm_ppu_retire_cause - why a page was retired
+ * @DRM_PPU_RETIRE_CECC: correctable errors at one address beyond the limit
+ * @DRM_PPU_RETIRE_UECC: an uncorrectable error
+ */
+enum drm_ppu_retire_cause {
+	DRM_PPU_RETIRE_CECC = 1,
+	DRM_PPU_RETIRE_UECC = 2,
+};
+
+/**
+ * enum drm_ppu_retire_state - where a retirement stands
+ * @DRM_PPU_RETIRE_RESERVED: the page is out of the allocator
+ * @DRM_PPU_RETIRE_PENDING: waiting for its users to go (UECC: the last
+ *	close of the device; CECC: the buffer on it being freed)
+ * @DRM_PPU_RETIRE_FAILED: the page could not be reserved
+ */
+enum drm_ppu_retire_state {
+	DRM_PPU_RETIRE_RESERVED = 0,
+	DRM_PPU_RETIRE_PENDING = 1,
+	DRM_PPU_RETIRE_FAILED = 2,
+};
+
+/**
+ * struct drm_ppu_retired_page - one retired 64 KB page of device memory
+ */
+struct drm_ppu_retired_page {
+	/** @address: device memory address, 64 KB aligned. */
+	__u64 address;
+	/** @timestamp: when it was retired, seconds since the epoch. */
+	__u64 timestamp;
+	/** @cause: &enum drm_ppu_retire_cause. */
+	__u32 cause;
+	/** @state: &enum drm_ppu_retire_state. */
+	__u32 state;
+};
+
+/** DRM_PPU_RMA_NONE: the device is healthy. */
+#define DRM_PPU_RMA_NONE		0
+/** DRM_PPU_RMA_WARNING: a criterion is at 90 % or more of its limit. */
+#define DRM_PPU_RMA_WARNING		1
+/** DRM_PPU_RMA_REQUIRED: the device should be returned (RMA). */
+#define DRM_PPU_RMA_REQUIRED		2
+
+/* Reasons of an RMA verdict or warning, bits of @rma_reasons. */
+#define DRM_PPU_RMA_REASON_REPAIR_FAILURE	(1u << 0)
+#define DRM_PPU_RMA_REASON_RETIRED_PAGES	(1u << 1)
+#define DRM_PPU_RMA_REASON_UECC			(1u << 2)
+
+/**
+ * struct drm_ppu_ras_query - argument of DRM_IOCTL_PPU_RAS_QUERY
+ *
+ * The memory-health state of the device, the same as its sysfs ras/
+ * directory, in one call for tools.
+ */
+struct drm_ppu_ras_query {
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @ecc_enabled: out, 1 if ECC handling (retirement) is on. */
+	__u32 ecc_enabled;
+	/** @ce_volatile: out, corrected errors since the driver loaded. */
+	__u64 ce_volatile;
+	/** @ce_aggregate: out, corrected errors over the device's life. */
+	__u64 ce_aggregate;
+	/** @ue_volatile: out, uncorrectable errors since the driver loaded. */
+	__u64 ue_volatile;
+	/** @ue_aggregate: out, uncorrectable errors over the device's life. */
+	__u64 ue_aggregate;
+	/** @parity_volatile: out, parity errors since the driver loaded. */
+	__u64 parity_volatile;
+	/** @parity_aggregate: out, parity errors over the device's life. */
+	__u64 parity_aggregate;
+	/** @mem_total: out, bytes of device memory not retired. */
+	__u64 mem_total;
+	/** @mem_available: out, bytes free for allocation. */
+	__u64 mem_available;
+	/** @retired_count: out, retired pages, pending ones included. */
+	__u32 retired_count;
+	/** @pending: out, 1 if a retirement waits for its users to go. */
+	__u32 pending;
+	/** @remap_correctable: out, rows remapped for correctable errors. */
+	__u32 remap_correctable;
+	/** @remap_uncorrectable: out, rows remapped for uncorrectable errors. */
+	__u32 remap_uncorrectable;
+	/** @remap_pending: out, row remaps waiting for an HBM reset. */
+	__u32 remap_pending;
+	/** @remap_failure: out, 1 if a row remap failed (no spare row). */
+	__u32 remap_failure;
+	/** @hist_max: out, banks with every spare row available. */
+	__u32 hist_max;
+	/** @hist_high: out, banks with more than half of them available. */
+	__u32 hist_high;
+	/** @hist_partial: out, banks with half or less, but more than one. */
+	__u32 hist_partial;
+	/** @hist_low: out, banks with one spare row left. */
+	__u32 hist_low;
+	/** @hist_none: out, banks with no spare row left. */
+	__u32 hist_none;
+	/** @rma: out, DRM_PPU_RMA_NONE, _WARNING or _REQUIRED. */
+	__u32 rma;
+	/** @rma_reasons: out, DRM_PPU_RMA_REASON_* bits. */
+	__u32 rma_reasons;
+	/** @reset_recommended: out, 1 after too many uncorrectable errors. */
+	__u32 reset_recommended;
+	/**
+	 * @pages: in, user pointer to an array of &struct
+	 * drm_ppu_retired_page, or 0.
+	 */
+	__u64 pages;
+	/**
+	 * @pages_count: in, entries @pages can hold; out, entries written
+	 * (at most @retired_count).
+	 */
+	__u32 pages_count;
+	/** @pad: must be zero. */
+	__u32 pad;
 };
 
 #if defined(__cplusplus)

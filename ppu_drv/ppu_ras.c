@@ -1,0 +1,684 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * Memory health (RAS) of the PPU, after the PPU ECC flow (seed 000) and
+ * NVIDIA's page retirement: runtime CECC/UECC/parity handling, retirement
+ * of 64 KB pages, the load-time repair flow over the ECC records kept in
+ * the device's flash, and the RMA verdict.
+ */
+#include <linux/kobject.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <drm/drm_print.h>
+
+#include "ppu_drv.h"
+#include "ppu_ras.h"
+
+static bool ecc = true;
+module_param(ecc, bool, 0444);
+MODULE_PARM_DESC(ecc, "ECC handling: retire pages on memory errors (default on)");
+
+static unsigned int cecc_threshold = PPU_ECC_DEFAULT_CECC_THRESHOLD;
+module_param(cecc_threshold, uint, 0444);
+MODULE_PARM_DESC(cecc_threshold, "Corrected errors at one address tolerated before its page is retired (default 2)");
+
+static unsigned int max_repairs = PPU_ECC_DEFAULT_MAX_REPAIRS;
+module_param(max_repairs, uint, 0444);
+MODULE_PARM_DESC(max_repairs, "Row repairs per driver load (default 5)");
+
+static unsigned int rma_retired_pages = 32;
+module_param(rma_retired_pages, uint, 0444);
+MODULE_PARM_DESC(rma_retired_pages, "Retired pages that call for an RMA, 0 off (default 32)");
+
+static unsigned int rma_uecc = 16;
+module_param(rma_uecc, uint, 0444);
+MODULE_PARM_DESC(rma_uecc, "Addresses with uncorrectable errors that call for an RMA, 0 off (default 16)");
+
+static unsigned int reset_recommended_uecc = 4;
+module_param(reset_recommended_uecc, uint, 0444);
+MODULE_PARM_DESC(reset_recommended_uecc, "Uncorrectable errors after which a device reset is recommended (default 4)");
+
+static bool refuse_on_rma;
+module_param(refuse_on_rma, bool, 0444);
+MODULE_PARM_DESC(refuse_on_rma, "Refuse to load on a device that needs an RMA (default off: load for diagnostics)");
+
+static const char * const ppu_ras_type_names[] = {
+	[PPU_HW_RAS_CECC] = "cecc",
+	[PPU_HW_RAS_UECC] = "uecc",
+	[PPU_HW_RAS_PARITY] = "parity",
+};
+
+static struct ppu_hw *ras_hw(struct ppu_ras *ras)
+{
+	return ras->ppu->hw;
+}
+
+static void ppu_ras_uevent(struct ppu_ras *ras, const char *event, u64 addr)
+{
+	char ev[32], ad[32];
+	char *envp[3];
+
+	snprintf(ev, sizeof(ev), "PPU_RAS_EVENT=%s", event);
+	snprintf(ad, sizeof(ad), "ADDRESS=0x%llx", addr);
+	envp[0] = ev;
+	envp[1] = ad;
+	envp[2] = NULL;
+	kobject_uevent_env(&ras->ppu->drm.dev->kobj, KOBJ_CHANGE, envp);
+}
+
+/* flash ops over the device's flash */
+static int ppu_ras_flash_read(void *ctx, u32 off, void *buf, u32 len)
+{
+	struct ppu_hw *hw = ctx;
+
+	return hw->ras_ops->flash_read(hw, off, buf, len);
+}
+
+static int ppu_ras_flash_write(void *ctx, u32 off, const void *buf, u32 len)
+{
+	struct ppu_hw *hw = ctx;
+
+	return hw->ras_ops->flash_write(hw, off, buf, len);
+}
+
+static int ppu_ras_flash_erase(void *ctx)
+{
+	struct ppu_hw *hw = ctx;
+
+	return hw->ras_ops->flash_erase(hw);
+}
+
+static const struct ppu_flash_ops ppu_ras_flash_ops = {
+	.read = ppu_ras_flash_read,
+	.write = ppu_ras_flash_write,
+	.erase = ppu_ras_flash_erase,
+};
+
+static struct ppu_ras_page *ppu_ras_find_page(struct ppu_ras *ras, u64 page)
+{
+	struct ppu_ras_page *p;
+
+	list_for_each_entry(p, &ras->pages, link)
+		if (p->addr == page)
+			return p;
+	return NULL;
+}
+
+/* Count a retirement into the RMA verdict; lock held. */
+static void ppu_ras_update_rma(struct ppu_ras *ras)
+{
+	struct ppu_ecc_rma_limits limits = {
+		.retired_pages = rma_retired_pages,
+		.uecc_addrs = rma_uecc,
+	};
+	struct ppu_ecc_summary sum = {
+		.retired_pages = ras->nr_pages,
+		.repair_failure = ras->repair_failure,
+	};
+	unsigned long idx;
+	void *entry;
+	u32 before = ras->rma.reasons;
+
+	xa_for_each(&ras->uecc_addrs, idx, entry)
+		sum.uecc_addrs++;
+	ppu_ecc_rma_verdict(&limits, &sum, &ras->rma);
+	if (ras->rma.reasons && !before) {
+		drm_err(&ras->ppu->drm, "RMA: device memory is no longer reliable (reasons 0x%x)\n",
+			ras->rma.reasons);
+		ppu_ras_uevent(ras, "rma", 0);
+	}
+}
+
+/*
+ * Retire the page of @addr; lock held. A UECC page waits for the last
+ * close of the device; a CECC page is reserved at once if no buffer uses
+ * it. Already retired pages are left as they are.
+ */
+static struct ppu_ras_page *ppu_ras_retire(struct ppu_ras *ras, u64 addr,
+					   u32 cause, bool defer)
+{
+	u64 page = addr & PPU_ECC_PAGE_MASK;
+	struct ppu_ras_page *p;
+	int ret;
+
+	p = ppu_ras_find_page(ras, page);
+	if (p)
+		return p;
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return NULL;
+	p->addr = page;
+	p->cause = cause;
+	p->timestamp = ktime_get_real_seconds();
+	p->state = DRM_PPU_RETIRE_PENDING;
+	if (!defer) {
+		ret = ppu_vram_reserve(&ras->vram, page, PPU_ECC_PAGE_SIZE);
+		if (!ret)
+			p->state = DRM_PPU_RETIRE_RESERVED;
+		else if (ret != -ENOSPC)
+			p->state = DRM_PPU_RETIRE_FAILED;
+	}
+	list_add_tail(&p->link, &ras->pages);
+	ras->nr_pages++;
+	if (ras->flash_ok)
+		ppu_flash_set_flags(&ras->flash, addr, PPU_ECC_F_RETIRED);
+	drm_info(&ras->ppu->drm, "page 0x%llx retired (%s, %s)\n", page,
+		 cause == DRM_PPU_RETIRE_UECC ? "uecc" : "cecc",
+		 p->state == DRM_PPU_RETIRE_RESERVED ? "reserved" :
+		 p->state == DRM_PPU_RETIRE_PENDING ? "pending" : "failed");
+	ppu_ras_uevent(ras, "retired", page);
+	ppu_ras_update_rma(ras);
+	return p;
+}
+
+static void ppu_ras_record(struct ppu_ras *ras, u64 addr,
+			   enum ppu_ecc_type type)
+{
+	u64 now = ktime_get_real_seconds();
+	struct ppu_ecc_event ev = {
+		.addr = addr,
+		.type = type,
+		.count = 1,
+		.first_ts = now,
+		.last_ts = now,
+	};
+	int ret;
+
+	if (!ras->flash_ok)
+		return;
+	ret = ppu_flash_append(&ras->flash, &ev);
+	if (ret)
+		drm_err_ratelimited(&ras->ppu->drm, "ECC record of 0x%llx not saved to flash: %d\n",
+				    addr, ret);
+}
+
+static void ppu_ras_handle_cecc(struct ppu_ras *ras, u64 addr)
+{
+	unsigned long hits;
+
+	ras->ce[PPU_RAS_VOLATILE]++;
+	ras->ce[PPU_RAS_AGGREGATE]++;
+	ppu_ras_record(ras, addr, PPU_ECC_CECC);
+	hits = xa_to_value(xa_load(&ras->cecc_hits, addr >> 3)) + 1;
+	xa_store(&ras->cecc_hits, addr >> 3, xa_mk_value(hits), GFP_KERNEL);
+	if (ecc && hits > cecc_threshold)
+		ppu_ras_retire(ras, addr, DRM_PPU_RETIRE_CECC, false);
+}
+
+/* Every context of every open file loses its work with -EIO. */
+static void ppu_ras_kill_contexts(struct ppu_device *ppu)
+{
+	struct ppu_file *pfile;
+	struct ppu_ctx *ctx;
+	unsigned long id;
+
+	mutex_lock(&ppu->files_lock);
+	list_for_each_entry(pfile, &ppu->files, link) {
+		xa_lock(&pfile->ctxs);
+		xa_for_each(&pfile->ctxs, id, ctx) {
+			ctx->serial.ban_error = -EIO;
+			WRITE_ONCE(ctx->ecc_flags,
+				   ctx->ecc_flags | DRM_PPU_CTX_ECC_UECC);
+			atomic_set(&ctx->serial.banned, 1);
+		}
+		xa_unlock(&pfile->ctxs);
+	}
+	mutex_unlock(&ppu->files_lock);
+}
+
+static void ppu_ras_handle_uecc(struct ppu_ras *ras, u64 addr)
+{
+	struct ppu_device *ppu = ras->ppu;
+
+	mutex_lock(&ras->lock);
+	ras->ue[PPU_RAS_VOLATILE]++;
+	ras->ue[PPU_RAS_AGGREGATE]++;
+	ppu_ras_record(ras, addr, PPU_ECC_UECC);
+	xa_store(&ras->uecc_addrs, addr >> 3, xa_mk_value(1), GFP_KERNEL);
+	if (ecc) {
+		ppu_ras_retire(ras, addr, DRM_PPU_RETIRE_UECC, true);
+		ras->pending = true;
+	}
+	if (reset_recommended_uecc &&
+	    ras->ue[PPU_RAS_VOLATILE] >= reset_recommended_uecc &&
+	    !ras->reset_recommended) {
+		ras->reset_recommended = true;
+		drm_warn(&ppu->drm, "%llu uncorrectable errors: a device reset is recommended\n",
+			 ras->ue[PPU_RAS_VOLATILE]);
+	}
+	ppu_ras_update_rma(ras);
+	mutex_unlock(&ras->lock);
+
+	drm_err(&ppu->drm, "uncorrectable memory error at 0x%llx: stopping all work\n",
+		addr);
+	ppu_ras_uevent(ras, "uecc", addr);
+	ppu_ras_kill_contexts(ppu);
+	drm_sched_serial_recover(&ppu->domain, DRM_SCHED_SERIAL_CAUSE_UECC);
+
+	/* Nobody has the device open: the last user is already gone. */
+	mutex_lock(&ppu->files_lock);
+	if (list_empty(&ppu->files))
+		ppu_ras_last_close(ppu);
+	mutex_unlock(&ppu->files_lock);
+}
+
+static void ppu_ras_handle_parity(struct ppu_ras *ras, u64 addr)
+{
+	struct ppu_device *ppu = ras->ppu;
+
+	mutex_lock(&ras->lock);
+	ras->parity[PPU_RAS_VOLATILE]++;
+	ras->parity[PPU_RAS_AGGREGATE]++;
+	ppu_ras_record(ras, addr, PPU_ECC_PARITY);
+	mutex_unlock(&ras->lock);
+
+	drm_warn(&ppu->drm, "address/command parity error at 0x%llx: recovering\n",
+		 addr);
+	ppu_ras_uevent(ras, "parity", addr);
+	drm_sched_serial_recover(&ppu->domain, DRM_SCHED_SERIAL_CAUSE_PARITY);
+}
+
+static void ppu_ras_irq(void *data, const struct ppu_hw_ras_event *ev)
+{
+	struct ppu_ras *ras = data;
+
+	drm_dbg_driver(&ras->ppu->drm, "%s at 0x%llx (bank %u row %u)\n",
+		       ev->type < ARRAY_SIZE(ppu_ras_type_names) ?
+		       ppu_ras_type_names[ev->type] : "?", ev->addr, ev->bank,
+		       ev->row);
+	switch (ev->type) {
+	case PPU_HW_RAS_CECC:
+		mutex_lock(&ras->lock);
+		ppu_ras_handle_cecc(ras, ev->addr);
+		mutex_unlock(&ras->lock);
+		break;
+	case PPU_HW_RAS_UECC:
+		ppu_ras_handle_uecc(ras, ev->addr);
+		break;
+	case PPU_HW_RAS_PARITY:
+		ppu_ras_handle_parity(ras, ev->addr);
+		break;
+	}
+}
+
+/* Load-time policy callbacks. */
+static int ppu_ras_policy_repair(void *ctx, u64 addr)
+{
+	struct ppu_ras *ras = ctx;
+	struct ppu_hw *hw = ras_hw(ras);
+	int ret;
+
+	ret = hw->ras_ops->hbm_repair_row(hw, addr);
+	if (ret)
+		return ret;
+	/* A row repair takes effect at the next HBM reset. */
+	hw->ras_ops->hbm_reset(hw);
+	return 0;
+}
+
+static int ppu_ras_policy_test(void *ctx, u64 addr)
+{
+	static const u32 patterns[] = { 0x5a5a5a5a, 0xa5a5a5a5, 0 };
+	struct ppu_ras *ras = ctx;
+	struct ppu_hw *hw = ras_hw(ras);
+	u64 base = addr & ~(u64)63;
+	u32 buf[16], back[16];
+	int i, j, ret;
+
+	for (i = 0; i < ARRAY_SIZE(patterns); i++) {
+		for (j = 0; j < ARRAY_SIZE(buf); j++)
+			buf[j] = patterns[i] ^ j;
+		ret = hw->ras_ops->hbm_write(hw, base, buf, sizeof(buf));
+		if (!ret)
+			ret = hw->ras_ops->hbm_read(hw, base, back, sizeof(back));
+		if (ret)
+			return ret;
+		if (memcmp(buf, back, sizeof(buf)))
+			return -EIO;
+	}
+	return 0;
+}
+
+static const struct ppu_ecc_policy_ops ppu_ras_policy_ops = {
+	.repair = ppu_ras_policy_repair,
+	.test = ppu_ras_policy_test,
+};
+
+/* Reserve the pages flash says were retired, without ECC handling. */
+static void ppu_ras_keep_retired(struct ppu_ras *ras,
+				 const struct ppu_ecc_entry *entries, u32 nr)
+{
+	u32 i;
+
+	/*
+	 * Flags are sticky: an address retired at run time and repaired at a
+	 * later load carries both, and its page is back in use since that
+	 * load. Only a retired address never repaired stays retired.
+	 */
+	for (i = 0; i < nr; i++)
+		if ((entries[i].flags & PPU_ECC_F_MASK) == PPU_ECC_F_RETIRED)
+			ppu_ras_retire(ras, entries[i].addr,
+				       entries[i].type == PPU_ECC_UECC ?
+				       DRM_PPU_RETIRE_UECC : DRM_PPU_RETIRE_CECC,
+				       false);
+}
+
+/*
+ * The load-time flow of seed 000: merge the flash records by address,
+ * repair (at most max_repairs, UECC first), test, flag, retire the rest.
+ * Runs before any allocation and before the memory error interrupt is on.
+ * Lock held.
+ */
+static int ppu_ras_load_flow(struct ppu_ras *ras)
+{
+	struct ppu_ecc_policy_params params = {
+		.max_repairs = max_repairs,
+		.cecc_threshold = cecc_threshold,
+	};
+	struct drm_device *drm = &ras->ppu->drm;
+	struct ppu_ecc_result *results = NULL;
+	struct ppu_ecc_entry *entries = NULL;
+	struct ppu_ecc_summary sum = {};
+	int nr, i, ret = 0;
+
+	if (!ras->flash_ok)
+		return 0;
+	nr = ppu_flash_get_entries(&ras->flash, &entries);
+	if (nr < 0)
+		return nr;
+
+	for (i = 0; i < nr; i++) {
+		const struct ppu_ecc_entry *e = &entries[i];
+
+		ras->ce[PPU_RAS_AGGREGATE] += e->tally[PPU_ECC_CECC].count;
+		ras->ue[PPU_RAS_AGGREGATE] += e->tally[PPU_ECC_UECC].count;
+		ras->parity[PPU_RAS_AGGREGATE] += e->tally[PPU_ECC_PARITY].count;
+		if (e->tally[PPU_ECC_CECC].count)
+			xa_store(&ras->cecc_hits, e->addr >> 3,
+				 xa_mk_value(e->tally[PPU_ECC_CECC].count),
+				 GFP_KERNEL);
+		if (e->tally[PPU_ECC_UECC].count)
+			xa_store(&ras->uecc_addrs, e->addr >> 3, xa_mk_value(1),
+				 GFP_KERNEL);
+		if (e->flags & PPU_ECC_F_REPAIRED) {
+			if (e->type == PPU_ECC_UECC)
+				ras->remap_unc++;
+			else
+				ras->remap_corr++;
+		}
+	}
+
+	if (!ecc) {
+		drm_info(drm, "ECC handling off: keeping %s retired pages only\n",
+			 nr ? "the" : "no");
+		ppu_ras_keep_retired(ras, entries, nr);
+		goto out;
+	}
+
+	results = kcalloc(nr ? nr : 1, sizeof(*results), GFP_KERNEL);
+	if (!results) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = ppu_ecc_policy_run(&params, &ppu_ras_policy_ops, ras, entries, nr,
+				 results, &sum);
+	if (ret)
+		goto out;
+
+	for (i = 0; i < nr; i++) {
+		const struct ppu_ecc_result *r = &results[i];
+
+		switch (r->action) {
+		case PPU_ECC_ACT_REPAIRED:
+			ppu_flash_set_flags(&ras->flash, r->addr,
+					    PPU_ECC_F_REPAIRED);
+			if (entries[i].type == PPU_ECC_UECC)
+				ras->remap_unc++;
+			else
+				ras->remap_corr++;
+			drm_info(drm, "0x%llx repaired and tested clean\n", r->addr);
+			break;
+		case PPU_ECC_ACT_RETIRE:
+			ppu_ras_retire(ras, r->addr,
+				       entries[i].type == PPU_ECC_UECC ?
+				       DRM_PPU_RETIRE_UECC : DRM_PPU_RETIRE_CECC,
+				       false);
+			drm_info(drm, "0x%llx retired: %s\n", r->addr,
+				 ppu_ecc_why_name(r->why));
+			break;
+		default:
+			break;
+		}
+	}
+	if (sum.repair_failure)
+		ras->repair_failure = true;
+	drm_info(drm, "ECC load flow: %d addresses, %u repairs, %u repaired, %u tested clean, %u retired\n",
+		 nr, sum.repairs, sum.repaired, sum.tested_clean, sum.retired);
+out:
+	ppu_ras_update_rma(ras);
+	kfree(results);
+	kvfree(entries);
+	return ret;
+}
+
+static void ppu_ras_free_pages(struct ppu_ras *ras)
+{
+	struct ppu_ras_page *p, *tmp;
+
+	list_for_each_entry_safe(p, tmp, &ras->pages, link) {
+		list_del(&p->link);
+		kfree(p);
+	}
+	ras->nr_pages = 0;
+}
+
+/**
+ * ppu_ras_init - load the ECC history, repair and retire, set the VRAM up
+ * @ppu: the device, before any allocation of device memory
+ *
+ * Return: 0, -EIO when the device needs an RMA and refuse_on_rma is set,
+ * or a negative errno.
+ */
+int ppu_ras_init(struct ppu_device *ppu)
+{
+	struct ppu_ras *ras = &ppu->ras;
+	struct ppu_hw *hw = ppu->hw;
+	int ret;
+
+	ras->ppu = ppu;
+	mutex_init(&ras->lock);
+	INIT_LIST_HEAD(&ras->pages);
+	xa_init(&ras->cecc_hits);
+	xa_init(&ras->uecc_addrs);
+	if (!hw->ras_ops)
+		return 0;
+
+	ret = ppu_vram_init(&ras->vram, hw->hbm.size);
+	if (ret)
+		return ret;
+
+	ret = ppu_flash_init(&ras->flash, &ppu_ras_flash_ops, hw,
+			     hw->hbm.flash_size, ppu->drm.dev);
+	if (ret)
+		goto err_vram;
+	ret = ppu_flash_load(&ras->flash);
+	if (ret == -ENODATA) {
+		drm_info(&ppu->drm, "flash holds no ECC records yet: formatting it\n");
+		ret = ppu_flash_reset(&ras->flash, PPU_FLASH_RESET_CONFIRM);
+	}
+	if (ret)
+		drm_err(&ppu->drm, "ECC records in flash unusable (%d): no history\n",
+			ret);
+	ras->flash_ok = !ret;
+
+	mutex_lock(&ras->lock);
+	ret = ppu_ras_load_flow(ras);
+	mutex_unlock(&ras->lock);
+	if (ret)
+		drm_err(&ppu->drm, "ECC load flow failed: %d\n", ret);
+
+	if (ras->rma.reasons && refuse_on_rma) {
+		drm_err(&ppu->drm, "device needs an RMA: refusing to load\n");
+		ret = -EIO;
+		goto err_flash;
+	}
+	return 0;
+
+err_flash:
+	ppu_flash_fini(&ras->flash);
+err_vram:
+	ppu_vram_fini(&ras->vram);
+	return ret;
+}
+
+/**
+ * ppu_ras_start - take the memory error interrupt
+ * @ppu: the device, its rings ready
+ */
+void ppu_ras_start(struct ppu_device *ppu)
+{
+	struct ppu_hw *hw = ppu->hw;
+
+	if (hw->ras_ops)
+		hw->ras_ops->set_ras_handler(hw, ppu_ras_irq, &ppu->ras);
+}
+
+/**
+ * ppu_ras_stop - release the memory error interrupt
+ * @ppu: the device, before its rings go
+ */
+void ppu_ras_stop(struct ppu_device *ppu)
+{
+	struct ppu_hw *hw = ppu->hw;
+
+	if (hw->ras_ops)
+		hw->ras_ops->set_ras_handler(hw, NULL, NULL);
+}
+
+/**
+ * ppu_ras_fini - free the memory health state
+ * @ppu: the device, its interrupt released
+ */
+void ppu_ras_fini(struct ppu_device *ppu)
+{
+	struct ppu_ras *ras = &ppu->ras;
+	struct ppu_hw *hw = ppu->hw;
+
+	if (hw->ras_ops) {
+		ppu_flash_fini(&ras->flash);
+		ppu_vram_fini(&ras->vram);
+	}
+	ppu_ras_free_pages(ras);
+	xa_destroy(&ras->cecc_hits);
+	xa_destroy(&ras->uecc_addrs);
+	mutex_destroy(&ras->lock);
+}
+
+/**
+ * ppu_ras_ecc_enabled - is ECC handling (retirement) on?
+ *
+ * Return: the ecc module parameter.
+ */
+bool ppu_ras_ecc_enabled(void)
+{
+	return ecc;
+}
+
+/**
+ * ppu_ras_pending - does a UECC page wait for the last close?
+ * @ppu: the device
+ *
+ * Return: true while new contexts must be refused.
+ */
+bool ppu_ras_pending(struct ppu_device *ppu)
+{
+	bool pending;
+
+	mutex_lock(&ppu->ras.lock);
+	pending = ppu->ras.pending;
+	mutex_unlock(&ppu->ras.lock);
+	return pending;
+}
+
+/**
+ * ppu_ras_last_close - the last DRM file of the device closed
+ * @ppu: the device
+ *
+ * Pending UECC pages are retired now: device memory shrinks and work may
+ * start again, without a device reset.
+ */
+void ppu_ras_last_close(struct ppu_device *ppu)
+{
+	struct ppu_ras *ras = &ppu->ras;
+	struct ppu_ras_page *p;
+
+	mutex_lock(&ras->lock);
+	if (ras->pending) {
+		list_for_each_entry(p, &ras->pages, link) {
+			if (p->state != DRM_PPU_RETIRE_PENDING)
+				continue;
+			p->state = ppu_vram_reserve(&ras->vram, p->addr,
+						    PPU_ECC_PAGE_SIZE) ?
+				   DRM_PPU_RETIRE_FAILED : DRM_PPU_RETIRE_RESERVED;
+			drm_info(&ppu->drm, "last user gone: page 0x%llx %s\n",
+				 p->addr, p->state == DRM_PPU_RETIRE_RESERVED ?
+				 "retired" : "could not be reserved");
+			ppu_ras_uevent(ras, "retired", p->addr);
+		}
+		ras->pending = false;
+	}
+	mutex_unlock(&ras->lock);
+}
+
+/**
+ * ppu_ras_device_reset - full device reset with the load-time flow
+ * @ppu: the device, with no DRM file open
+ *
+ * Resets the device and runs the same repair/retire flow as a driver load,
+ * without reloading the module (seed 000: a reset repairs UECC).
+ *
+ * Return: 0, -EBUSY while a DRM file is open, -ENODEV without HBM.
+ */
+int ppu_ras_device_reset(struct ppu_device *ppu)
+{
+	struct ppu_ras *ras = &ppu->ras;
+	struct ppu_hw *hw = ppu->hw;
+	int ret;
+
+	if (!hw->ras_ops)
+		return -ENODEV;
+	mutex_lock(&ppu->files_lock);
+	if (!list_empty(&ppu->files)) {
+		mutex_unlock(&ppu->files_lock);
+		drm_info(&ppu->drm, "device reset refused: the device is in use\n");
+		return -EBUSY;
+	}
+	drm_info(&ppu->drm, "full device reset requested\n");
+	hw->ops->reset(hw);
+	hw->ras_ops->hbm_reset(hw);
+	mutex_lock(&ras->lock);
+	/* Decide again, from flash, as a driver load does. */
+	ppu_ras_free_pages(ras);
+	ppu_vram_release_reserved(&ras->vram);
+	xa_destroy(&ras->cecc_hits);
+	xa_destroy(&ras->uecc_addrs);
+	ras->repair_failure = false;
+	ras->rma.reasons = 0;
+	ras->rma.warnings = 0;
+	ras->pending = false;
+	ras->remap_corr = 0;
+	ras->remap_unc = 0;
+	ras->ce[PPU_RAS_AGGREGATE] = 0;
+	ras->ue[PPU_RAS_AGGREGATE] = 0;
+	ras->parity[PPU_RAS_AGGREGATE] = 0;
+	ret = ppu_flash_load(&ras->flash);
+	ras->flash_ok = !ret;
+	ret = ppu_ras_load_flow(ras);
+	ras->reset_recommended = false;
+	ras->ue[PPU_RAS_VOLATILE] = 0;
+	mutex_unlock(&ras->lock);
+	mutex_unlock(&ppu->files_lock);
+	return ret;
+}

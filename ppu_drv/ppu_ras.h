@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ */
+#ifndef _PPU_RAS_H_
+#define _PPU_RAS_H_
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/xarray.h>
+
+#include "ppu_ecc_policy.h"
+#include "ppu_flash.h"
+#include "ppu_vram.h"
+
+struct ppu_device;
+struct drm_device;
+struct drm_file;
+struct drm_minor;
+struct seq_file;
+
+enum { PPU_RAS_VOLATILE, PPU_RAS_AGGREGATE, PPU_RAS_NR_SCOPES };
+
+/**
+ * struct ppu_ras_page - a retired 64 KB page
+ * @link: entry in &ppu_ras.pages
+ * @addr: first byte
+ * @timestamp: seconds since the epoch
+ * @cause: DRM_PPU_RETIRE_CECC or DRM_PPU_RETIRE_UECC
+ * @state: DRM_PPU_RETIRE_RESERVED, _PENDING or _FAILED
+ */
+struct ppu_ras_page {
+	struct list_head link;
+	u64 addr;
+	u64 timestamp;
+	u32 cause;
+	u32 state;
+};
+
+/**
+ * struct ppu_ras - memory health of a device
+ * @ppu: the device
+ * @lock: protects everything below
+ * @flash: the ECC record store in the device's flash
+ * @flash_ok: the store loaded and accepts records
+ * @vram: the device memory allocator
+ * @pages: retired pages, pending ones included
+ * @nr_pages: entries of @pages
+ * @pending: a UECC page waits for the last close of the device
+ * @ce: corrected errors, volatile and aggregate
+ * @ue: uncorrectable errors, volatile and aggregate
+ * @parity: parity errors, volatile and aggregate
+ * @cecc_hits: corrected errors per address (key: address / 8)
+ * @uecc_addrs: addresses that had an uncorrectable error (key: address / 8)
+ * @remap_corr: rows remapped for correctable errors
+ * @remap_unc: rows remapped for uncorrectable errors
+ * @repair_failure: a row repair failed for lack of a spare row
+ * @rma: the RMA verdict
+ * @reset_recommended: too many uncorrectable errors since the load
+ */
+struct ppu_ras {
+	struct ppu_device *ppu;
+	struct mutex lock; /* protects the fields below */
+	struct ppu_flash flash;
+	bool flash_ok;
+	struct ppu_vram vram;
+	struct list_head pages;
+	u32 nr_pages;
+	bool pending;
+	u64 ce[PPU_RAS_NR_SCOPES];
+	u64 ue[PPU_RAS_NR_SCOPES];
+	u64 parity[PPU_RAS_NR_SCOPES];
+	struct xarray cecc_hits;
+	struct xarray uecc_addrs;
+	u32 remap_corr;
+	u32 remap_unc;
+	bool repair_failure;
+	struct ppu_ecc_rma rma;
+	bool reset_recommended;
+};
+
+int ppu_ras_init(struct ppu_device *ppu);
+void ppu_ras_start(struct ppu_device *ppu);
+void ppu_ras_stop(struct ppu_device *ppu);
+void ppu_ras_fini(struct ppu_device *ppu);
+bool ppu_ras_ecc_enabled(void);
+bool ppu_ras_pending(struct ppu_device *ppu);
+void ppu_ras_last_close(struct ppu_device *ppu);
+int ppu_ras_device_reset(struct ppu_device *ppu);
+int ppu_ras_inject(struct ppu_device *ppu, const char *cmd);
+void ppu_ras_flash_dump(struct ppu_device *ppu, struct seq_file *m);
+int ppu_ras_flash_reset(struct ppu_device *ppu);
+void ppu_ras_clear_volatile(struct ppu_device *ppu);
+int ppu_ras_query_ioctl(struct drm_device *dev, void *data,
+			struct drm_file *file);
+extern const struct attribute_group ppu_ras_attr_group;
+
+#endif /* _PPU_RAS_H_ */

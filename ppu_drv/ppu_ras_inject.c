@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * Debug access to the memory health machinery, for debugfs: error
+ * injection commands, a dump of the ECC records in flash and a guarded
+ * flash reset. Every command is untrusted input: parsed strictly, refused
+ * with -EINVAL and a log line when malformed.
+ */
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <drm/drm_print.h>
+
+#include "ppu_drv.h"
+#include "ppu_ras.h"
+
+#define PPU_RAS_MAX_READ	SZ_64K
+
+static bool ppu_ras_page_retired(struct ppu_ras *ras, u64 addr, u64 len)
+{
+	struct ppu_ras_page *p;
+	bool hit = false;
+
+	mutex_lock(&ras->lock);
+	list_for_each_entry(p, &ras->pages, link)
+		if (addr < p->addr + PPU_ECC_PAGE_SIZE && p->addr < addr + len)
+			hit = true;
+	mutex_unlock(&ras->lock);
+	return hit;
+}
+
+/* The driver reads HBM through the ECC: the access that raises events. */
+static int ppu_ras_read(struct ppu_device *ppu, u64 addr, u64 len)
+{
+	struct ppu_hw *hw = ppu->hw;
+	void *buf;
+	int ret;
+
+	buf = kvmalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	ret = hw->ras_ops->hbm_read(hw, addr, buf, len);
+	kvfree(buf);
+	/* Memory errors are the point: report them through their handling. */
+	hw->ras_ops->ras_flush(hw);
+	return ret == -EBADMSG || ret == -EIO ? 0 : ret;
+}
+
+/**
+ * ppu_ras_inject - run one debugfs injection command
+ * @ppu: the device
+ * @cmd: "flip ADDR BIT", "flip2 ADDR BIT BIT", "weak ADDR BIT",
+ *	"device ADDR LEN DEV", "parity ADDR LEN", "read ADDR LEN" or
+ *	"torn BYTES"
+ *
+ * Return: 0; -EINVAL for a malformed command or a range outside HBM;
+ * -EBUSY when the address is in a retired page; -ENODEV without HBM.
+ */
+int ppu_ras_inject(struct ppu_device *ppu, const char *cmd)
+{
+	struct ppu_hw *hw = ppu->hw;
+	long long v1 = 0, v2 = 0, v3 = 0;
+	u64 addr, a2, a3;
+	char op[8];
+	int n, ret;
+
+	if (!hw->ras_ops)
+		return -ENODEV;
+	n = sscanf(cmd, "%7s %lli %lli %lli", op, &v1, &v2, &v3);
+	if (n < 2 || v1 < 0 || v2 < 0 || v3 < 0)
+		goto bad;
+	addr = v1;
+	a2 = v2;
+	a3 = v3;
+
+	if (!strcmp(op, "torn") && n == 2)
+		return hw->ras_ops->flash_inject_torn(hw, addr);
+	if (addr >= hw->hbm.size)
+		goto bad;
+	if (!strcmp(op, "read")) {
+		if (n != 3 || !a2 || a2 > PPU_RAS_MAX_READ ||
+		    a2 > hw->hbm.size - addr)
+			goto bad;
+		return ppu_ras_read(ppu, addr, a2);
+	}
+	if (ppu_ras_page_retired(&ppu->ras, addr, n >= 3 && a2 ? a2 : 1)) {
+		drm_info(&ppu->drm, "ras_inject: 0x%llx is in a retired page\n",
+			 addr);
+		return -EBUSY;
+	}
+	if (!strcmp(op, "flip") && n == 3)
+		return hw->ras_ops->inject(hw, PPU_HW_INJECT_FLIP, addr, a2, 0);
+	if (!strcmp(op, "weak") && n == 3)
+		return hw->ras_ops->inject(hw, PPU_HW_INJECT_WEAK, addr, a2, 0);
+	if (!strcmp(op, "flip2") && n == 4) {
+		ret = hw->ras_ops->inject(hw, PPU_HW_INJECT_FLIP, addr, a2, 0);
+		return ret ? ret :
+		       hw->ras_ops->inject(hw, PPU_HW_INJECT_FLIP, addr, a3, 0);
+	}
+	if (!strcmp(op, "device") && n == 4)
+		return hw->ras_ops->inject(hw, PPU_HW_INJECT_DEVICE, addr, a3, a2);
+	if (!strcmp(op, "parity") && n == 3)
+		return hw->ras_ops->inject(hw, PPU_HW_INJECT_PARITY, addr, 0, a2);
+bad:
+	drm_info(&ppu->drm, "ras_inject: bad command '%s'\n", cmd);
+	return -EINVAL;
+}
+
+static const char *ppu_ras_flags_str(u32 flags)
+{
+	switch (flags & PPU_ECC_F_MASK) {
+	case PPU_ECC_F_REPAIRED:
+		return "repaired";
+	case PPU_ECC_F_RETIRED:
+		return "retired";
+	case PPU_ECC_F_MASK:
+		return "repaired,retired";
+	}
+	return "-";
+}
+
+/**
+ * ppu_ras_flash_dump - print the ECC records in flash, merged by address
+ * @ppu: the device
+ * @m: the seq_file
+ */
+void ppu_ras_flash_dump(struct ppu_device *ppu, struct seq_file *m)
+{
+	static const char * const types[] = {
+		[PPU_ECC_NONE] = "none", [PPU_ECC_CECC] = "cecc",
+		[PPU_ECC_UECC] = "uecc", [PPU_ECC_PARITY] = "parity",
+	};
+	struct ppu_ras *ras = &ppu->ras;
+	struct ppu_ecc_entry *entries = NULL;
+	struct ppu_flash_stats st;
+	int nr, i;
+
+	if (!ppu->hw->ras_ops || !ras->flash_ok) {
+		seq_puts(m, "flash: unavailable\n");
+		return;
+	}
+	ppu_flash_get_stats(&ras->flash, &st);
+	nr = ppu_flash_get_entries(&ras->flash, &entries);
+	seq_printf(m, "flash: records %u entries %d capacity %u corrupt %u stale %u nospc %u generation %u\n",
+		   st.nr_records, nr, st.capacity, st.corrupt, st.stale,
+		   st.nospc, st.generation);
+	for (i = 0; i < nr; i++) {
+		const struct ppu_ecc_entry *e = &entries[i];
+
+		seq_printf(m, "0x%llx type %s cecc %u uecc %u parity %u flags %s\n",
+			   e->addr, e->type < ARRAY_SIZE(types) ?
+			   types[e->type] : "?",
+			   e->tally[PPU_ECC_CECC].count,
+			   e->tally[PPU_ECC_UECC].count,
+			   e->tally[PPU_ECC_PARITY].count,
+			   ppu_ras_flags_str(e->flags));
+	}
+	kvfree(entries);
+}
+
+/**
+ * ppu_ras_flash_reset - wipe the ECC history in flash
+ * @ppu: the device
+ *
+ * Return: 0 or a negative errno.
+ */
+int ppu_ras_flash_reset(struct ppu_device *ppu)
+{
+	struct ppu_ras *ras = &ppu->ras;
+	int ret;
+
+	if (!ppu->hw->ras_ops)
+		return -ENODEV;
+	mutex_lock(&ras->lock);
+	ret = ppu_flash_reset(&ras->flash, PPU_FLASH_RESET_CONFIRM);
+	ras->flash_ok = !ret;
+	mutex_unlock(&ras->lock);
+	drm_warn(&ppu->drm, "ECC history in flash erased by request\n");
+	return ret;
+}
+
+/**
+ * ppu_ras_clear_volatile - zero the volatile error counts
+ * @ppu: the device
+ */
+void ppu_ras_clear_volatile(struct ppu_device *ppu)
+{
+	struct ppu_ras *ras = &ppu->ras;
+
+	mutex_lock(&ras->lock);
+	ras->ce[PPU_RAS_VOLATILE] = 0;
+	ras->ue[PPU_RAS_VOLATILE] = 0;
+	ras->parity[PPU_RAS_VOLATILE] = 0;
+	mutex_unlock(&ras->lock);
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ */
+#ifndef _PPU_VRAM_H_
+#define _PPU_VRAM_H_
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <drm/drm_buddy.h>
+
+/**
+ * struct ppu_vram - the allocator of device memory (HBM)
+ * @lock: protects @mm and @reserved
+ * @mm: the buddy allocator
+ * @reserved: blocks of retired pages, out of the allocator for good
+ * @size: bytes of HBM
+ * @retired_bytes: bytes reserved for retired pages
+ */
+struct ppu_vram {
+	struct mutex lock; /* protects mm and reserved */
+	struct drm_buddy mm;
+	struct list_head reserved;
+	u64 size;
+	u64 retired_bytes;
+};
+
+int ppu_vram_init(struct ppu_vram *vram, u64 size);
+void ppu_vram_fini(struct ppu_vram *vram);
+int ppu_vram_reserve(struct ppu_vram *vram, u64 start, u64 size);
+void ppu_vram_release_reserved(struct ppu_vram *vram);
+u64 ppu_vram_total(struct ppu_vram *vram);
+u64 ppu_vram_available(struct ppu_vram *vram);
+
+#endif /* _PPU_VRAM_H_ */
