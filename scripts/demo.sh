@@ -13,18 +13,20 @@ payload=$(mktemp)
 cat >"$payload" <<'PAYLOAD'
 #!/bin/sh
 echo "PPU-DEMO: BEGIN"
-/extra/ppu-demo /dev/dri/renderD128
+/extra/ppu-demo
 rc=$?
 echo
 echo "== What the kernel logged"
-dmesg | grep -E "ppu|drm" | grep -vE "Initialized|loading out-of-tree|verification" | sed 's/^/    /'
+dmesg | grep -E "ppu|drm" | grep -vE "Initialized|loading out-of-tree|verification|ECC store|flash holds|ECC load flow: 0" | sed 's/^/    /'
+sh /extra/demo-ecc.sh || rc=1
 echo "PPU-DEMO: END rc=$rc"
 exit $rc
 PAYLOAD
 
 echo "make demo: booting the PPU VM (QEMU, software emulation)..."
 rc=0
-PPU_VM_QUIET=1 PPU_IGT_BINS=" " PPU_EXTRA_FILES="$ROOT/tools/ppu-demo" \
+PPU_VM_QUIET=1 PPU_IGT_BINS=" " \
+	PPU_EXTRA_FILES="$ROOT/tools/ppu-demo $ROOT/scripts/demo-ecc.sh" \
 	PPU_PARAMS="gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=1000" \
 	"$ROOT/scripts/vm/run-vm.sh" "$payload" "$OUT/demo-serial.log" >/dev/null 2>&1 || rc=$?
 rm -f "$payload"

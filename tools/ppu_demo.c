@@ -200,9 +200,59 @@ static void rfc_scenario(struct bo *cmd, struct bo *data, const char *mode,
 	show_recovery();
 }
 
+/*
+ * "worker NAME": a user process that keeps a compute ring busy with 200 ms
+ * jobs until one of them fails, as a training job would.
+ */
+static int worker(const char *name)
+{
+	struct drm_ppu_ctx_create c = { 0 };
+	struct drm_ppu_ctx_query_reset q = { 0 };
+	struct bo cmd, data;
+	uint32_t so;
+	int st, jobs = 0;
+
+	if (drmIoctl(fd, DRM_IOCTL_PPU_CTX_CREATE, &c)) {
+		printf("    [%s] cannot create a context: %s\n", name, strerror(errno));
+		return 1;
+	}
+	cmd = bo_new(4096);
+	data = bo_new(4096);
+	cmd.map[0] = DRM_PPU_CMD(DRM_PPU_OP_DELAY, 1);
+	cmd.map[1] = 200000;
+	printf("    [%s] pid %d running\n", name, getpid());
+	fflush(stdout);
+	for (;;) {
+		struct drm_ppu_submit s = {
+			.ctx_id = c.ctx_id, .ring_class = DRM_PPU_RING_COMPUTE,
+			.cmd_handle = cmd.handle, .cmd_length = 8,
+			.bo_handles = (uintptr_t)&data.handle, .bo_count = 1,
+		};
+
+		if (drmSyncobjCreate(fd, 0, &so))
+			die("syncobj");
+		s.out_syncobj = so;
+		if (drmIoctl(fd, DRM_IOCTL_PPU_SUBMIT, &s)) {
+			printf("    [%s] submit refused: %s: exiting\n", name,
+			       strerror(errno));
+			return 2;
+		}
+		st = job_status(so);
+		drmSyncobjDestroy(fd, so);
+		if (st != 1)
+			break;
+		jobs++;
+	}
+	q.ctx_id = c.ctx_id;
+	drmIoctl(fd, DRM_IOCTL_PPU_CTX_QUERY_RESET, &q);
+	printf("    [%s] job %d failed: %s, context ecc_flags 0x%x: exiting\n",
+	       name, jobs + 1, status_str(st), q.ecc_flags);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
-	const char *path = argc > 1 ? argv[1] : "/dev/dri/renderD128";
+	const char *path = "/dev/dri/renderD128";
 	struct drm_ppu_get_param p = { 0 };
 	uint32_t count[3], c, i, n, sync[16], nsync = 0;
 	struct bo cmd, data;
@@ -212,6 +262,22 @@ int main(int argc, char **argv)
 	fd = open(path, O_RDWR);
 	if (fd < 0)
 		die(path);
+	if (argc > 2 && !strcmp(argv[1], "worker"))
+		return worker(argv[2]);
+	if (argc > 2 && !strcmp(argv[1], "hold")) {
+		/* A user that keeps the device open and does nothing. */
+		sleep(atoi(argv[2]));
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "newctx")) {
+		struct drm_ppu_ctx_create cc = { 0 };
+
+		if (drmIoctl(fd, DRM_IOCTL_PPU_CTX_CREATE, &cc))
+			printf("    new context: refused (%s)\n", strerror(errno));
+		else
+			printf("    new context: created (id %u)\n", cc.ctx_id);
+		return 0;
+	}
 	v = drmGetVersion(fd);
 	printf("== 1. The device\n    %s: driver %s %d.%d (%s)\n", path, v->name,
 	       v->version_major, v->version_minor, v->desc);

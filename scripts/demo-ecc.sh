@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest part of make demo: seed 000's ECC flow, step by step.
+R=/sys/class/drm/card0/device/ras
+D=/sys/kernel/debug/dri/0
+P="gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=1000"
+say() { echo "    $*"; }
+state() {
+	say "memory total $(cat $R/mem_total) B, available $(cat $R/mem_available) B;" \
+	    "CE $(cat $R/ce_count_volatile)/$(cat $R/ce_count_aggregate), UE $(cat $R/ue_count_volatile)/$(cat $R/ue_count_aggregate) (volatile/aggregate);" \
+	    "pending $(cat $R/retirement_pending); RMA $(cat $R/rma_status) ($(cat $R/rma_reason))"
+}
+pages() { sed 's/^/    | retired: /' $R/retired_pages; }
+
+echo
+echo "== 7. Seed 000, UECC: an uncorrectable error while jobs run"
+state
+/extra/ppu-demo hold 5 &
+holder=$!
+for w in train-0 train-1 train-2; do /extra/ppu-demo worker $w & done
+sleep 2
+say "a double-bit error appears at 0x4000000; the next read of it is uncorrectable"
+echo "flip2 0x4000000 3 17" > $D/ras_inject
+echo "read 0x4000000 64" > $D/ras_inject
+sleep 1
+say "every process got an error and exits; one idle process still holds the device:"
+state
+/extra/ppu-demo newctx
+pages
+say "waiting for the last process to exit..."
+wait $holder
+wait
+state
+pages
+/extra/ppu-demo newctx
+say "the page is retired, device memory shrank by 64 KB, work starts again: no reset"
+
+echo
+echo "== 8. Seed 000, CECC: a weak cell corrected three times"
+echo "weak 0x5000000 9" > $D/ras_inject
+for i in 1 2 3; do
+	echo "read 0x5000000 8" > $D/ras_inject
+	say "read $i: CE $(cat $R/ce_count_volatile), retired pages $(wc -l < $R/retired_pages)"
+done
+say "more than 2 corrected errors at one address: its page is retired, nobody noticed"
+pages
+
+echo
+echo "== 9. Seed 000, section 5: a driver reload repairs and retires from flash"
+for a in 0x6000000 0x7000000 0x8000000 0x9000000 0xa000000 0xb000000; do
+	echo "flip2 $a 1 2" > $D/ras_inject
+	echo "read $a 8" > $D/ras_inject
+done
+say "six more UECC addresses recorded in the device's flash:"
+sed 's/^/    | /' $D/flash_dump
+say "rmmod ppu; insmod ppu.ko (the flash lives in the device, it survives)"
+dmesg -c >/dev/null
+rmmod ppu
+insmod /kmod/ppu/ppu.ko $P
+dmesg | grep -E "repaired and tested|retired:|ECC load flow" | tail -12 | sed 's/^\[ *[0-9.]*\] [^]]*\] /    | /'
+state
+pages
+say "seven UECC addresses (section 7's and these six), handled before any CECC:"
+say "at most 5 repairs per load, so 5 repaired and tested clean, 2 retired;"
+say "the CECC address is never repaired, and is retired for its 3 hits"
+
+echo
+echo "== 10. RMA: a bank without spare rows"
+say "reload the device with no spare rows (this also wipes its flash)"
+dmesg -c >/dev/null
+rmmod ppu
+rmmod ppu_sim
+insmod /kmod/ppu/ppu_sim.ko spare_rows=0
+insmod /kmod/ppu/ppu.ko $P
+echo "flip2 0x1000000 1 2" > $D/ras_inject
+echo "read 0x1000000 8" > $D/ras_inject
+rmmod ppu
+insmod /kmod/ppu/ppu.ko $P
+dmesg | grep -E "RMA|retired:" | sed 's/^\[ *[0-9.]*\] [^]]*\] /    | /'
+state
+say "the repair failed (no spare row): the device needs an RMA, the driver"
+say "still loads for diagnostics (refuse_on_rma=1 would refuse)"
