@@ -61,7 +61,8 @@ int ppu_ras_inject(struct ppu_device *ppu, const char *cmd)
 {
 	struct ppu_hw *hw = ppu->hw;
 	long long v1 = 0, v2 = 0, v3 = 0;
-	u64 addr, a2, a3;
+	u64 addr, a2, a3, bits;
+	bool is_range;
 	char op[8];
 	int n, ret;
 
@@ -73,6 +74,8 @@ int ppu_ras_inject(struct ppu_device *ppu, const char *cmd)
 	addr = v1;
 	a2 = v2;
 	a3 = v3;
+	/* Bits of a codeword: SEC-DED 64 + 8, SDDC 8 devices of 16. */
+	bits = hw->hbm.sddc ? 128 : 72;
 
 	if (!strcmp(op, "torn") && n == 2)
 		return hw->ras_ops->flash_inject_torn(hw, addr);
@@ -84,7 +87,14 @@ int ppu_ras_inject(struct ppu_device *ppu, const char *cmd)
 			goto bad;
 		return ppu_ras_read(ppu, addr, a2);
 	}
-	if (ppu_ras_page_retired(&ppu->ras, addr, n >= 3 && a2 ? a2 : 1)) {
+	is_range = !strcmp(op, "device") || !strcmp(op, "parity");
+	if (!is_range && (a2 >= bits || (n == 4 && a3 >= bits)))
+		goto bad;
+	if (is_range && (!a2 || a2 > hw->hbm.size - addr))
+		goto bad;
+	if (!strcmp(op, "device") && a3 >= 8)
+		goto bad;
+	if (ppu_ras_page_retired(&ppu->ras, addr, is_range ? a2 : 8)) {
 		drm_info(&ppu->drm, "ras_inject: 0x%llx is in a retired page\n",
 			 addr);
 		return -EBUSY;

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build the modules and the igt tests, boot the VM once running every
-# subtest of every igt binary, and report:
+# subtest of every igt binary (and, with ppu_ecc, the module-reload steps of
+# scripts/vm/ecc-reload.sh after them, as ecc-reload/<step>), and report:
 #   igt: <binary>/<subtest>: PASS|FAIL|SKIP
 #   igt: N passed, N failed
 # Exit status nonzero on any failed subtest, a subtest that never reported,
@@ -46,8 +47,21 @@ for b in "${bins[@]}"; do
 	done < <("$b" --list-subtests 2>/dev/null)
 done
 
+# the module-reload steps of the ECC flow run after the igt binaries when
+# ppu_ecc is among them; each step is a result ecc-reload/<step>
+extra=${PPU_EXTRA_FILES:-}
+for b in "${bins[@]}"; do
+	[ "${b##*/}" = ppu_ecc ] || continue
+	extra="$extra $HERE/vm/ecc-reload.sh"
+	while read -r st; do
+		[ -n "$st" ] || continue
+		expected[ecc-reload/$st]=1
+		order+=("ecc-reload/$st")
+	done < <(sh "$HERE/vm/ecc-reload.sh" --list)
+done
+
 mkdir -p "$(dirname "$LOG")"
-PPU_IGT_BINS="${bins[*]}" "$HERE/vm/run-vm.sh" "$HERE/vm/igt-payload.sh" "$LOG"
+PPU_EXTRA_FILES="$extra" PPU_IGT_BINS="${bins[*]}" "$HERE/vm/run-vm.sh" "$HERE/vm/igt-payload.sh" "$LOG"
 vmrc=$?
 
 # results: "Subtest <name>: <RESULT> (<time>)" between BEGIN/END markers
@@ -62,6 +76,12 @@ while IFS= read -r line; do
 		st=${line#Subtest }; st=${st%%:*}
 		r=${line#*: }; r=${r%% *}
 		result[$bin/$st]=$r
+		;;
+	"PPU-ECC-RELOAD: "*": PASS"|"PPU-ECC-RELOAD: "*": FAIL")
+		st=${line#PPU-ECC-RELOAD: }; st=${st%%:*}
+		r=${line##*: }
+		[ "$r" = PASS ] && r=SUCCESS
+		result[ecc-reload/$st]=$r
 		;;
 	esac
 done < "$LOG"

@@ -7,8 +7,9 @@
 #   ...igt output ("Subtest <name>: SUCCESS|FAIL|SKIP (...)")...
 #   PPU-IGT: END <binary> rc=<exit code>
 # Output goes to a file first and is printed after the binary exits, so
-# kernel messages cannot split igt's lines. Exit status: 0 if every binary
-# exited 0 or 77 (skip).
+# kernel messages cannot split igt's lines. Then /extra/ecc-reload.sh if
+# present (its own PPU-ECC-RELOAD: markers). Exit status: 0 if every binary
+# exited 0 or 77 (skip) and ecc-reload.sh passed.
 export IGT_FORCE_DRIVER=${IGT_FORCE_DRIVER:-ppu}
 T=${PPU_IGT_TIMEOUT:-600}
 
@@ -29,4 +30,9 @@ for t in /igt/*; do
 	*) rc_all=1 ;;
 	esac
 done
+# steps that reload the modules, after every igt binary (run-igt.sh adds it
+# to the initramfs when ppu_ecc runs)
+if [ -f /extra/ecc-reload.sh ]; then
+	timeout "$T" sh /extra/ecc-reload.sh || rc_all=1
+fi
 exit $rc_all

@@ -1,0 +1,227 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# VM payload step (run by igt-payload.sh after the igt binaries when it is
+# in the initramfs as /extra/ecc-reload.sh): the parts of the ECC flow that
+# need a module reload, which an igt test cannot do to itself.
+#
+#   reload-repair-flow     6 UECC recorded, `rmmod ppu; insmod ppu.ko`:
+#                          5 repaired (flag in flash), 1 retired, nothing
+#                          pending, the kernel log says so
+#   ecc-off-keeps-retired  a page retired by CECC, reload with ecc=0: the
+#                          retired pages stay listed and out of mem_total,
+#                          new CECC hits retire nothing (shell checks plus
+#                          ppu_ecc --run-subtest ecc-off-keeps-old-retirements)
+#   rma-no-spare-rows      ppu_sim reloaded with spare_rows=0 (a new device:
+#                          its flash is blank), a UECC, reload ppu.ko: the
+#                          repair fails, rma_status rma, reason
+#                          repair_failure, the driver still loads
+#   restore                the default modules back, the flash erased
+#
+# Prints, for scripts/run-igt.sh:
+#   PPU-ECC-RELOAD: BEGIN
+#   PPU-ECC-RELOAD: <step>: PASS|FAIL
+#   PPU-ECC-RELOAD: END rc=N
+# `ecc-reload.sh --list` prints the step names (on the host too).
+STEPS="reload-repair-flow ecc-off-keeps-retired rma-no-spare-rows restore"
+if [ "${1:-}" = --list ]; then
+	for s in $STEPS; do echo "$s"; done
+	exit 0
+fi
+
+# module parameters of the boot (PPU_PARAMS, PPU_SIM_PARAMS)
+# shellcheck disable=SC1091
+[ -f /etc/vm.env ] && . /etc/vm.env
+KMOD=${PPU_KMOD_DIR:-/kmod/ppu}
+DBG=/sys/kernel/debug/dri/0
+RAS=/sys/class/drm/card0/device/ras
+HBM=$(( $(cat /sys/module/ppu_sim/parameters/hbm_mb 2>/dev/null || echo 256) * 1048576 ))
+BANK=$(( HBM / $(cat /sys/module/ppu_sim/parameters/hbm_banks 2>/dev/null || echo 16) ))
+rc_all=0
+step_ok=1
+
+log() { echo "ecc-reload: $*"; }
+fail() { log "FAIL: $*"; step_ok=0; }
+check() { # description, then a test command
+	d=$1; shift
+	if "$@"; then log "ok: $d"; else fail "$d"; fi
+}
+begin() { step=$1; step_ok=1; log "--- $step"; klog_start=$(dmesg | wc -l); }
+# the kernel log since the step began
+klog() { dmesg | tail -n +$((klog_start + 1)); }
+# a DRM file held open by a background process, as an application would
+hold_open() { sleep 600 <> /dev/dri/card0 & HOLD=$!; sleep 0.3; }
+release() { kill "$HOLD"; wait "$HOLD" 2> /dev/null; }
+end() {
+	if [ $step_ok = 1 ]; then
+		echo "PPU-ECC-RELOAD: $step: PASS"
+	else
+		echo "PPU-ECC-RELOAD: $step: FAIL"
+		log "kernel log of the step:"
+		klog | sed 's/^/ecc-reload:   /'
+		rc_all=1
+	fi
+}
+
+hexaddr() { printf '0x%x' "$1"; }
+# test address k of slot s in bank b (slots 12 and 13: unused by ppu_ecc.c)
+taddr() { hexaddr $(( $3 * BANK + $1 * 1048576 + $2 * 65536 + 256 )); }
+page() { hexaddr $(( $1 & ~65535 )); }
+rd() { cat "$RAS/$1" 2>/dev/null; }
+inject() { echo "$*" > "$DBG/ras_inject"; }
+uecc() { inject "flip2 $1 3 17" && inject "read $1 8"; }
+cecc() { # address hits
+	inject "weak $1 5" || return 1
+	i=0
+	while [ $i -lt "$2" ]; do inject "read $1 8" || return 1; i=$((i + 1)); done
+}
+retired_line() { grep -i "^$(page "$1") " "$RAS/retired_pages"; }
+is_retired() { retired_line "$1" > /dev/null; }
+# flash_dump flags of an address
+fflags() { awk -v a="$1" '$1 == a { print $NF }' "$DBG/flash_dump"; }
+wait_card() {
+	i=0
+	while [ ! -e "$RAS/mem_total" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -e "$RAS/mem_total" ]
+}
+reload_ppu() { # extra ppu.ko params
+	rmmod ppu || { fail "rmmod ppu"; return 1; }
+	# shellcheck disable=SC2086 # word splitting intended
+	insmod "$KMOD/ppu.ko" $PPU_PARAMS "$@" || { fail "insmod ppu.ko $*"; return 1; }
+	wait_card || { fail "no $RAS after insmod"; return 1; }
+}
+reload_sim() { # extra ppu_sim.ko params
+	rmmod ppu || { fail "rmmod ppu"; return 1; }
+	rmmod ppu_sim || { fail "rmmod ppu_sim"; return 1; }
+	# shellcheck disable=SC2086
+	insmod "$KMOD/ppu_sim.ko" $PPU_SIM_PARAMS "$@" || { fail "insmod ppu_sim.ko $*"; return 1; }
+	# shellcheck disable=SC2086
+	insmod "$KMOD/ppu.ko" $PPU_PARAMS || { fail "insmod ppu.ko"; return 1; }
+	wait_card || { fail "no $RAS after insmod"; return 1; }
+}
+show() {
+	for f in ce_count_aggregate ue_count_aggregate mem_total retirement_pending \
+		 remapped_rows_uncorrectable remapped_rows_failure row_remapper_histogram \
+		 rma_status rma_reason ecc_mode; do
+		log "  $f: $(rd $f)"
+	done
+	log "  retired_pages:"; sed 's/^/ecc-reload:     /' "$RAS/retired_pages"
+	log "  flash_dump:"; sed 's/^/ecc-reload:     /' "$DBG/flash_dump"
+}
+
+echo "PPU-ECC-RELOAD: BEGIN"
+if [ ! -d "$RAS" ] || [ ! -e "$DBG/ras_inject" ]; then
+	log "no $RAS or $DBG/ras_inject"
+	for s in $STEPS; do echo "PPU-ECC-RELOAD: $s: FAIL"; done
+	echo "PPU-ECC-RELOAD: END rc=1"
+	exit 1
+fi
+
+# ------------------------------------------------------------------------
+begin reload-repair-flow
+# a clean start: no history, nothing retired
+echo ERASE > "$DBG/flash_reset" || fail "flash_reset"
+reload_ppu
+check "nothing retired after an erase and a reload" [ -z "$(cat "$RAS/retired_pages")" ]
+check "mem_total is the whole HBM" [ "$(rd mem_total)" = "$HBM" ]
+A=""
+for b in 1 2 3 4 5 6; do A="$A $(taddr 12 0 $b)"; done
+hold_open
+for a in $A; do uecc "$a" || fail "UECC at $a"; done
+check "retirement pending while a file is open" [ "$(rd retirement_pending)" = 1 ]
+release
+check "retirement done at the last close" [ "$(rd retirement_pending)" = 0 ]
+check "6 pages retired at run time" [ "$(grep -c ' uecc reserved ' "$RAS/retired_pages")" = 6 ]
+reload_ppu
+show
+klog | grep -E "ECC load flow|repaired|retired" | sed 's/^/ecc-reload:   dmesg: /'
+check "kernel log: 5 repaired, 1 retired" \
+	sh -c 'dmesg | grep "ECC load flow" | tail -n1 | grep -q "5 repaired, .*1 retired"'
+repaired=0 retired=0
+for a in $A; do
+	f=$(fflags "$a")
+	case $f in
+	*repaired*)
+		repaired=$((repaired + 1))
+		is_retired "$a" && fail "$a repaired but its page is retired"
+		;;
+	*)
+		retired=$((retired + 1))
+		retired_line "$a" | grep -q " uecc reserved " || fail "$a not repaired and not retired"
+		;;
+	esac
+done
+log "flash_dump: $repaired repaired, $retired not"
+check "5 repaired in flash_dump" [ $repaired = 5 ]
+check "1 retired" [ $retired = 1 ]
+check "1 page listed" [ "$(wc -l < "$RAS/retired_pages")" = 1 ]
+check "mem_total one page short" [ "$(rd mem_total)" = $((HBM - 65536)) ]
+check "nothing pending" [ "$(rd retirement_pending)" = 0 ]
+check "remapped_rows_uncorrectable 5" [ "$(rd remapped_rows_uncorrectable)" = 5 ]
+check "rma_status none" [ "$(rd rma_status)" = none ]
+end
+
+# ------------------------------------------------------------------------
+begin ecc-off-keeps-retired
+C=$(taddr 12 1 7)
+cecc "$C" 3 || fail "CECC at $C"
+check "CECC page retired" sh -c "grep -q '^$(page "$C") cecc reserved ' $RAS/retired_pages"
+before=$(cut -d' ' -f1-3 < "$RAS/retired_pages" | sort)
+total=$(rd mem_total)
+reload_ppu ecc=0
+show
+klog | grep -E "ECC" | sed 's/^/ecc-reload:   dmesg: /'
+check "ecc_mode off" [ "$(rd ecc_mode)" = off ]
+check "retired pages still listed" \
+	[ "$(cut -d' ' -f1-3 < "$RAS/retired_pages" | sort)" = "$before" ]
+check "retired pages still out of mem_total" [ "$(rd mem_total)" = "$total" ]
+D=$(taddr 12 1 8)
+cecc "$D" 4 || fail "CECC at $D with ecc off"
+check "new CECC hits retire nothing" sh -c "! grep -q '^$(page "$D") ' $RAS/retired_pages"
+check "mem_total unchanged" [ "$(rd mem_total)" = "$total" ]
+if [ -x /igt/ppu_ecc ]; then
+	/igt/ppu_ecc --run-subtest ecc-off-keeps-old-retirements > /tmp/ecc-off.out 2>&1
+	r=$?
+	sed 's/^/ecc-reload:   igt: /' /tmp/ecc-off.out
+	check "ppu_ecc ecc-off-keeps-old-retirements passes (rc $r)" [ $r = 0 ]
+	grep -q "Subtest ecc-off-keeps-old-retirements: SUCCESS" /tmp/ecc-off.out ||
+		fail "the subtest did not succeed"
+fi
+reload_ppu
+check "ecc_mode on again" [ "$(rd ecc_mode)" = on ]
+end
+
+# ------------------------------------------------------------------------
+begin rma-no-spare-rows
+reload_sim spare_rows=0
+show
+check "a new device has a blank flash" \
+	sh -c "head -n1 $DBG/flash_dump | grep -q '^flash: records 0 '"
+check "histogram: every bank without spare rows" \
+	sh -c "grep -qx 'max 0 high 0 partial 0 low 0 none [1-9][0-9]*' $RAS/row_remapper_histogram"
+check "rma_status none before any error" [ "$(rd rma_status)" = none ]
+E=$(taddr 13 0 3)
+uecc "$E" || fail "UECC at $E"
+reload_ppu
+show
+klog | grep -E "ECC|RMA|repair" | sed 's/^/ecc-reload:   dmesg: /'
+check "rma_status rma" [ "$(rd rma_status)" = rma ]
+check "rma_reason has repair_failure" sh -c "grep -qw repair_failure $RAS/rma_reason"
+check "remapped_rows_failure 1" [ "$(rd remapped_rows_failure)" = 1 ]
+check "the page of the failed repair retired" \
+	sh -c "grep -q '^$(page "$E") uecc reserved ' $RAS/retired_pages"
+check "the driver still loads: the device opens" sh -c 'exec 9<> /dev/dri/card0'
+check "kernel log reports the RMA" sh -c 'dmesg | tail -n 30 | grep -q RMA'
+end
+
+# ------------------------------------------------------------------------
+begin restore
+reload_sim
+echo ERASE > "$DBG/flash_reset" || fail "flash_reset"
+reload_ppu
+check "rma_status none" [ "$(rd rma_status)" = none ]
+check "nothing retired" [ -z "$(cat "$RAS/retired_pages")" ]
+end
+
+echo "PPU-ECC-RELOAD: END rc=$rc_all"
+exit $rc_all
