@@ -1392,6 +1392,200 @@ static void exit_handler(int sig)
 	fd = -1;
 }
 
+/* ------------------------------------------------------------- VRAM */
+
+static int vram_bo_create(int dfd, uint64_t size, uint32_t *handle)
+{
+	struct drm_ppu_gem_create c = { .size = size, .flags = DRM_PPU_GEM_CREATE_VRAM };
+	int ret = __ppu_igt_ioctl(dfd, DRM_IOCTL_PPU_GEM_CREATE, &c);
+
+	*handle = c.handle;
+	return ret;
+}
+
+/* HBM address of the newest VRAM buffer, from debugfs vram_bos */
+static uint64_t vram_newest_addr(void)
+{
+	static char buf[8192];
+	char *line, *save = NULL;
+	uint64_t addr = UINT64_MAX;
+
+	igt_assert(ppu_debugfs_read(dbg_dir, "vram_bos", buf, sizeof(buf)) >= 0);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		addr = strtoull(line, NULL, 0);
+	igt_assert_f(addr != UINT64_MAX, "no VRAM buffer in vram_bos\n");
+	return addr;
+}
+
+static void cs_copy(struct ppu_cs *cs, uint32_t src, uint32_t soff, uint32_t dst, uint32_t doff)
+{
+	ppu_cs_emit(cs, DRM_PPU_CMD(DRM_PPU_OP_COPY, 4));
+	ppu_cs_emit(cs, src);
+	ppu_cs_emit(cs, soff);
+	ppu_cs_emit(cs, dst);
+	ppu_cs_emit(cs, doff);
+}
+
+/* copy VRAM[@off] to sys[0] in a job of @ctx; returns the fence status */
+static int vram_copy_job(int dfd, uint32_t ctx, uint32_t vram, uint32_t off, uint32_t sys)
+{
+	const uint32_t bos[2] = { vram, sys };
+	struct ppu_cs cs = { .n = 0 };
+	uint32_t so = ppu_syncobj_create(dfd);
+	int st;
+
+	cs_copy(&cs, 0, off, 1, 0);
+	ppu_submit_cs(dfd, ctx, DRM_PPU_RING_COMPUTE, 0, &cs, bos, 2, 0, so);
+	st = ppu_wait_status(dfd, so, PPU_WAIT_NS);
+	drmSyncobjDestroy(dfd, so);
+	return st;
+}
+
+/*
+ * A buffer in device memory: engines write and copy through it, the CPU
+ * cannot map it, it cannot hold commands, and it takes device memory.
+ */
+static void test_vram_bo(void)
+{
+	static struct ras_snap b, a;
+	uint32_t bos[2];
+	struct ppu_cs cs = { .n = 0 };
+	uint32_t vram, sys, ctx, so, *map;
+	struct drm_ppu_gem_mmap_offset mo = { 0 };
+	struct drm_ppu_submit s;
+	struct ppu_submit_args args = { 0 };
+
+	clean_slate();
+	snap(&b);
+	igt_assert_eq(vram_bo_create(fd, 4096, &vram), 0);
+	snap(&a);
+	/* rounded up to 64 KiB */
+	igt_assert_eq_u64(b.mem_avail - a.mem_avail, SZ_64K);
+	igt_assert_eq_u64(a.mem_total, b.mem_total);
+
+	mo.handle = vram;
+	igt_assert_eq(__ppu_igt_ioctl(fd, DRM_IOCTL_PPU_GEM_MMAP_OFFSET, &mo), -EINVAL);
+
+	/* a command stream in VRAM is refused */
+	args.ctx = ctx = ppu_ctx_create(fd);
+	args.ring_class = DRM_PPU_RING_GFX;
+	args.cmd_handle = vram;
+	args.cmd_length = 4;
+	s = ppu_submit_struct(&args);
+	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
+
+	/* WRITE into VRAM, then COPY it back to system memory, one job */
+	sys = ppu_bo_create(fd, PPU_PAGE_SIZE);
+	ppu_cs_write(&cs, 0, 16, 0xfeedbee5);
+	cs_copy(&cs, 0, 16, 1, 4);
+	so = ppu_syncobj_create(fd);
+	bos[0] = vram;
+	bos[1] = sys;
+	ppu_submit_cs(fd, ctx, DRM_PPU_RING_COMPUTE, 0, &cs, bos, 2, 0, so);
+	igt_assert_eq(ppu_wait_status(fd, so, PPU_WAIT_NS), 1);
+	map = ppu_bo_map(fd, sys, PPU_PAGE_SIZE);
+	igt_assert_eq_u32(map[1], 0xfeedbee5);
+	munmap(map, PPU_PAGE_SIZE);
+	drmSyncobjDestroy(fd, so);
+
+	ppu_bo_close(fd, vram);
+	snap(&a);
+	igt_assert_eq_u64(a.mem_avail, b.mem_avail);
+	ppu_bo_close(fd, sys);
+	ppu_ctx_destroy(fd, ctx);
+}
+
+/*
+ * A weak cell under a live VRAM buffer: every engine read is corrected
+ * (the job completes with the right data); past the threshold the page is
+ * retired, pending while the buffer lives, reserved once it is freed.
+ */
+static void test_vram_cecc_pending(void)
+{
+	static struct ras_snap b, a, f;
+	uint32_t vram, sys, ctx, *map;
+	uint64_t addr;
+	uint32_t bos[2];
+	struct ppu_cs cs = { .n = 0 };
+	uint32_t so;
+
+	clean_slate();
+	snap(&b);
+	ctx = ppu_ctx_create(fd);
+	igt_assert_eq(vram_bo_create(fd, SZ_64K, &vram), 0);
+	sys = ppu_bo_create(fd, PPU_PAGE_SIZE);
+	addr = vram_newest_addr();
+	igt_info("VRAM buffer at %#" PRIx64 "\n", addr);
+
+	ppu_cs_write(&cs, 0, 64, 0x600dcafe);
+	so = ppu_syncobj_create(fd);
+	bos[0] = vram;
+	bos[1] = sys;
+	ppu_submit_cs(fd, ctx, DRM_PPU_RING_COMPUTE, 0, &cs, bos, 2, 0, so);
+	igt_assert_eq(ppu_wait_status(fd, so, PPU_WAIT_NS), 1);
+	drmSyncobjDestroy(fd, so);
+
+	inject("weak %#" PRIx64 " 5", addr + 64);
+	map = ppu_bo_map(fd, sys, PPU_PAGE_SIZE);
+	for (unsigned int i = 0; i <= p_cecc_threshold; i++) {
+		map[0] = 0;
+		igt_assert_eq(vram_copy_job(fd, ctx, vram, 64, sys), 1);
+		igt_assert_eq_u32(map[0], 0x600dcafe);
+	}
+	munmap(map, PPU_PAGE_SIZE);
+	snap(&a);
+	snap_dump("after the reads", &a);
+	igt_assert_eq_u64(a.ce_v - b.ce_v, p_cecc_threshold + 1);
+	assert_page(&a, addr, "cecc", "pending");
+	igt_assert_eq_u64(a.mem_total, b.mem_total);
+
+	ppu_bo_close(fd, vram);
+	snap(&f);
+	snap_dump("after the buffer was freed", &f);
+	assert_page(&f, addr, "cecc", "reserved");
+	igt_assert_eq_u64(b.mem_total - f.mem_total, SZ_64K);
+	ppu_bo_close(fd, sys);
+	ppu_ctx_destroy(fd, ctx);
+}
+
+/*
+ * An uncorrectable error read by an engine: that job ends with -EIO, the
+ * context is flagged, the page retires at the last close.
+ */
+static void test_vram_uecc_job(void)
+{
+	static struct ras_snap b, a, f;
+	struct drm_ppu_ctx_query_reset q;
+	uint32_t vram, sys, ctx;
+	uint64_t addr;
+
+	clean_slate();
+	snap(&b);
+	ctx = ppu_ctx_create(fd);
+	igt_assert_eq(vram_bo_create(fd, SZ_64K, &vram), 0);
+	sys = ppu_bo_create(fd, PPU_PAGE_SIZE);
+	addr = vram_newest_addr();
+
+	inject("flip2 %#" PRIx64 " 3 17", addr + 128);
+	igt_assert_eq(vram_copy_job(fd, ctx, vram, 128, sys), -EIO);
+	igt_assert(wait_pending(1, 5000));
+	q = ppu_ctx_query_reset(fd, ctx);
+	igt_assert_f(q.ecc_flags & DRM_PPU_CTX_ECC_UECC, "ecc_flags %#x\n", q.ecc_flags);
+	snap(&a);
+	igt_assert_eq_u64(a.ue_v - b.ue_v, 1);
+	assert_page(&a, addr + 128, "uecc", "pending");
+
+	ppu_bo_close(fd, vram);
+	ppu_bo_close(fd, sys);
+	drop_fd();
+	igt_assert(wait_pending(0, 5000));
+	snap(&f);
+	assert_page(&f, addr + 128, "uecc", "reserved");
+	igt_assert_eq_u64(b.mem_total - f.mem_total, SZ_64K);
+	reopen();
+	assert_device_works(fd);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -1424,6 +1618,18 @@ igt_main
 			 p_rma_uecc, p_reset_uecc);
 		igt_install_exit_handler(exit_handler);
 	}
+
+	igt_describe("a VRAM buffer: engine WRITE/COPY through it, no CPU map, no commands");
+	igt_subtest("vram-bo-engine-access")
+		test_vram_bo();
+
+	igt_describe("CECC read by an engine: corrected data; the page pending until the buffer is freed");
+	igt_subtest("vram-cecc-retire-pending-until-free")
+		test_vram_cecc_pending();
+
+	igt_describe("UECC read by an engine: that job -EIO, the page retired at the last close");
+	igt_subtest("vram-uecc-job-eio")
+		test_vram_uecc_job();
 
 	igt_describe("ecc=0 at load: old retirements stay, new CECC hits retire nothing");
 	igt_subtest("ecc-off-keeps-old-retirements")

@@ -148,7 +148,12 @@ static const struct ppu_cs_bad_case ppu_cs_bad_cases[] = {
 	{ "delay_max_plus_1", { NOP, DELAY, MAX_US + 1 }, 3, 2, 2 },
 	{ "delay_u32_max", { DELAY, 0xffffffff }, 2, 2, 1 },
 	{ "hang_with_payload", { DRM_PPU_CMD(DRM_PPU_OP_HANG, 1), 0 }, 2, 2, 0 },
-	{ "unknown_opcode_4", { NOP, DRM_PPU_CMD(4, 0) }, 2, 2, 1 },
+	{ "unknown_opcode_6", { NOP, DRM_PPU_CMD(6, 0) }, 2, 2, 1 },
+	{ "hang_once_wrong_length", { NOP, DRM_PPU_CMD(DRM_PPU_OP_HANG_ONCE, 0) }, 2, 2, 1 },
+	{ "hang_once_bo_out_of_range", { DRM_PPU_CMD(DRM_PPU_OP_HANG_ONCE, 2), 2, 0 }, 3, 2, 1 },
+	{ "copy_wrong_length", { DRM_PPU_CMD(DRM_PPU_OP_COPY, 3), 0, 0, 1 }, 4, 2, 0 },
+	{ "copy_src_bo_out_of_range", { DRM_PPU_CMD(DRM_PPU_OP_COPY, 4), 2, 0, 1, 0 }, 5, 2, 1 },
+	{ "copy_dst_unaligned", { DRM_PPU_CMD(DRM_PPU_OP_COPY, 4), 0, 0, 1, 2 }, 5, 2, 4 },
 	{ "unknown_opcode_ff", { DRM_PPU_CMD(0xff, 0) }, 1, 2, 0 },
 	{ "bad_cmd_after_valid_ones", { NOP, DELAY, 5, HANG, DRM_PPU_CMD(0x10, 0) }, 5, 2, 4 },
 };

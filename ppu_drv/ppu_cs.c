@@ -87,6 +87,16 @@ int ppu_cs_validate(const u32 *cs, u32 ndw, u32 nr_bos, const u64 *bo_sizes,
 				return ppu_cs_reject(info, dw + 1, "DELAY too long");
 			info->delay_us += p[0];
 			break;
+		case DRM_PPU_OP_COPY:
+			if (len != 4)
+				return ppu_cs_reject(info, dw, "COPY length not 4");
+			ret = ppu_cs_check_write(p, nr_bos, bo_sizes, info, dw);
+			if (!ret)
+				ret = ppu_cs_check_write(p + 2, nr_bos, bo_sizes,
+							 info, dw + 2);
+			if (ret)
+				return ret;
+			break;
 		case DRM_PPU_OP_HANG_ONCE:
 			if (len != 2)
 				return ppu_cs_reject(info, dw, "HANG_ONCE length not 2");

@@ -64,7 +64,16 @@ static int ppu_debugfs_flash_dump(struct seq_file *m, void *data)
 	return 0;
 }
 
+static int ppu_debugfs_vram_bos(struct seq_file *m, void *data)
+{
+	struct drm_info_node *node = m->private;
+
+	ppu_gem_vram_show(to_ppu(node->minor->dev), m);
+	return 0;
+}
+
 static const struct drm_info_list ppu_debugfs_list[] = {
+	{ "vram_bos", ppu_debugfs_vram_bos, 0 },
 	{ "rings", ppu_debugfs_rings, 0 },
 	{ "ring_recovery", ppu_debugfs_ring_recovery, 0 },
 	{ "flash_dump", ppu_debugfs_flash_dump, 0 },

@@ -11,6 +11,7 @@
 #include <linux/xarray.h>
 #include <drm/drm_device.h>
 #include <drm/drm_file.h>
+#include <drm/drm_gem.h>
 #include <drm/drm_sched_serial.h>
 #include <drm/gpu_scheduler.h>
 #include <drm/ppu_drm.h>
@@ -156,6 +157,28 @@ int ppu_gem_create_ioctl(struct drm_device *dev, void *data,
 			 struct drm_file *file);
 int ppu_gem_mmap_offset_ioctl(struct drm_device *dev, void *data,
 			      struct drm_file *file);
+
+/**
+ * struct ppu_vram_bo - a buffer object in device memory
+ * @base: the GEM object
+ * @blocks: its drm_buddy blocks (one)
+ * @addr: first byte in HBM
+ * @link: entry in &ppu_vram.bos
+ */
+struct ppu_vram_bo {
+	struct drm_gem_object base;
+	struct list_head blocks;
+	u64 addr;
+	struct list_head link;
+};
+
+static inline struct ppu_vram_bo *to_ppu_vram_bo(struct drm_gem_object *obj)
+{
+	return container_of(obj, struct ppu_vram_bo, base);
+}
+
+bool ppu_gem_is_vram(struct drm_gem_object *obj);
+void ppu_gem_vram_show(struct ppu_device *ppu, struct seq_file *m);
 
 /* ppu_ctx.c */
 int ppu_ctx_create_ioctl(struct drm_device *dev, void *data,

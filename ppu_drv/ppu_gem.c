@@ -5,9 +5,96 @@
  * Buffer objects: GEM shmem objects created and mapped by userspace.
  */
 #include <drm/drm_gem_shmem_helper.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <drm/drm_print.h>
 
 #include "ppu_drv.h"
+
+static void ppu_vram_bo_free(struct drm_gem_object *obj)
+{
+	struct ppu_vram_bo *bo = to_ppu_vram_bo(obj);
+	struct ppu_device *ppu = to_ppu(obj->dev);
+
+	mutex_lock(&ppu->ras.vram.lock);
+	list_del(&bo->link);
+	mutex_unlock(&ppu->ras.vram.lock);
+	ppu_vram_free(&ppu->ras.vram, &bo->blocks);
+	drm_gem_object_release(obj);
+	kfree(bo);
+	/* A page retired while this buffer used it can be reserved now. */
+	ppu_ras_vram_freed(ppu);
+}
+
+static const struct drm_gem_object_funcs ppu_vram_bo_funcs = {
+	.free = ppu_vram_bo_free,
+};
+
+/**
+ * ppu_gem_vram_show - list the buffers in device memory, for debugfs
+ * @ppu: the device
+ * @m: the seq_file
+ *
+ * One line per buffer: HBM address and size, so that tests can aim
+ * error injection at a buffer.
+ */
+void ppu_gem_vram_show(struct ppu_device *ppu, struct seq_file *m)
+{
+	struct ppu_vram_bo *bo;
+
+	if (!ppu->hw->ras_ops)
+		return;
+	mutex_lock(&ppu->ras.vram.lock);
+	list_for_each_entry(bo, &ppu->ras.vram.bos, link)
+		seq_printf(m, "0x%llx %zu\n", bo->addr, bo->base.size);
+	mutex_unlock(&ppu->ras.vram.lock);
+}
+
+/**
+ * ppu_gem_is_vram - is a GEM object a buffer in device memory?
+ * @obj: the object
+ *
+ * Return: true for a DRM_PPU_GEM_CREATE_VRAM buffer.
+ */
+bool ppu_gem_is_vram(struct drm_gem_object *obj)
+{
+	return obj->funcs == &ppu_vram_bo_funcs;
+}
+
+static int ppu_gem_create_vram(struct drm_device *dev, struct drm_file *file,
+			       struct drm_ppu_gem_create *args)
+{
+	struct ppu_device *ppu = to_ppu(dev);
+	struct ppu_vram_bo *bo;
+	s64 size;
+	int ret;
+
+	if (!ppu->hw->ras_ops) {
+		drm_dbg_driver(dev, "gem_create: the device has no VRAM\n");
+		return -EINVAL;
+	}
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	if (!bo)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&bo->blocks);
+	size = ppu_vram_alloc(&ppu->ras.vram, args->size, &bo->blocks,
+			      &bo->addr);
+	if (size < 0) {
+		kfree(bo);
+		drm_dbg_driver(dev, "gem_create: no %llu bytes of VRAM: %lld\n",
+			       args->size, size);
+		return size;
+	}
+	bo->base.funcs = &ppu_vram_bo_funcs;
+	drm_gem_private_object_init(dev, &bo->base, size);
+	mutex_lock(&ppu->ras.vram.lock);
+	list_add_tail(&bo->link, &ppu->ras.vram.bos);
+	mutex_unlock(&ppu->ras.vram.lock);
+
+	ret = drm_gem_handle_create(file, &bo->base, &args->handle);
+	drm_gem_object_put(&bo->base);
+	return ret;
+}
 
 /**
  * ppu_gem_create_ioctl - DRM_IOCTL_PPU_GEM_CREATE
@@ -25,7 +112,7 @@ int ppu_gem_create_ioctl(struct drm_device *dev, void *data,
 	u64 max = (u64)ppu_max_bo_size_mb << 20;
 	int ret;
 
-	if (args->flags) {
+	if (args->flags & ~DRM_PPU_GEM_CREATE_VRAM) {
 		drm_dbg_driver(dev, "gem_create: unknown flags 0x%x\n", args->flags);
 		return -EINVAL;
 	}
@@ -34,6 +121,8 @@ int ppu_gem_create_ioctl(struct drm_device *dev, void *data,
 			       args->size, max);
 		return -EINVAL;
 	}
+	if (args->flags & DRM_PPU_GEM_CREATE_VRAM)
+		return ppu_gem_create_vram(dev, file, args);
 
 	shmem = drm_gem_shmem_create(dev, PAGE_ALIGN(args->size));
 	if (IS_ERR(shmem))
@@ -68,6 +157,12 @@ int ppu_gem_mmap_offset_ioctl(struct drm_device *dev, void *data,
 	if (!obj) {
 		drm_dbg_driver(dev, "mmap_offset: no handle %u\n", args->handle);
 		return -ENOENT;
+	}
+	if (ppu_gem_is_vram(obj)) {
+		drm_dbg_driver(dev, "mmap_offset: handle %u is in VRAM\n",
+			       args->handle);
+		drm_gem_object_put(obj);
+		return -EINVAL;
 	}
 	ret = drm_gem_create_mmap_offset(obj);
 	if (!ret)

@@ -19,15 +19,19 @@
 
 /**
  * struct ppu_hw_buf - a buffer as the device sees it
- * @pages: pinned backing pages, owned by the driver
+ * @pages: pinned backing pages of a system-memory buffer, owned by the
+ *	driver; NULL for a buffer in device memory
  * @size: size in bytes
+ * @hbm_addr: device memory (HBM) address of a buffer with no @pages;
+ *	accesses go through the memory controller's ECC
  *
- * The driver keeps the pages pinned until the job that references the buffer
- * completes or a reset drops it.
+ * The driver keeps the pages pinned (or the HBM range allocated) until the
+ * job that references the buffer completes or a reset drops it.
  */
 struct ppu_hw_buf {
 	struct page **pages;
 	u64 size;
+	u64 hbm_addr;
 };
 
 /**

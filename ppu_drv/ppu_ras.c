@@ -602,6 +602,25 @@ bool ppu_ras_pending(struct ppu_device *ppu)
 	return pending;
 }
 
+/* Reserve the pending pages whose users are gone; lock held. */
+static void ppu_ras_reserve_pending(struct ppu_ras *ras)
+{
+	struct ppu_ras_page *p;
+	int ret;
+
+	list_for_each_entry(p, &ras->pages, link) {
+		if (p->state != DRM_PPU_RETIRE_PENDING)
+			continue;
+		ret = ppu_vram_reserve(&ras->vram, p->addr, PPU_ECC_PAGE_SIZE);
+		if (ret == -ENOSPC)
+			continue;	/* still used by a buffer: later */
+		p->state = ret ? DRM_PPU_RETIRE_FAILED : DRM_PPU_RETIRE_RESERVED;
+		drm_info(&ras->ppu->drm, "page 0x%llx %s\n", p->addr,
+			 ret ? "could not be reserved" : "retired: its users are gone");
+		ppu_ras_uevent(ras, "retired", p->addr);
+	}
+}
+
 /**
  * ppu_ras_last_close - the last DRM file of the device closed
  * @ppu: the device
@@ -612,23 +631,29 @@ bool ppu_ras_pending(struct ppu_device *ppu)
 void ppu_ras_last_close(struct ppu_device *ppu)
 {
 	struct ppu_ras *ras = &ppu->ras;
-	struct ppu_ras_page *p;
 
 	mutex_lock(&ras->lock);
 	if (ras->pending) {
-		list_for_each_entry(p, &ras->pages, link) {
-			if (p->state != DRM_PPU_RETIRE_PENDING)
-				continue;
-			p->state = ppu_vram_reserve(&ras->vram, p->addr,
-						    PPU_ECC_PAGE_SIZE) ?
-				   DRM_PPU_RETIRE_FAILED : DRM_PPU_RETIRE_RESERVED;
-			drm_info(&ppu->drm, "last user gone: page 0x%llx %s\n",
-				 p->addr, p->state == DRM_PPU_RETIRE_RESERVED ?
-				 "retired" : "could not be reserved");
-			ppu_ras_uevent(ras, "retired", p->addr);
-		}
 		ras->pending = false;
+		ppu_ras_reserve_pending(ras);
 	}
+	mutex_unlock(&ras->lock);
+}
+
+/**
+ * ppu_ras_vram_freed - a buffer in device memory was freed
+ * @ppu: the device
+ *
+ * A page retired while a buffer used it is reserved now, unless it waits
+ * for the last close of the device (UECC).
+ */
+void ppu_ras_vram_freed(struct ppu_device *ppu)
+{
+	struct ppu_ras *ras = &ppu->ras;
+
+	mutex_lock(&ras->lock);
+	if (!ras->pending)
+		ppu_ras_reserve_pending(ras);
 	mutex_unlock(&ras->lock);
 }
 

@@ -86,6 +86,7 @@ void ppu_ras_fini(struct ppu_device *ppu);
 bool ppu_ras_ecc_enabled(void);
 bool ppu_ras_pending(struct ppu_device *ppu);
 void ppu_ras_last_close(struct ppu_device *ppu);
+void ppu_ras_vram_freed(struct ppu_device *ppu);
 int ppu_ras_device_reset(struct ppu_device *ppu);
 int ppu_ras_inject(struct ppu_device *ppu, const char *cmd);
 void ppu_ras_flash_dump(struct ppu_device *ppu, struct seq_file *m);

@@ -77,10 +77,16 @@ static int ppu_submit_pin_bos(struct ppu_job *job)
 	int ret;
 
 	for (i = 0; i < job->nr_bos; i++) {
-		struct drm_gem_shmem_object *shmem =
-			to_drm_gem_shmem_obj(job->bos[i]);
+		struct drm_gem_shmem_object *shmem;
 		struct ppu_hw_buf *buf = i ? &job->hw_bufs[i - 1] : &job->hw_cmd;
 
+		/* Device memory stays allocated while the job holds the BO. */
+		if (ppu_gem_is_vram(job->bos[i])) {
+			buf->size = job->bos[i]->size;
+			buf->hbm_addr = to_ppu_vram_bo(job->bos[i])->addr;
+			continue;
+		}
+		shmem = to_drm_gem_shmem_obj(job->bos[i]);
 		ret = drm_gem_shmem_pin(shmem);
 		if (ret)
 			return ret;
@@ -230,6 +236,11 @@ int ppu_submit_ioctl(struct drm_device *dev, void *data,
 	ret = ppu_submit_lookup_bos(dev, file, args, job);
 	if (ret)
 		goto err_free;
+	if (ppu_gem_is_vram(job->bos[0])) {
+		drm_dbg_driver(dev, "submit: the command buffer is in VRAM\n");
+		ret = -EINVAL;
+		goto err_free;
+	}
 	if ((u64)args->cmd_offset + args->cmd_length > job->bos[0]->size) {
 		drm_dbg_driver(dev, "submit: stream %u+%u past BO end %zu\n",
 			       args->cmd_offset, args->cmd_length,

@@ -6,6 +6,7 @@
  * once, by range, and never given back: the allocator cannot hand them out
  * again, and the device memory an operator sees shrinks by their size.
  */
+#include <linux/log2.h>
 #include <linux/sizes.h>
 
 #include "ppu_vram.h"
@@ -21,6 +22,7 @@ int ppu_vram_init(struct ppu_vram *vram, u64 size)
 {
 	mutex_init(&vram->lock);
 	INIT_LIST_HEAD(&vram->reserved);
+	INIT_LIST_HEAD(&vram->bos);
 	vram->size = size;
 	vram->retired_bytes = 0;
 	return drm_buddy_init(&vram->mm, size, SZ_4K);
@@ -65,6 +67,47 @@ int ppu_vram_reserve(struct ppu_vram *vram, u64 start, u64 size)
 	}
 	mutex_unlock(&vram->lock);
 	return ret;
+}
+
+/**
+ * ppu_vram_alloc - allocate a contiguous range of device memory
+ * @vram: the allocator
+ * @size: bytes wanted; rounded up to a power of two of at least 64 KB
+ * @blocks: list that receives the block, owned by the caller
+ * @addr: first byte of the range
+ *
+ * Return: the rounded size, or -ENOSPC / -ENOMEM / -EINVAL.
+ */
+s64 ppu_vram_alloc(struct ppu_vram *vram, u64 size, struct list_head *blocks,
+		   u64 *addr)
+{
+	struct drm_buddy_block *block;
+	int ret;
+
+	size = roundup_pow_of_two(max_t(u64, size, SZ_64K));
+	if (size > vram->size)
+		return -ENOSPC;
+	mutex_lock(&vram->lock);
+	ret = drm_buddy_alloc_blocks(&vram->mm, 0, vram->size, size, size,
+				     blocks, 0);
+	mutex_unlock(&vram->lock);
+	if (ret)
+		return ret;
+	block = list_first_entry(blocks, struct drm_buddy_block, link);
+	*addr = drm_buddy_block_offset(block);
+	return size;
+}
+
+/**
+ * ppu_vram_free - give a range back
+ * @vram: the allocator
+ * @blocks: the blocks from ppu_vram_alloc()
+ */
+void ppu_vram_free(struct ppu_vram *vram, struct list_head *blocks)
+{
+	mutex_lock(&vram->lock);
+	drm_buddy_free_list(&vram->mm, blocks);
+	mutex_unlock(&vram->lock);
 }
 
 /**

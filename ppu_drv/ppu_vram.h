@@ -16,6 +16,7 @@
  * @reserved: blocks of retired pages, out of the allocator for good
  * @size: bytes of HBM
  * @retired_bytes: bytes reserved for retired pages
+ * @bos: live buffers in device memory, for debugfs
  */
 struct ppu_vram {
 	struct mutex lock; /* protects mm and reserved */
@@ -23,11 +24,15 @@ struct ppu_vram {
 	struct list_head reserved;
 	u64 size;
 	u64 retired_bytes;
+	struct list_head bos;
 };
 
 int ppu_vram_init(struct ppu_vram *vram, u64 size);
 void ppu_vram_fini(struct ppu_vram *vram);
 int ppu_vram_reserve(struct ppu_vram *vram, u64 start, u64 size);
+s64 ppu_vram_alloc(struct ppu_vram *vram, u64 size, struct list_head *blocks,
+		   u64 *addr);
+void ppu_vram_free(struct ppu_vram *vram, struct list_head *blocks);
 void ppu_vram_release_reserved(struct ppu_vram *vram);
 u64 ppu_vram_total(struct ppu_vram *vram);
 u64 ppu_vram_available(struct ppu_vram *vram);

@@ -81,6 +81,8 @@ void ppu_sim_flash_inject_torn(struct ppu_sim_flash *flash, u32 bytes);
  * @completed_seqno: seqno register
  * @progress: commands retired
  * @last_progress: when a command last retired or a job started
+ * @mem: a device-memory access the engine waits for, done without the
+ *	device lock since the HBM model sleeps
  */
 struct ppu_sim_engine {
 	struct ppu_sim *sim;
@@ -96,6 +98,14 @@ struct ppu_sim_engine {
 	u32 completed_seqno;
 	u64 progress;
 	ktime_t last_progress;
+	struct ppu_sim_mem_op {
+		const struct ppu_hw_buf *src;
+		u64 src_off;
+		const struct ppu_hw_buf *dst;
+		u64 dst_off;
+		u32 value;
+		u32 len;
+	} mem;
 };
 
 /**
@@ -127,6 +137,9 @@ struct ppu_sim_config {
  * @reset_count: resets done
  * @reset_us: reset duration
  * @ras: memory, flash and error injection, see ppu_sim_ras.c
+ * @hbm_access: read or write one dword of HBM through the ECC, set by
+ *	ppu_sim_ras_init(); -EBADMSG on an uncorrectable error, -EIO on a
+ *	parity error. Sleeps.
  */
 struct ppu_sim {
 	struct ppu_hw hw;
@@ -142,6 +155,7 @@ struct ppu_sim {
 	u32 reset_count;
 	u32 reset_us;
 	struct ppu_sim_ras *ras;
+	int (*hbm_access)(struct ppu_sim *sim, u64 addr, u32 *val, bool write);
 };
 
 static inline struct ppu_sim *to_ppu_sim(struct ppu_hw *hw)

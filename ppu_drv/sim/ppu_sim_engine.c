@@ -37,6 +37,22 @@ static int ppu_sim_buf_access(const struct ppu_hw_buf *buf, u64 offset,
 	return 0;
 }
 
+static bool ppu_sim_buf_is_vram(const struct ppu_hw_buf *buf)
+{
+	return buf && !buf->pages;
+}
+
+/* One dword of a buffer in system or device memory; may sleep. */
+static int ppu_sim_mem_access(struct ppu_sim *sim, const struct ppu_hw_buf *buf,
+			      u64 offset, u32 *val, bool write)
+{
+	if (!ppu_sim_buf_is_vram(buf))
+		return ppu_sim_buf_access(buf, offset, val, write);
+	if ((offset & 3) || offset + 4 > buf->size || !sim->hbm_access)
+		return -EFAULT;
+	return sim->hbm_access(sim, buf->hbm_addr + offset, val, write);
+}
+
 static enum hrtimer_restart ppu_sim_delay_done(struct hrtimer *timer)
 {
 	struct ppu_sim_engine *e = container_of(timer, struct ppu_sim_engine,
@@ -74,16 +90,38 @@ static bool ppu_sim_engine_can_run(struct ppu_sim_engine *e)
 	return true;
 }
 
-/*
- * Execute one command of the job at the head of the ring, with sim->lock
- * held. Returns true when the job completed, with its seqno and error in
- * @seqno and @error; the caller raises the interrupt without the lock.
- */
-static bool ppu_sim_engine_step(struct ppu_sim_engine *e, u32 *seqno,
-				int *error)
+enum ppu_sim_step {
+	PPU_SIM_STEP_NEXT,	/* go on with the next command */
+	PPU_SIM_STEP_DONE,	/* the job completed: raise the interrupt */
+	PPU_SIM_STEP_MEM,	/* e->mem must be done without the lock */
+};
+
+/* End the job at the head with @ret, with sim->lock held. */
+static enum ppu_sim_step ppu_sim_engine_complete(struct ppu_sim_engine *e,
+						 int ret, u32 *seqno,
+						 int *error)
 {
 	struct ppu_hw_job *job = &e->slots[e->head % PPU_HW_RING_SLOTS];
-	u32 hdr, len, p[3] = {};
+
+	/* An engine error ends the job; the engine goes on with the next. */
+	e->completed_seqno = job->seqno;
+	e->head++;
+	e->cursor = 0;
+	*seqno = job->seqno;
+	*error = ret;
+	return PPU_SIM_STEP_DONE;
+}
+
+/*
+ * Execute one command of the job at the head of the ring, with sim->lock
+ * held. On PPU_SIM_STEP_DONE the job completed, with its seqno and error in
+ * @seqno and @error; the caller raises the interrupt without the lock.
+ */
+static enum ppu_sim_step ppu_sim_engine_step(struct ppu_sim_engine *e,
+					     u32 *seqno, int *error)
+{
+	struct ppu_hw_job *job = &e->slots[e->head % PPU_HW_RING_SLOTS];
+	u32 hdr, len, p[4] = {};
 	int ret = 0;
 	u32 i;
 
@@ -115,12 +153,29 @@ static bool ppu_sim_engine_step(struct ppu_sim_engine *e, u32 *seqno,
 			ret = -EINVAL;
 		break;
 	case DRM_PPU_OP_WRITE:
-		if (len != 3 || p[0] >= job->nr_bufs)
+		if (len != 3 || p[0] >= job->nr_bufs) {
 			ret = -EINVAL;
-		else
-			ret = ppu_sim_buf_access(&job->bufs[p[0]], p[1], &p[2],
-						 true);
+			break;
+		}
+		if (ppu_sim_buf_is_vram(&job->bufs[p[0]])) {
+			e->mem = (struct ppu_sim_mem_op) {
+				.dst = &job->bufs[p[0]], .dst_off = p[1],
+				.value = p[2], .len = len,
+			};
+			return PPU_SIM_STEP_MEM;
+		}
+		ret = ppu_sim_buf_access(&job->bufs[p[0]], p[1], &p[2], true);
 		break;
+	case DRM_PPU_OP_COPY:
+		if (len != 4 || p[0] >= job->nr_bufs || p[2] >= job->nr_bufs) {
+			ret = -EINVAL;
+			break;
+		}
+		e->mem = (struct ppu_sim_mem_op) {
+			.src = &job->bufs[p[0]], .src_off = p[1],
+			.dst = &job->bufs[p[2]], .dst_off = p[3], .len = len,
+		};
+		return PPU_SIM_STEP_MEM;
 	case DRM_PPU_OP_DELAY:
 		if (len != 1 || p[0] > DRM_PPU_MAX_DELAY_US) {
 			ret = -EINVAL;
@@ -153,7 +208,7 @@ static bool ppu_sim_engine_step(struct ppu_sim_engine *e, u32 *seqno,
 		e->state = PPU_HW_ENGINE_HUNG;
 		if (ppu_sim_engine_shared(e))
 			e->sim->shared_hangs++;
-		return false;
+		return PPU_SIM_STEP_NEXT;
 	default:
 		ret = -EINVAL;
 		break;
@@ -164,16 +219,46 @@ static bool ppu_sim_engine_step(struct ppu_sim_engine *e, u32 *seqno,
 	e->cursor += 4 * (1 + len);
 	e->progress++;
 	e->last_progress = ktime_get();
-	return false;
+	return PPU_SIM_STEP_NEXT;
 
 complete:
-	/* An engine error ends the job; the engine goes on with the next. */
-	e->completed_seqno = job->seqno;
-	e->head++;
-	e->cursor = 0;
-	*seqno = job->seqno;
-	*error = ret;
-	return true;
+	return ppu_sim_engine_complete(e, ret, seqno, error);
+}
+
+/*
+ * Do the device-memory access of e->mem without the device lock; then,
+ * with the lock held again, retire the command or end the job. An
+ * uncorrectable error or a parity error ends the job with -EIO (the
+ * memory controller raised its own event). Returns the step result.
+ */
+static enum ppu_sim_step ppu_sim_engine_mem(struct ppu_sim_engine *e,
+					    unsigned long *flags, u32 *seqno,
+					    int *error)
+	__must_hold(&e->sim->lock)
+{
+	struct ppu_sim *sim = e->sim;
+	struct ppu_sim_mem_op op = e->mem;
+	u32 val = op.value;
+	int ret = 0;
+
+	spin_unlock_irqrestore(&sim->lock, *flags);
+	if (op.src)
+		ret = ppu_sim_mem_access(sim, op.src, op.src_off, &val, false);
+	if (!ret)
+		ret = ppu_sim_mem_access(sim, op.dst, op.dst_off, &val, true);
+	spin_lock_irqsave(&sim->lock, *flags);
+
+	/* A reset that started meanwhile drops the job: nothing to do. */
+	if (sim->resetting)
+		return PPU_SIM_STEP_NEXT;
+	if (ret)
+		return ppu_sim_engine_complete(e, ret == -EBADMSG ||
+					       ret == -EIO ? -EIO : ret,
+					       seqno, error);
+	e->cursor += 4 * (1 + op.len);
+	e->progress++;
+	e->last_progress = ktime_get();
+	return PPU_SIM_STEP_NEXT;
 }
 
 static void ppu_sim_engine_work(struct work_struct *work)
@@ -187,6 +272,7 @@ static void ppu_sim_engine_work(struct work_struct *work)
 	int budget;
 
 	for (budget = PPU_SIM_BATCH; budget; budget--) {
+		enum ppu_sim_step step;
 		bool done;
 		u32 seqno;
 		int error;
@@ -196,7 +282,10 @@ static void ppu_sim_engine_work(struct work_struct *work)
 			spin_unlock_irqrestore(&sim->lock, flags);
 			return;
 		}
-		done = ppu_sim_engine_step(e, &seqno, &error);
+		step = ppu_sim_engine_step(e, &seqno, &error);
+		if (step == PPU_SIM_STEP_MEM)
+			step = ppu_sim_engine_mem(e, &flags, &seqno, &error);
+		done = step == PPU_SIM_STEP_DONE;
 		irq = sim->irq;
 		irq_data = sim->irq_data;
 		spin_unlock_irqrestore(&sim->lock, flags);

@@ -210,6 +210,15 @@ static const struct ppu_hw_ras_ops ppu_sim_ras_ops = {
 	.flash_inject_torn = ppu_sim_flash_torn_op,
 };
 
+/* The engines' access to HBM: one dword through the ECC. */
+static int ppu_sim_ras_hbm_access(struct ppu_sim *sim, u64 addr, u32 *val,
+				  bool write)
+{
+	if (write)
+		return ppu_sim_hbm_write(sim->ras->hbm, addr, val, sizeof(*val));
+	return ppu_sim_hbm_read(sim->ras->hbm, addr, val, sizeof(*val));
+}
+
 /**
  * ppu_sim_ras_init - give a simulated device its HBM, flash and RAS ops
  * @sim: the device, from ppu_sim_create(), not yet visible to a driver
@@ -248,6 +257,7 @@ int ppu_sim_ras_init(struct ppu_sim *sim, const struct ppu_sim_ras_config *cfg)
 
 	ppu_sim_hbm_get_config(ras->hbm, &got);
 	sim->ras = ras;
+	sim->hbm_access = ppu_sim_ras_hbm_access;
 	sim->hw.ras_ops = &ppu_sim_ras_ops;
 	sim->hw.hbm = (struct ppu_hw_hbm_info) {
 		.size = got.size,
@@ -282,5 +292,6 @@ void ppu_sim_ras_fini(struct ppu_sim *sim)
 	ppu_sim_flash_fini(&ras->flash);
 	kfree(ras);
 	sim->ras = NULL;
+	sim->hbm_access = NULL;
 	sim->hw.ras_ops = NULL;
 }

@@ -86,17 +86,28 @@ struct drm_ppu_get_param {
 /**
  * struct drm_ppu_gem_create - argument of DRM_IOCTL_PPU_GEM_CREATE
  *
- * Creates a shmem-backed buffer object. The size is rounded up to a
- * multiple of the page size.
+ * Creates a shmem-backed buffer object, or with DRM_PPU_GEM_CREATE_VRAM a
+ * buffer in device memory. The size is rounded up to a multiple of the
+ * page size (system memory) or to a power of two of at least 64 KB (device
+ * memory).
  */
 struct drm_ppu_gem_create {
 	/** @size: in, size in bytes; 0 or above MAX_BO_SIZE is -EINVAL. */
 	__u64 size;
-	/** @flags: in, must be zero. */
+	/** @flags: in, 0 or DRM_PPU_GEM_CREATE_VRAM; -EINVAL otherwise. */
 	__u32 flags;
 	/** @handle: out, GEM handle of the new object. */
 	__u32 handle;
 };
+
+/*
+ * DRM_PPU_GEM_CREATE_VRAM: place the buffer in device memory (HBM), from
+ * which retired pages are excluded. It cannot be mapped by the CPU
+ * (GEM_MMAP_OFFSET fails with -EINVAL) nor hold a command stream; engines
+ * reach it with WRITE and COPY through the memory controller's ECC.
+ * -ENOSPC when device memory is full.
+ */
+#define DRM_PPU_GEM_CREATE_VRAM		(1u << 0)
 
 /**
  * struct drm_ppu_gem_mmap_offset - argument of DRM_IOCTL_PPU_GEM_MMAP_OFFSET
@@ -168,6 +179,14 @@ struct drm_ppu_ctx_destroy {
  * the job hangs on its first execution only.
  */
 #define DRM_PPU_OP_HANG_ONCE		0x04
+/*
+ * DRM_PPU_OP_COPY: copy one 32-bit value; payload length 4: source bo
+ * index, source byte offset, destination bo index, destination byte offset
+ * (4-byte aligned). Device memory (VRAM) is read through the memory
+ * controller's ECC: a corrected error raises a CECC event, an uncorrectable
+ * one stops the job with -EIO and raises a UECC event.
+ */
+#define DRM_PPU_OP_COPY			0x05
 
 #define DRM_PPU_MAX_DELAY_US		10000000u
 
