@@ -232,6 +232,12 @@ static void ppu_ras_handle_uecc(struct ppu_ras *ras, u64 addr)
 {
 	struct ppu_device *ppu = ras->ppu;
 
+	/*
+	 * Flag every context first: once the error shows in the counts or
+	 * the pending state, every context already reads it.
+	 */
+	ppu_ras_kill_contexts(ppu);
+
 	mutex_lock(&ras->lock);
 	ras->ue[PPU_RAS_VOLATILE]++;
 	ras->ue[PPU_RAS_AGGREGATE]++;
@@ -254,7 +260,6 @@ static void ppu_ras_handle_uecc(struct ppu_ras *ras, u64 addr)
 	drm_err(&ppu->drm, "uncorrectable memory error at 0x%llx: stopping all work\n",
 		addr);
 	ppu_ras_uevent(ras, "uecc", addr);
-	ppu_ras_kill_contexts(ppu);
 	drm_sched_serial_recover(&ppu->domain, DRM_SCHED_SERIAL_CAUSE_UECC);
 
 	/* Nobody has the device open: the last user is already gone. */
