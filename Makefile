@@ -10,7 +10,7 @@ export PPU_CACHE KDIR
 
 ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
-.PHONY: all modules clean deps check kunit igt test demo bench
+.PHONY: all modules clean deps check kunit igt test demo bench htmldocs
 
 all: modules
 
@@ -41,3 +41,6 @@ demo: deps
 
 bench: deps
 	@$(ROOT)/scripts/bench.sh
+
+htmldocs: deps
+	@$(ROOT)/scripts/htmldocs.sh

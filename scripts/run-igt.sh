@@ -3,7 +3,8 @@
 #
 # Build the modules and the igt tests, boot the VM once running every
 # subtest of every igt binary (and, with ppu_ecc, the module-reload steps of
-# scripts/vm/ecc-reload.sh after them, as ecc-reload/<step>), and report:
+# scripts/vm/ecc-reload.sh after them, as ecc-reload/<step>, and the ppu-smi
+# checks of scripts/vm/ppu-smi-test.sh, as ppu-smi/<step>), and report:
 #   igt: <binary>/<subtest>: PASS|FAIL|SKIP
 #   igt: N passed, N failed
 # Exit status nonzero on any failed subtest, a subtest that never reported,
@@ -13,7 +14,10 @@
 #   PPU_PARAMS       ppu.ko parameters (default: short job timeouts)
 #   PPU_SKIP_BUILD=1 use the modules and tests as built
 #   PPU_IGT_LOG      serial log file (default build/igt/serial.log under ROOT)
-#   PPU_IGT_FILTER   only binaries whose name matches this regex
+#   PPU_IGT_FILTER   only binaries whose name matches this regex; the
+#                    ppu-smi steps run with ppu_ecc or when "ppu-smi"
+#                    matches it (PPU_IGT_FILTER='^ppu-smi$': only them)
+#   PPU_SMI_TEST=0   never run the ppu-smi steps
 #   plus what scripts/vm/run-vm.sh and mkinitramfs.sh read
 set -uo pipefail
 
@@ -25,6 +29,7 @@ export PPU_PARAMS=${PPU_PARAMS:-gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma
 if [ "${PPU_SKIP_BUILD:-0}" != 1 ]; then
 	make -C "$ROOT" modules -j2 || { echo "igt: module build failed"; exit 1; }
 	make -C "$ROOT/igt-tests" -j2 || { echo "igt: test build failed"; exit 1; }
+	make -C "$ROOT/tools" ppu-smi ppu-demo || { echo "igt: tools build failed"; exit 1; }
 fi
 
 bins=()
@@ -33,7 +38,14 @@ for b in "$ROOT"/igt-tests/build/ppu_*; do
 	[ -n "${PPU_IGT_FILTER:-}" ] && ! [[ ${b##*/} =~ $PPU_IGT_FILTER ]] && continue
 	bins+=("$b")
 done
-[ ${#bins[@]} -gt 0 ] || { echo "igt: no test binaries in $ROOT/igt-tests/build"; exit 1; }
+# the ppu-smi checks: with ppu_ecc (the ECC flow) or when the filter asks
+smi=0
+if [ "${PPU_SMI_TEST:-1}" != 0 ]; then
+	for b in "${bins[@]}"; do [ "${b##*/}" = ppu_ecc ] && smi=1; done
+	[ -n "${PPU_IGT_FILTER:-}" ] && [[ ppu-smi =~ $PPU_IGT_FILTER ]] && smi=1
+fi
+[ ${#bins[@]} -gt 0 ] || [ $smi = 1 ] ||
+	{ echo "igt: no test binaries in $ROOT/igt-tests/build"; exit 1; }
 
 # what should run: every subtest each binary lists
 declare -A expected
@@ -60,8 +72,22 @@ for b in "${bins[@]}"; do
 	done < <(sh "$HERE/vm/ecc-reload.sh" --list)
 done
 
+if [ $smi = 1 ]; then
+	for f in "$ROOT/tools/ppu-smi" "$ROOT/tools/ppu-demo"; do
+		[ -x "$f" ] || { echo "igt: $f not built (make -C tools)"; exit 1; }
+	done
+	extra="$extra $ROOT/tools/ppu-smi $ROOT/tools/ppu-demo $HERE/vm/ppu-smi-test.sh"
+	while read -r st; do
+		[ -n "$st" ] || continue
+		expected[ppu-smi/$st]=1
+		order+=("ppu-smi/$st")
+	done < <(sh "$HERE/vm/ppu-smi-test.sh" --list)
+fi
+
 mkdir -p "$(dirname "$LOG")"
-PPU_EXTRA_FILES="$extra" PPU_IGT_BINS="${bins[*]}" "$HERE/vm/run-vm.sh" "$HERE/vm/igt-payload.sh" "$LOG"
+igt_bins="${bins[*]}"
+[ -n "$igt_bins" ] || igt_bins=none
+PPU_EXTRA_FILES="$extra" PPU_IGT_BINS="$igt_bins" "$HERE/vm/run-vm.sh" "$HERE/vm/igt-payload.sh" "$LOG"
 vmrc=$?
 
 # results: "Subtest <name>: <RESULT> (<time>)" between BEGIN/END markers
@@ -83,8 +109,34 @@ while IFS= read -r line; do
 		[ "$r" = PASS ] && r=SUCCESS
 		result[ecc-reload/$st]=$r
 		;;
+	"PPU-SMI-TEST: "*": PASS"|"PPU-SMI-TEST: "*": FAIL"|"PPU-SMI-TEST: "*": SKIP")
+		st=${line#PPU-SMI-TEST: }; st=${st%%:*}
+		r=${line##*: }
+		[ "$r" = PASS ] && r=SUCCESS
+		result[ppu-smi/$st]=$r
+		;;
 	esac
 done < "$LOG"
+
+# ppu-smi/json: the guest has no JSON parser; every document it printed
+# between PPU-SMI-JSON markers must parse here (kernel lines skipped)
+if [ $smi = 1 ] && [ "${result[ppu-smi/json]:-}" = SUCCESS ]; then
+	jdir=$(mktemp -d "${TMPDIR:-/tmp}/ppu-smi-json.XXXXXX")
+	awk -v d="$jdir" '/^PPU-SMI-JSON: BEGIN /{ f = d "/" $3 ".json"; next }
+		/^PPU-SMI-JSON: END$/{ f = ""; next }
+		/^\[ *[0-9]+\.[0-9]+\] /{ next } f { print > f }' "$LOG"
+	njson=0
+	for j in "$jdir"/*.json; do
+		[ -f "$j" ] || continue
+		njson=$((njson + 1))
+		if ! python3 -m json.tool "$j" > /dev/null; then
+			echo "igt: ppu-smi --json in state ${j##*/} is not valid JSON"
+			result[ppu-smi/json]=FAIL
+		fi
+	done
+	[ $njson -ge 4 ] || { echo "igt: ppu-smi: $njson JSON documents, expected 4"; result[ppu-smi/json]=FAIL; }
+	rm -rf "$jdir"
+fi
 
 pass=0 fail=0 skip=0
 for k in "${order[@]}"; do

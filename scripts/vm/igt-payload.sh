@@ -8,8 +8,9 @@
 #   PPU-IGT: END <binary> rc=<exit code>
 # Output goes to a file first and is printed after the binary exits, so
 # kernel messages cannot split igt's lines. Then /extra/ecc-reload.sh if
-# present (its own PPU-ECC-RELOAD: markers). Exit status: 0 if every binary
-# exited 0 or 77 (skip) and ecc-reload.sh passed.
+# present (its own PPU-ECC-RELOAD: markers), then /extra/ppu-smi-test.sh
+# (PPU-SMI-TEST:). Exit status: 0 if every binary exited 0 or 77 (skip)
+# and both scripts passed.
 export IGT_FORCE_DRIVER=${IGT_FORCE_DRIVER:-ppu}
 T=${PPU_IGT_TIMEOUT:-600}
 
@@ -34,5 +35,9 @@ done
 # to the initramfs when ppu_ecc runs)
 if [ -f /extra/ecc-reload.sh ]; then
 	timeout "$T" sh /extra/ecc-reload.sh || rc_all=1
+fi
+# ppu-smi against sysfs (its own PPU-SMI-TEST: markers)
+if [ -f /extra/ppu-smi-test.sh ]; then
+	timeout "$T" sh /extra/ppu-smi-test.sh || rc_all=1
 fi
 exit $rc_all

@@ -21,7 +21,8 @@
 #   PPU_KOS          our modules in load order (default: drm_sched_serial.ko,
 #                    ppu_sim.ko, ppu.ko of the tree; missing ones are skipped
 #                    with a warning)
-#   PPU_IGT_BINS     igt binaries (default: igt-tests/build/ppu_* executables)
+#   PPU_IGT_BINS     igt binaries (default: igt-tests/build/ppu_* executables;
+#                    "none": no igt binary)
 #   PPU_EXTRA_FILES  more files for /extra
 #   PPU_PARAMS, PPU_SIM_PARAMS, PPU_SERIAL_PARAMS   module parameters
 #   PPU_LOAD_MODULES 1 (default) to insmod our modules in /init, 0 not to
@@ -109,7 +110,9 @@ copy_libs() { # executable
 	done < <(ldd "$1" 2>/dev/null | awk '/=> \//{print $3} /^[ \t]*\//{print $1}')
 }
 
-if [ -n "${PPU_IGT_BINS:-}" ]; then
+if [ "${PPU_IGT_BINS:-}" = none ]; then
+	bins=()
+elif [ -n "${PPU_IGT_BINS:-}" ]; then
 	read -r -a bins <<< "$PPU_IGT_BINS"
 else
 	bins=()

@@ -1,0 +1,333 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# VM payload step (run by igt-payload.sh when it is in the initramfs as
+# /extra/ppu-smi-test.sh, with /extra/ppu-smi and /extra/ppu-demo): checks
+# ppu-smi's output against sysfs ras/ in each memory-health state.
+#
+#   healthy        erased flash, fresh load: exit 0, every number of
+#                  --prometheus equal to sysfs, table and -q print
+#   cecc-retired   weak cell + 3 reads: the page retired, retired pages and
+#                  mem_total equal sysfs, still exit 0
+#   pending        a UECC while ppu-demo holds the device: exit 1 while
+#                  retirement_pending is 1, exit 0 once it is done
+#   rma            ppu_sim with spare_rows=0, a UECC, reload: exit 2
+#   prometheus     every sample line matches the exposition format, every
+#                  metric has HELP and TYPE (output of every state)
+#   errors         -i 9: exit 3; bad -d: exit 6; as user nobody: exit 4
+#                  (SKIP if su cannot switch users)
+#   json           host-side: every JSON document printed between
+#                  "PPU-SMI-JSON: BEGIN <state>" and "PPU-SMI-JSON: END"
+#                  parses (python3 in scripts/run-igt.sh)
+#   restore        default modules, flash erased
+#
+# Prints for scripts/run-igt.sh:
+#   PPU-SMI-TEST: BEGIN
+#   PPU-SMI-TEST: <step>: PASS|FAIL|SKIP
+#   PPU-SMI-TEST: END rc=N
+# `ppu-smi-test.sh --list` prints the step names (on the host too).
+STEPS="healthy cecc-retired pending rma prometheus errors json restore"
+if [ "${1:-}" = --list ]; then
+	for s in $STEPS; do echo "$s"; done
+	exit 0
+fi
+
+# shellcheck disable=SC1091
+[ -f /etc/vm.env ] && . /etc/vm.env
+KMOD=${PPU_KMOD_DIR:-/kmod/ppu}
+SMI=/extra/ppu-smi
+DEMO=/extra/ppu-demo
+DBG=/sys/kernel/debug/dri/0
+RAS=/sys/class/drm/card0/device/ras
+HBM=$(( $(cat /sys/module/ppu_sim/parameters/hbm_mb 2>/dev/null || echo 256) * 1048576 ))
+BANK=$(( HBM / $(cat /sys/module/ppu_sim/parameters/hbm_banks 2>/dev/null || echo 16) ))
+PROM_ALL=/tmp/ppu-smi-prom.all
+: > "$PROM_ALL"
+rc_all=0
+step_ok=1
+
+log() { echo "ppu-smi-test: $*"; }
+fail() { log "FAIL: $*"; step_ok=0; }
+check() { # description, then a test command
+	d=$1; shift
+	if "$@"; then log "ok: $d"; else fail "$d"; fi
+}
+begin() { step=$1; step_ok=1; log "--- $step"; }
+end() {
+	if [ "${1:-}" = skip ]; then
+		echo "PPU-SMI-TEST: $step: SKIP"
+	elif [ $step_ok = 1 ]; then
+		echo "PPU-SMI-TEST: $step: PASS"
+	else
+		echo "PPU-SMI-TEST: $step: FAIL"
+		rc_all=1
+	fi
+}
+
+hexaddr() { printf '0x%x' "$1"; }
+# slot 14 of a bank: unused by ppu_ecc.c and ecc-reload.sh
+taddr() { hexaddr $(( $3 * BANK + $1 * 1048576 + $2 * 65536 + 256 )); }
+rd() { cat "$RAS/$1" 2>/dev/null; }
+inject() { echo "$*" > "$DBG/ras_inject"; }
+uecc() { inject "flip2 $1 3 17" && inject "read $1 8"; }
+wait_card() {
+	i=0
+	while [ ! -e "$RAS/mem_total" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -e "$RAS/mem_total" ]
+}
+# shellcheck disable=SC2120 # extra ppu.ko params, none used yet
+reload_ppu() {
+	rmmod ppu || { fail "rmmod ppu"; return 1; }
+	# shellcheck disable=SC2086
+	insmod "$KMOD/ppu.ko" $PPU_PARAMS "$@" || { fail "insmod ppu.ko $*"; return 1; }
+	wait_card || fail "no $RAS after insmod"
+}
+reload_sim() {
+	rmmod ppu || { fail "rmmod ppu"; return 1; }
+	rmmod ppu_sim || { fail "rmmod ppu_sim"; return 1; }
+	# shellcheck disable=SC2086
+	insmod "$KMOD/ppu_sim.ko" $PPU_SIM_PARAMS "$@" || { fail "insmod ppu_sim.ko $*"; return 1; }
+	# shellcheck disable=SC2086
+	insmod "$KMOD/ppu.ko" $PPU_PARAMS || { fail "insmod ppu.ko"; return 1; }
+	wait_card || fail "no $RAS after insmod"
+}
+
+# run ppu-smi, keep stdout in /tmp/smi.out, return its exit code in $smi_rc
+smi() {
+	"$SMI" "$@" > /tmp/smi.out 2> /tmp/smi.err
+	smi_rc=$?
+	[ -s /tmp/smi.err ] && sed 's/^/ppu-smi-test:   stderr: /' /tmp/smi.err
+	return 0
+}
+# the value of a Prometheus sample: pv <metric{labels}>
+pv() { awk -v k="$1" '$1 == k { print $2 }' /tmp/prom.out; }
+prom() {
+	"$SMI" --prometheus > /tmp/prom.out 2> /tmp/smi.err
+	prom_rc=$?
+	cat /tmp/prom.out >> "$PROM_ALL"
+}
+json() { # state name
+	"$SMI" --json > /tmp/json.out 2>&1
+	echo "PPU-SMI-JSON: BEGIN $1"
+	cat /tmp/json.out
+	echo "PPU-SMI-JSON: END"
+}
+eq() { # description, ppu-smi value, sysfs value
+	if [ -n "$2" ] && [ "$2" = "$3" ]; then
+		log "ok: $1 = $2"
+	else
+		fail "$1: ppu-smi '$2' sysfs '$3'"
+	fi
+}
+pages_of() { # cause state: count of sysfs retired_pages lines
+	awk -v c="$1" -v s="$2" '$2 == c && $3 == s' "$RAS/retired_pages" | wc -l
+}
+# every number of --prometheus against sysfs
+compare_all() {
+	prom
+	D='device="0"'
+	check "--prometheus exits like the health check ($prom_rc)" [ "$prom_rc" -le 2 ]
+	for t in ce:correctable ue:uncorrectable parity:parity; do
+		f=${t%%:*}; n=${t#*:}
+		for s in volatile aggregate; do
+			eq "$n $s" "$(pv "ppu_ecc_errors_total{$D,type=\"$n\",scope=\"$s\"}")" \
+				"$(rd "${f}_count_$s")"
+		done
+	done
+	eq mem_total "$(pv "ppu_memory_total_bytes{$D}")" "$(rd mem_total)"
+	eq mem_available "$(pv "ppu_memory_available_bytes{$D}")" "$(rd mem_available)"
+	eq retirement_pending "$(pv "ppu_retirement_pending{$D}")" "$(rd retirement_pending)"
+	eq reset_recommended "$(pv "ppu_reset_recommended{$D}")" "$(rd reset_recommended)"
+	eq remapped_rows_correctable "$(pv "ppu_remapped_rows{$D,type=\"correctable\"}")" \
+		"$(rd remapped_rows_correctable)"
+	eq remapped_rows_uncorrectable "$(pv "ppu_remapped_rows{$D,type=\"uncorrectable\"}")" \
+		"$(rd remapped_rows_uncorrectable)"
+	eq remapped_rows_pending "$(pv "ppu_remapped_rows{$D,type=\"pending\"}")" \
+		"$(rd remapped_rows_pending)"
+	eq remapped_rows_failure "$(pv "ppu_remap_failure{$D}")" "$(rd remapped_rows_failure)"
+	for l in max high partial low none; do
+		eq "histogram $l" "$(pv "ppu_bank_remap_availability{$D,level=\"$l\"}")" \
+			"$(awk -v l=$l '{ for (i = 1; i < NF; i++) if ($i == l) print $(i + 1) }' \
+				"$RAS/row_remapper_histogram")"
+	done
+	case $(rd rma_status) in
+	none) st=0 ;; warning) st=1 ;; rma) st=2 ;; *) st=unknown ;;
+	esac
+	eq rma_status "$(pv "ppu_rma_status{$D}")" "$st"
+	eq rma_required "$(pv "ppu_rma_required{$D}")" "$([ "$st" = 2 ] && echo 1 || echo 0)"
+	for r in repair_failure retired_pages uecc; do
+		eq "rma_reason $r" "$(pv "ppu_rma_reason{$D,reason=\"$r\"}")" \
+			"$(grep -qw $r "$RAS/rma_reason" && echo 1 || echo 0)"
+	done
+	eq ecc_mode "$(pv "ppu_ecc_enabled{$D}")" "$([ "$(rd ecc_mode)" = on ] && echo 1 || echo 0)"
+	for c in cecc uecc; do
+		for s in reserved pending failed; do
+			eq "retired pages $c $s" \
+				"$(pv "ppu_retired_pages{$D,cause=\"$c\",state=\"$s\"}")" \
+				"$(pages_of $c $s)"
+		done
+	done
+	# rings: one ppu_ring_recoveries_total{verdict="timeout"} per ring line
+	eq "recovery readable as root" "$(pv "ppu_recovery_readable{$D}")" 1
+	rings=$(awk '/^ring +kind/ { t = 1; next } t && NF >= 7 { print $1 }' "$DBG/ring_recovery")
+	for r in $rings; do
+		eq "ring $r timeouts" "$(pv "ppu_ring_recoveries_total{$D,ring=\"$r\",verdict=\"timeout\"}")" \
+			"$(awk -v r="$r" '/^ring +kind/ { t = 1; next } t && $1 == r { print $3 }' "$DBG/ring_recovery")"
+	done
+	# -q shows the retired pages of sysfs
+	smi -q -d PAGE_RETIREMENT
+	eq "-q retired page lines" "$(grep -c '^        0x' /tmp/smi.out)" \
+		"$(grep -c . "$RAS/retired_pages")"
+	eq "-q total retired" "$(awk -F': ' '/^        Total/ { print $2 }' /tmp/smi.out)" \
+		"$(grep -c . "$RAS/retired_pages")"
+}
+expect_rc() { # description, expected exit code, ppu-smi args...
+	d=$1; want=$2; shift 2
+	smi "$@"
+	check "$d: ppu-smi $* exits $want (got $smi_rc)" [ "$smi_rc" = "$want" ]
+}
+
+echo "PPU-SMI-TEST: BEGIN"
+if [ ! -x "$SMI" ] || [ ! -d "$RAS" ] || [ ! -e "$DBG/ras_inject" ]; then
+	log "no $SMI, $RAS or $DBG/ras_inject"
+	for s in $STEPS; do echo "PPU-SMI-TEST: $s: FAIL"; done
+	echo "PPU-SMI-TEST: END rc=1"
+	exit 1
+fi
+
+# ------------------------------------------------------------------------
+begin healthy
+echo ERASE > "$DBG/flash_reset" || fail "flash_reset"
+reload_ppu
+check "nothing retired" [ -z "$(cat "$RAS/retired_pages")" ]
+expect_rc "healthy" 0
+sed 's/^/ppu-smi-test:   /' /tmp/smi.out
+check "table shows the memory total" grep -q "/ $(( $(rd mem_total) >> 20 )) MiB" /tmp/smi.out
+check "table shows a ring" grep -q "gfx0" /tmp/smi.out
+expect_rc "healthy -q" 0 -q
+sed 's/^/ppu-smi-test:   /' /tmp/smi.out
+check "-q: Health healthy" grep -q "^    Health  *: healthy" /tmp/smi.out
+expect_rc "healthy -q -d" 0 -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER,RECOVERY,RMA
+check "-q -d ECC: no Memory Usage section" sh -c '! grep -q "Memory Usage" /tmp/smi.out'
+check "-q -d RECOVERY: ring table" grep -q "^        gfx0 " /tmp/smi.out
+compare_all
+json healthy
+end
+
+# ------------------------------------------------------------------------
+begin cecc-retired
+C=$(taddr 14 0 2)
+inject "weak $C 5" || fail "weak $C"
+for i in 1 2 3; do inject "read $C 8" || fail "read $C"; done
+check "a page retired (sysfs)" [ "$(grep -c . "$RAS/retired_pages")" = 1 ]
+expect_rc "one CECC page" 0
+compare_all
+eq "mem_total one page short" "$(pv 'ppu_memory_total_bytes{device="0"}')" $((HBM - 65536))
+json cecc-retired
+end
+
+# ------------------------------------------------------------------------
+begin pending
+U=$(taddr 14 1 3)
+"$DEMO" hold 60 &
+HOLD=$!
+sleep 0.5
+uecc "$U" || fail "UECC at $U"
+check "sysfs: retirement pending" [ "$(rd retirement_pending)" = 1 ]
+expect_rc "pending" 1
+compare_all
+smi -q -d PAGE_RETIREMENT
+check "-q: Pending Page Retirement Yes" grep -q "Pending Page Retirement *: Yes" /tmp/smi.out
+json pending
+kill "$HOLD"; wait "$HOLD" 2> /dev/null
+check "sysfs: retirement done after the last close" [ "$(rd retirement_pending)" = 0 ]
+expect_rc "retirement done" 0
+compare_all
+end
+
+# ------------------------------------------------------------------------
+begin rma
+reload_sim spare_rows=0
+E=$(taddr 14 2 4)
+uecc "$E" || fail "UECC at $E"
+reload_ppu
+check "sysfs: rma_status rma" [ "$(rd rma_status)" = rma ]
+expect_rc "RMA" 2
+expect_rc "RMA -q" 2 -q -d RMA
+check "-q: Status rma" grep -q "Status *: rma" /tmp/smi.out
+check "-q: reason repair_failure" grep -q "Reasons *: .*repair_failure" /tmp/smi.out
+compare_all
+json rma
+end
+
+# ------------------------------------------------------------------------
+begin prometheus
+# sample: name{label="v",...} value
+SAMPLE='^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*"(,[a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*")*\})? [-+]?([0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?|NaN|[-+]?Inf)( [0-9]+)?$'
+check "some samples" [ "$(grep -vc '^#' "$PROM_ALL")" -gt 50 ]
+bad=$(grep -v '^#' "$PROM_ALL" | grep -Ev "$SAMPLE" | head -n 5)
+check "every sample line matches the exposition format" [ -z "$bad" ]
+[ -n "$bad" ] && echo "$bad" | sed 's/^/ppu-smi-test:   bad: /'
+bad=$(grep '^#' "$PROM_ALL" | grep -Ev '^# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* .+$' | head -n 5)
+check "every comment is HELP or TYPE" [ -z "$bad" ]
+for m in $(grep -v '^#' "$PROM_ALL" | sed 's/[{ ].*//' | sort -u); do
+	grep -q "^# HELP $m " "$PROM_ALL" || fail "$m has no HELP"
+	grep -Eq "^# TYPE $m (counter|gauge)$" "$PROM_ALL" || fail "$m has no TYPE"
+done
+# one family per output: no metric name after another one's samples again
+prom
+dup=$(grep -v '^#' /tmp/prom.out | sed 's/[{ ].*//' | uniq | sort | uniq -d)
+check "each family's samples are together" [ -z "$dup" ]
+for m in ppu_ecc_errors_total ppu_retired_pages ppu_retirement_pending \
+	 ppu_rma_required ppu_memory_total_bytes ppu_ring_recoveries_total; do
+	check "metric $m present" grep -q "^$m{" /tmp/prom.out
+done
+end
+
+# ------------------------------------------------------------------------
+begin errors
+expect_rc "no such device" 3 -i 9
+check "a message on stderr" grep -q "no PPU device" /tmp/smi.err
+expect_rc "bad section" 6 -q -d BOGUS
+skip=
+[ -f /etc/passwd ] || echo "root:x:0:0:root:/root:/bin/sh" > /etc/passwd
+grep -q '^nobody:' /etc/passwd || echo "nobody:x:65534:65534:nobody:/:/bin/sh" >> /etc/passwd
+[ -f /etc/group ] || echo "root:x:0:" > /etc/group
+grep -q '^nogroup:' /etc/group || echo "nogroup:x:65534:" >> /etc/group
+# the initramfs root comes from a mktemp -d directory (mode 700): let other
+# users reach /bin and /extra
+chmod 755 / 2> /dev/null
+as_nobody() { su -s /bin/sh -c "$*" nobody; }
+uid=$(as_nobody 'id -u' 2> /tmp/su.err)
+sed 's/^/ppu-smi-test:   su: /' /tmp/su.err
+if [ "$uid" = 65534 ]; then
+	as_nobody "$SMI" > /tmp/smi.out 2> /tmp/smi.err
+	r=$?
+	sed 's/^/ppu-smi-test:   stderr: /' /tmp/smi.err
+	check "as nobody: exit 4 (got $r)" [ $r = 4 ]
+	check "as nobody: permission message" grep -q "permission" /tmp/smi.err
+else
+	log "SKIP: su cannot run a command as nobody (id -u: '$uid'); no permission check"
+	skip=skip
+fi
+if [ $step_ok = 1 ] && [ -n "$skip" ]; then end skip; else end; fi
+
+# ------------------------------------------------------------------------
+# checked on the host from the PPU-SMI-JSON blocks; the guest only says
+# that it printed them
+begin json
+check "JSON documents printed" [ -s /tmp/json.out ]
+end
+
+# ------------------------------------------------------------------------
+begin restore
+reload_sim
+echo ERASE > "$DBG/flash_reset" || fail "flash_reset"
+reload_ppu
+check "rma_status none" [ "$(rd rma_status)" = none ]
+check "nothing retired" [ -z "$(cat "$RAS/retired_pages")" ]
+expect_rc "healthy again" 0
+end
+
+echo "PPU-SMI-TEST: END rc=$rc_all"
+exit $rc_all

@@ -1,0 +1,653 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * libppu: see libppu.h.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include <xf86drm.h>
+
+#include "ppu_drm.h"
+#include "libppu.h"
+
+#define PPU_MAX_DEVICES 16
+#define DRM_DIR "/dev/dri"
+#define SYS_DRM "/sys/class/drm"
+#define DEBUGFS_DRI "/sys/kernel/debug/dri"
+
+struct ppu_device {
+	int fd;
+	unsigned int index;
+	int card_minor;
+	char node[64];
+};
+
+struct ppu_node {
+	int card_minor;		/* -1: render node only */
+	int render_minor;	/* -1: none */
+};
+
+const char *ppu_error_string(ppu_return_t ret)
+{
+	switch (ret) {
+	case PPU_SUCCESS: return "success";
+	case PPU_ERROR_NO_DEVICE: return "no PPU device found";
+	case PPU_ERROR_NO_PERMISSION: return "insufficient permissions";
+	case PPU_ERROR_NOT_SUPPORTED: return "not supported by this driver";
+	case PPU_ERROR_INVALID_ARGUMENT: return "invalid argument";
+	case PPU_ERROR_INSUFFICIENT_SIZE: return "buffer too small";
+	case PPU_ERROR_NO_MEMORY: return "out of memory";
+	case PPU_ERROR_UNKNOWN: return "unknown error";
+	}
+	return "unknown error";
+}
+
+const char *ppu_retire_cause_string(ppu_retire_cause_t cause)
+{
+	switch (cause) {
+	case PPU_RETIRE_CAUSE_CECC: return "cecc";
+	case PPU_RETIRE_CAUSE_UECC: return "uecc";
+	}
+	return "unknown";
+}
+
+const char *ppu_retire_state_string(ppu_retire_state_t state)
+{
+	switch (state) {
+	case PPU_RETIRE_RESERVED: return "reserved";
+	case PPU_RETIRE_PENDING: return "pending";
+	case PPU_RETIRE_FAILED: return "failed";
+	}
+	return "unknown";
+}
+
+const char *ppu_rma_status_string(ppu_rma_status_t status)
+{
+	switch (status) {
+	case PPU_RMA_NONE: return "none";
+	case PPU_RMA_WARNING: return "warning";
+	case PPU_RMA_REQUIRED: return "rma";
+	}
+	return "unknown";
+}
+
+static void copy_word(char *dst, size_t len, const char *src)
+{
+	size_t n = strcspn(src, " \t\n");
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static ppu_return_t errno_to_ret(int err)
+{
+	switch (err) {
+	case 0: return PPU_SUCCESS;
+	case EACCES:
+	case EPERM: return PPU_ERROR_NO_PERMISSION;
+	case ENOENT:
+	case ENOTTY:
+	case EOPNOTSUPP: return PPU_ERROR_NOT_SUPPORTED;
+	case ENODEV:
+	case ENXIO: return PPU_ERROR_NO_DEVICE;
+	case ENOMEM: return PPU_ERROR_NO_MEMORY;
+	case EINVAL: return PPU_ERROR_INVALID_ARGUMENT;
+	}
+	return PPU_ERROR_UNKNOWN;
+}
+
+/* the first line of a sysfs file, without its newline; -errno on failure */
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	int err;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f)) {
+		err = ferror(f) ? -EIO : 0;
+		buf[0] = '\0';
+		fclose(f);
+		return err;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* Is cardN (or renderDN) bound to ppu.ko? drmGetVersion when the node
+ * opens, the module of its sysfs driver otherwise (no permission needed). */
+static int node_is_ppu(const char *devname, const char *sysname)
+{
+	char path[256], link[256];
+	drmVersionPtr v;
+	ssize_t n;
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), DRM_DIR "/%s", devname);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		v = drmGetVersion(fd);
+		if (v) {
+			ret = v->name && !strcmp(v->name, "ppu");
+			drmFreeVersion(v);
+			close(fd);
+			return ret;
+		}
+		close(fd);
+	}
+	/* the module of the bound driver (the platform driver is "ppu-sim") */
+	snprintf(path, sizeof(path), SYS_DRM "/%s/device/driver/module", sysname);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return 0;
+	link[n] = '\0';
+	return !strcmp(strrchr(link, '/') ? strrchr(link, '/') + 1 : link, "ppu");
+}
+
+/* the render node of a card: /sys/class/drm/cardN/device/drm/renderDM */
+static int render_of_card(int card)
+{
+	char path[128];
+	struct dirent *de;
+	int minor = -1;
+	DIR *d;
+
+	snprintf(path, sizeof(path), SYS_DRM "/card%d/device/drm", card);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, "renderD", 7))
+			minor = atoi(de->d_name + 7);
+	closedir(d);
+	return minor;
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+	const struct ppu_node *x = a, *y = b;
+
+	return x->card_minor - y->card_minor;
+}
+
+static void add_card(struct ppu_node *nodes, unsigned int *n, int card)
+{
+	char dev[32], sys[32];
+	unsigned int i;
+
+	for (i = 0; i < *n; i++)
+		if (nodes[i].card_minor == card)
+			return;
+	if (*n >= PPU_MAX_DEVICES)
+		return;
+	snprintf(dev, sizeof(dev), "card%d", card);
+	snprintf(sys, sizeof(sys), "card%d", card);
+	if (!node_is_ppu(dev, sys))
+		return;
+	nodes[*n].card_minor = card;
+	nodes[*n].render_minor = render_of_card(card);
+	(*n)++;
+}
+
+/*
+ * The PPUs, sorted by primary minor. drmGetDevices2() first; it skips
+ * platform devices without a device tree node (the simulated PPU is one),
+ * so /sys/class/drm is scanned as well.
+ */
+static unsigned int enumerate(struct ppu_node *nodes)
+{
+	drmDevicePtr devs[PPU_MAX_DEVICES];
+	unsigned int n = 0;
+	struct dirent *de;
+	int i, count;
+	DIR *d;
+
+	count = drmGetDevices2(0, devs, PPU_MAX_DEVICES);
+	for (i = 0; i < count; i++) {
+		const char *p;
+
+		if (!(devs[i]->available_nodes & (1 << DRM_NODE_PRIMARY)))
+			continue;
+		p = strrchr(devs[i]->nodes[DRM_NODE_PRIMARY], '/');
+		if (p && !strncmp(p + 1, "card", 4) && isdigit((unsigned char)p[5]))
+			add_card(nodes, &n, atoi(p + 5));
+	}
+	if (count > 0)
+		drmFreeDevices(devs, count);
+
+	d = opendir(SYS_DRM);
+	if (d) {
+		while ((de = readdir(d))) {
+			if (strncmp(de->d_name, "card", 4) ||
+			    !isdigit((unsigned char)de->d_name[4]) ||
+			    strchr(de->d_name, '-'))
+				continue;
+			add_card(nodes, &n, atoi(de->d_name + 4));
+		}
+		closedir(d);
+	}
+	qsort(nodes, n, sizeof(*nodes), cmp_node);
+	return n;
+}
+
+ppu_return_t ppu_device_get_count(unsigned int *count)
+{
+	struct ppu_node nodes[PPU_MAX_DEVICES];
+
+	if (!count)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	*count = enumerate(nodes);
+	return PPU_SUCCESS;
+}
+
+ppu_return_t ppu_device_open(unsigned int index, ppu_device_t **devp)
+{
+	struct ppu_node nodes[PPU_MAX_DEVICES];
+	struct ppu_device *dev;
+	unsigned int n;
+	char path[64];
+	int fd, err;
+
+	if (!devp)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	*devp = NULL;
+	n = enumerate(nodes);
+	if (index >= n)
+		return PPU_ERROR_NO_DEVICE;
+	/* the render node needs no master; the primary node otherwise */
+	if (nodes[index].render_minor >= 0) {
+		snprintf(path, sizeof(path), DRM_DIR "/renderD%d",
+			 nodes[index].render_minor);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+	} else {
+		fd = -1;
+		errno = ENOENT;
+	}
+	if (fd < 0) {
+		snprintf(path, sizeof(path), DRM_DIR "/card%d",
+			 nodes[index].card_minor);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+	}
+	if (fd < 0) {
+		err = errno;
+		return err == ENOENT ? PPU_ERROR_NO_DEVICE : errno_to_ret(err);
+	}
+	dev = calloc(1, sizeof(*dev));
+	if (!dev) {
+		close(fd);
+		return PPU_ERROR_NO_MEMORY;
+	}
+	dev->fd = fd;
+	dev->index = index;
+	dev->card_minor = nodes[index].card_minor;
+	snprintf(dev->node, sizeof(dev->node), "%s", path);
+	*devp = dev;
+	return PPU_SUCCESS;
+}
+
+void ppu_device_close(ppu_device_t *dev)
+{
+	if (!dev)
+		return;
+	close(dev->fd);
+	free(dev);
+}
+
+static ppu_return_t ioctl_ret(void)
+{
+	/* an ioctl the driver does not know fails with EINVAL or ENOTTY; we
+	 * pass valid arguments, so EINVAL means an older driver */
+	if (errno == EINVAL || errno == ENOTTY)
+		return PPU_ERROR_NOT_SUPPORTED;
+	return errno_to_ret(errno);
+}
+
+static ppu_return_t get_param(ppu_device_t *dev, uint32_t param, uint64_t *v)
+{
+	struct drm_ppu_get_param p = { .param = param };
+
+	if (drmIoctl(dev->fd, DRM_IOCTL_PPU_GET_PARAM, &p))
+		return ioctl_ret();
+	*v = p.value;
+	return PPU_SUCCESS;
+}
+
+ppu_return_t ppu_device_get_info(ppu_device_t *dev, ppu_device_info_t *info)
+{
+	char path[160], link[256];
+	drmVersionPtr v;
+	ppu_return_t r;
+	uint64_t val;
+	ssize_t n;
+
+	if (!dev || !info)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	memset(info, 0, sizeof(*info));
+	info->index = dev->index;
+	info->card_minor = dev->card_minor;
+	snprintf(info->node, sizeof(info->node), "%s", dev->node);
+	snprintf(path, sizeof(path), SYS_DRM "/card%d/device", dev->card_minor);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n > 0) {
+		link[n] = '\0';
+		copy_word(info->pci_bus_id, sizeof(info->pci_bus_id),
+			  strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
+	}
+	v = drmGetVersion(dev->fd);
+	if (!v)
+		return errno_to_ret(errno ? errno : EIO);
+	snprintf(info->driver_version, sizeof(info->driver_version), "%d.%d.%d",
+		 v->version_major, v->version_minor, v->version_patchlevel);
+	drmFreeVersion(v);
+	snprintf(path, sizeof(path), SYS_DRM "/card%d/device/ras/ecc_code",
+		 dev->card_minor);
+	if (read_line(path, info->ecc_code, sizeof(info->ecc_code)))
+		info->ecc_code[0] = '\0';
+
+	r = get_param(dev, DRM_PPU_PARAM_RING_COUNT_GFX, &val);
+	if (r)
+		return r;
+	info->rings_gfx = (unsigned int)val;
+	r = get_param(dev, DRM_PPU_PARAM_RING_COUNT_COMPUTE, &val);
+	if (r)
+		return r;
+	info->rings_compute = (unsigned int)val;
+	r = get_param(dev, DRM_PPU_PARAM_RING_COUNT_SDMA, &val);
+	if (r)
+		return r;
+	info->rings_sdma = (unsigned int)val;
+	r = get_param(dev, DRM_PPU_PARAM_RESET_COUNT, &val);
+	if (r)
+		return r;
+	info->reset_count = val;
+	return PPU_SUCCESS;
+}
+
+static ppu_return_t ras_query(ppu_device_t *dev, struct drm_ppu_ras_query *q,
+			      struct drm_ppu_retired_page *pages,
+			      unsigned int n)
+{
+	memset(q, 0, sizeof(*q));
+	q->pages = (uintptr_t)pages;
+	q->pages_count = pages ? n : 0;
+	if (drmIoctl(dev->fd, DRM_IOCTL_PPU_RAS_QUERY, q))
+		return ioctl_ret();
+	return PPU_SUCCESS;
+}
+
+ppu_return_t ppu_device_get_ras(ppu_device_t *dev, ppu_ras_t *ras)
+{
+	struct drm_ppu_ras_query q;
+	ppu_return_t r;
+
+	if (!dev || !ras)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	r = ras_query(dev, &q, NULL, 0);
+	if (r)
+		return r;
+	memset(ras, 0, sizeof(*ras));
+	ras->ecc_enabled = !!q.ecc_enabled;
+	ras->ecc.ce_volatile = q.ce_volatile;
+	ras->ecc.ce_aggregate = q.ce_aggregate;
+	ras->ecc.ue_volatile = q.ue_volatile;
+	ras->ecc.ue_aggregate = q.ue_aggregate;
+	ras->ecc.parity_volatile = q.parity_volatile;
+	ras->ecc.parity_aggregate = q.parity_aggregate;
+	ras->mem_total = q.mem_total;
+	ras->mem_available = q.mem_available;
+	ras->retired_count = q.retired_count;
+	ras->retirement_pending = !!q.pending;
+	ras->remap.correctable = q.remap_correctable;
+	ras->remap.uncorrectable = q.remap_uncorrectable;
+	ras->remap.pending = q.remap_pending;
+	ras->remap.failure_occurred = !!q.remap_failure;
+	ras->histogram.max = q.hist_max;
+	ras->histogram.high = q.hist_high;
+	ras->histogram.partial = q.hist_partial;
+	ras->histogram.low = q.hist_low;
+	ras->histogram.none = q.hist_none;
+	ras->rma = q.rma <= DRM_PPU_RMA_REQUIRED ? (ppu_rma_status_t)q.rma :
+		   PPU_RMA_REQUIRED;
+	ras->rma_reasons = q.rma_reasons;
+	ras->reset_recommended = !!q.reset_recommended;
+	return PPU_SUCCESS;
+}
+
+#define RAS_GETTER(body)				\
+	ppu_ras_t ras;					\
+	ppu_return_t r;					\
+							\
+	if (!dev)					\
+		return PPU_ERROR_INVALID_ARGUMENT;	\
+	r = ppu_device_get_ras(dev, &ras);		\
+	if (r)						\
+		return r;				\
+	body;						\
+	return PPU_SUCCESS
+
+ppu_return_t ppu_device_get_ecc_counts(ppu_device_t *dev, ppu_ecc_counts_t *c)
+{
+	if (!c)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	RAS_GETTER(*c = ras.ecc);
+}
+
+ppu_return_t ppu_device_get_ecc_mode(ppu_device_t *dev, int *enabled)
+{
+	if (!enabled)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	RAS_GETTER(*enabled = ras.ecc_enabled);
+}
+
+ppu_return_t ppu_device_get_memory(ppu_device_t *dev, uint64_t *total,
+				   uint64_t *available)
+{
+	if (!total && !available)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	RAS_GETTER(if (total) *total = ras.mem_total;
+		   if (available) *available = ras.mem_available);
+}
+
+ppu_return_t ppu_device_get_retirement_pending(ppu_device_t *dev, int *pending)
+{
+	if (!pending)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	RAS_GETTER(*pending = ras.retirement_pending);
+}
+
+ppu_return_t ppu_device_get_remapped_rows(ppu_device_t *dev,
+					  ppu_remapped_rows_t *rows)
+{
+	if (!rows)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	RAS_GETTER(*rows = ras.remap);
+}
+
+ppu_return_t ppu_device_get_bank_histogram(ppu_device_t *dev,
+					   ppu_bank_histogram_t *hist)
+{
+	if (!hist)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	RAS_GETTER(*hist = ras.histogram);
+}
+
+ppu_return_t ppu_device_get_rma(ppu_device_t *dev, ppu_rma_status_t *status,
+				unsigned int *reasons)
+{
+	if (!status)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	RAS_GETTER(*status = ras.rma; if (reasons) *reasons = ras.rma_reasons);
+}
+
+ppu_return_t ppu_device_get_reset_recommended(ppu_device_t *dev, int *rec)
+{
+	if (!rec)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	RAS_GETTER(*rec = ras.reset_recommended);
+}
+
+ppu_return_t ppu_device_get_retired_pages(ppu_device_t *dev,
+					  ppu_retired_page_t *pages,
+					  unsigned int *count)
+{
+	struct drm_ppu_retired_page *buf = NULL;
+	struct drm_ppu_ras_query q;
+	unsigned int i, cap;
+	ppu_return_t r;
+
+	if (!dev || !count)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	cap = pages ? *count : 0;
+	if (cap) {
+		buf = calloc(cap, sizeof(*buf));
+		if (!buf)
+			return PPU_ERROR_NO_MEMORY;
+	}
+	r = ras_query(dev, &q, buf, cap);
+	if (r) {
+		free(buf);
+		return r;
+	}
+	for (i = 0; i < q.pages_count && i < cap; i++) {
+		pages[i].address = buf[i].address;
+		pages[i].timestamp = buf[i].timestamp;
+		pages[i].cause = (ppu_retire_cause_t)buf[i].cause;
+		pages[i].state = (ppu_retire_state_t)buf[i].state;
+	}
+	free(buf);
+	*count = q.retired_count;
+	if (pages && q.retired_count > cap)
+		return PPU_ERROR_INSUFFICIENT_SIZE;
+	return PPU_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ */
+/* debugfs ring_recovery */
+
+/* "key=value" in a line of space-separated pairs; NULL if absent */
+static const char *kv(const char *line, const char *key)
+{
+	size_t kl = strlen(key);
+	const char *p = line;
+
+	while ((p = strstr(p, key))) {
+		if ((p == line || p[-1] == ' ' || p[-1] == ':') && p[kl] == '=')
+			return p + kl + 1;
+		p += kl;
+	}
+	return NULL;
+}
+
+static uint64_t kv_u64(const char *line, const char *key)
+{
+	const char *v = kv(line, key);
+
+	return v ? strtoull(v, NULL, 10) : 0;
+}
+
+static void parse_ring(ppu_recovery_t *rec, const char *line)
+{
+	char name[64], kind[64], last[64];
+	unsigned long long t, g, i, p;
+	ppu_ring_recovery_t *r;
+
+	if (rec->nr_rings >= PPU_MAX_RINGS)
+		return;
+	if (sscanf(line, "%63s %63s %llu %llu %llu %llu %63s", name, kind,
+		   &t, &g, &i, &p, last) != 7)
+		return;
+	r = &rec->rings[rec->nr_rings++];
+	copy_word(r->name, sizeof(r->name), name);
+	copy_word(r->kind, sizeof(r->kind), kind);
+	copy_word(r->last, sizeof(r->last), last);
+	r->timeouts = t;
+	r->guilty = g;
+	r->innocent = i;
+	r->probes = p;
+}
+
+ppu_return_t ppu_device_get_recovery(ppu_device_t *dev, ppu_recovery_t *rec)
+{
+	char path[128], line[512];
+	int in_table = 0;
+	const char *v;
+	FILE *f;
+
+	if (!dev || !rec)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	memset(rec, 0, sizeof(*rec));
+	snprintf(path, sizeof(path), DEBUGFS_DRI "/%d/ring_recovery",
+		 dev->card_minor);
+	f = fopen(path, "r");
+	if (!f) {
+		struct stat st;
+
+		if (errno == EACCES || errno == EPERM)
+			return PPU_ERROR_NO_PERMISSION;
+		/* debugfs not mounted, or a driver without the file */
+		if (errno == ENOENT && stat(DEBUGFS_DRI, &st) &&
+		    (errno == EACCES || errno == EPERM))
+			return PPU_ERROR_NO_PERMISSION;
+		return PPU_ERROR_NOT_SUPPORTED;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (in_table) {
+			parse_ring(rec, line);
+		} else if (!strncmp(line, "mode: ", 6)) {
+			copy_word(rec->mode, sizeof(rec->mode), line + 6);
+		} else if (!strncmp(line, "state: ", 7)) {
+			copy_word(rec->state, sizeof(rec->state), line + 7);
+		} else if (!strncmp(line, "counters:", 9)) {
+			rec->recoveries = kv_u64(line, "recoveries");
+			rec->resets = kv_u64(line, "resets");
+			rec->probes = kv_u64(line, "probes");
+			rec->guilty = kv_u64(line, "guilty");
+			rec->innocent = kv_u64(line, "innocent");
+			rec->suspects = kv_u64(line, "suspects");
+			rec->false_timeouts = kv_u64(line, "false_timeouts");
+			rec->fallbacks = kv_u64(line, "fallbacks");
+			rec->bans = kv_u64(line, "bans");
+		} else if (!strncmp(line, "causes:", 7)) {
+			rec->cause_timeout = kv_u64(line, "timeout");
+			rec->cause_uecc = kv_u64(line, "uecc");
+			rec->cause_parity = kv_u64(line, "parity");
+		} else if (!strncmp(line, "last guilty:", 12)) {
+			v = kv(line, "ring");
+			if (v)
+				copy_word(rec->last_guilty_ring,
+					  sizeof(rec->last_guilty_ring), v);
+		} else if (!strncmp(line, "last:", 5)) {
+			v = kv(line, "cause");
+			if (v) {
+				rec->last_valid = 1;
+				copy_word(rec->last_cause,
+					  sizeof(rec->last_cause), v);
+				v = kv(line, "time");
+				rec->last_time = v ? strtoll(v, NULL, 10) : 0;
+				rec->last_duration_us = kv_u64(line,
+							       "duration_us");
+			}
+		} else if (!strncmp(line, "ring ", 5) && strstr(line, "timeouts")) {
+			in_table = 1;
+		}
+	}
+	fclose(f);
+	if (!rec->mode[0] && !in_table)
+		return PPU_ERROR_NOT_SUPPORTED;	/* not the format we know */
+	return PPU_SUCCESS;
+}

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * libppu: a small C API over the PPU driver's management interfaces (the
+ * RAS query ioctl, GET_PARAM, sysfs ras/ and debugfs ring_recovery), in the
+ * spirit of NVML. No global state: every query goes through a handle
+ * returned by ppu_device_open(). Not thread-safe per handle.
+ */
+#ifndef LIBPPU_H
+#define LIBPPU_H
+
+#include <stdint.h>
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/** Return codes of every libppu call. */
+typedef enum {
+	PPU_SUCCESS = 0,
+	PPU_ERROR_NO_DEVICE = 1,	/* no PPU, or index out of range */
+	PPU_ERROR_NO_PERMISSION = 2,	/* EACCES/EPERM opening a node/file */
+	PPU_ERROR_NOT_SUPPORTED = 3,	/* older driver: ioctl or file missing */
+	PPU_ERROR_INVALID_ARGUMENT = 4,	/* NULL pointer, bad value */
+	PPU_ERROR_INSUFFICIENT_SIZE = 5, /* buffer too small; count updated */
+	PPU_ERROR_NO_MEMORY = 6,
+	PPU_ERROR_UNKNOWN = 99,
+} ppu_return_t;
+
+const char *ppu_error_string(ppu_return_t ret);
+
+typedef struct ppu_device ppu_device_t;
+
+/* Enumeration: PPU devices in the order of their primary node minor. */
+ppu_return_t ppu_device_get_count(unsigned int *count);
+ppu_return_t ppu_device_open(unsigned int index, ppu_device_t **dev);
+void ppu_device_close(ppu_device_t *dev);
+
+typedef struct {
+	unsigned int index;
+	int card_minor;			/* N of /dev/dri/cardN, -1 if none */
+	char node[64];			/* the node opened */
+	char pci_bus_id[32];		/* "0000:00:04.0" or "" */
+	char driver_version[32];	/* "1.0.0" */
+	char ecc_code[16];		/* "secded", "sddc" or "" */
+	unsigned int rings_gfx, rings_compute, rings_sdma;
+	uint64_t reset_count;		/* device resets since load */
+} ppu_device_info_t;
+
+ppu_return_t ppu_device_get_info(ppu_device_t *dev, ppu_device_info_t *info);
+
+typedef enum {
+	PPU_RMA_NONE = 0,
+	PPU_RMA_WARNING = 1,
+	PPU_RMA_REQUIRED = 2,
+} ppu_rma_status_t;
+
+/* reasons: bits of ppu_ras_t.rma_reasons */
+#define PPU_RMA_REASON_REPAIR_FAILURE	(1u << 0)
+#define PPU_RMA_REASON_RETIRED_PAGES	(1u << 1)
+#define PPU_RMA_REASON_UECC		(1u << 2)
+
+typedef struct {
+	uint64_t ce_volatile, ce_aggregate;
+	uint64_t ue_volatile, ue_aggregate;
+	uint64_t parity_volatile, parity_aggregate;
+} ppu_ecc_counts_t;
+
+typedef struct {
+	unsigned int correctable, uncorrectable, pending;
+	int failure_occurred;
+} ppu_remapped_rows_t;
+
+typedef struct {
+	unsigned int max, high, partial, low, none;
+} ppu_bank_histogram_t;
+
+/* Everything of DRM_IOCTL_PPU_RAS_QUERY in one snapshot. */
+typedef struct {
+	int ecc_enabled;		/* ecc_mode "on" */
+	ppu_ecc_counts_t ecc;
+	uint64_t mem_total, mem_available;	/* bytes */
+	unsigned int retired_count;	/* pending ones included */
+	int retirement_pending;
+	ppu_remapped_rows_t remap;
+	ppu_bank_histogram_t histogram;
+	ppu_rma_status_t rma;
+	unsigned int rma_reasons;	/* PPU_RMA_REASON_* */
+	int reset_recommended;
+} ppu_ras_t;
+
+ppu_return_t ppu_device_get_ras(ppu_device_t *dev, ppu_ras_t *ras);
+
+/* Convenience getters, each one RAS query. */
+ppu_return_t ppu_device_get_ecc_counts(ppu_device_t *dev, ppu_ecc_counts_t *c);
+ppu_return_t ppu_device_get_ecc_mode(ppu_device_t *dev, int *enabled);
+ppu_return_t ppu_device_get_memory(ppu_device_t *dev, uint64_t *total,
+				   uint64_t *available);
+ppu_return_t ppu_device_get_retirement_pending(ppu_device_t *dev, int *pending);
+ppu_return_t ppu_device_get_remapped_rows(ppu_device_t *dev,
+					  ppu_remapped_rows_t *rows);
+ppu_return_t ppu_device_get_bank_histogram(ppu_device_t *dev,
+					   ppu_bank_histogram_t *hist);
+ppu_return_t ppu_device_get_rma(ppu_device_t *dev, ppu_rma_status_t *status,
+				unsigned int *reasons);
+ppu_return_t ppu_device_get_reset_recommended(ppu_device_t *dev, int *rec);
+
+typedef enum {
+	PPU_RETIRE_CAUSE_CECC = 1,
+	PPU_RETIRE_CAUSE_UECC = 2,
+} ppu_retire_cause_t;
+
+typedef enum {
+	PPU_RETIRE_RESERVED = 0,
+	PPU_RETIRE_PENDING = 1,
+	PPU_RETIRE_FAILED = 2,
+} ppu_retire_state_t;
+
+typedef struct {
+	uint64_t address;		/* 64 KiB aligned */
+	uint64_t timestamp;		/* seconds since the epoch */
+	ppu_retire_cause_t cause;
+	ppu_retire_state_t state;
+} ppu_retired_page_t;
+
+/*
+ * *count: in, entries of @pages; out, the number of retired pages. With
+ * pages NULL (or *count too small) returns the count only
+ * (PPU_ERROR_INSUFFICIENT_SIZE when pages was given but too small).
+ */
+ppu_return_t ppu_device_get_retired_pages(ppu_device_t *dev,
+					  ppu_retired_page_t *pages,
+					  unsigned int *count);
+
+const char *ppu_retire_cause_string(ppu_retire_cause_t cause);
+const char *ppu_retire_state_string(ppu_retire_state_t state);
+const char *ppu_rma_status_string(ppu_rma_status_t status);
+
+/* Recovery status of the rings, from debugfs ring_recovery (root). */
+#define PPU_MAX_RINGS 32
+
+typedef struct {
+	char name[16];			/* "gfx0" */
+	char kind[16];			/* "shared" or "independent" */
+	uint64_t timeouts, guilty, innocent, probes;
+	char last[16];			/* last verdict: "none", "guilty", ... */
+} ppu_ring_recovery_t;
+
+typedef struct {
+	char mode[16];			/* serial, classic, off */
+	char state[16];			/* idle, recovering */
+	uint64_t recoveries, resets, probes, guilty, innocent, suspects;
+	uint64_t false_timeouts, fallbacks, bans;
+	uint64_t cause_timeout, cause_uecc, cause_parity;
+	int last_valid;			/* a recovery happened */
+	char last_cause[16];
+	int64_t last_time;		/* seconds since the epoch */
+	uint64_t last_duration_us;
+	char last_guilty_ring[16];	/* "" when nobody was guilty */
+	unsigned int nr_rings;
+	ppu_ring_recovery_t rings[PPU_MAX_RINGS];
+} ppu_recovery_t;
+
+ppu_return_t ppu_device_get_recovery(ppu_device_t *dev, ppu_recovery_t *rec);
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* LIBPPU_H */

@@ -1,0 +1,767 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * ppu-smi: the PPU's system management interface, in the manner of
+ * nvidia-smi. Reads everything through libppu.
+ *
+ *   ppu-smi                  one table per device
+ *   ppu-smi -q [-d LIST]     detailed sections (ECC, PAGE_RETIREMENT,
+ *                            ROW_REMAPPER, RECOVERY, RMA, MEMORY)
+ *   ppu-smi --json           JSON
+ *   ppu-smi --prometheus     node_exporter textfile format
+ *   -i N                     only device N
+ *
+ * Exit status: 0 healthy, 1 warning, 2 RMA required, 3 no device,
+ * 4 no permission, 5 driver too old (not supported), 6 other error.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "libppu/libppu.h"
+
+enum {
+	EXIT_HEALTHY = 0,
+	EXIT_WARNING = 1,
+	EXIT_RMA = 2,
+	EXIT_NO_DEVICE = 3,
+	EXIT_NO_PERMISSION = 4,
+	EXIT_NOT_SUPPORTED = 5,
+	EXIT_OTHER = 6,
+};
+
+#define SEC_ECC		(1u << 0)
+#define SEC_PAGES	(1u << 1)
+#define SEC_REMAP	(1u << 2)
+#define SEC_RECOVERY	(1u << 3)
+#define SEC_RMA		(1u << 4)
+#define SEC_MEMORY	(1u << 5)
+#define SEC_ALL		0x3fu
+
+#define MAX_PAGES	4096
+
+struct dev {
+	unsigned int index;
+	ppu_device_info_t info;
+	ppu_ras_t ras;
+	ppu_retired_page_t *pages;
+	unsigned int npages, cecc_pages, uecc_pages;
+	ppu_recovery_t rec;
+	ppu_return_t rec_ret;
+};
+
+static int exit_of(ppu_return_t r)
+{
+	switch (r) {
+	case PPU_SUCCESS: return EXIT_HEALTHY;
+	case PPU_ERROR_NO_DEVICE: return EXIT_NO_DEVICE;
+	case PPU_ERROR_NO_PERMISSION: return EXIT_NO_PERMISSION;
+	case PPU_ERROR_NOT_SUPPORTED: return EXIT_NOT_SUPPORTED;
+	default: return EXIT_OTHER;
+	}
+}
+
+static int fail(ppu_return_t r, const char *what, unsigned int idx)
+{
+	fprintf(stderr, "ppu-smi: device %u: %s: %s\n", idx, what,
+		ppu_error_string(r));
+	if (r == PPU_ERROR_NO_PERMISSION)
+		fprintf(stderr, "ppu-smi: run as root or with access to /dev/dri\n");
+	else if (r == PPU_ERROR_NOT_SUPPORTED)
+		fprintf(stderr, "ppu-smi: the loaded ppu.ko is older than this tool\n");
+	return exit_of(r);
+}
+
+/* 0 on success, an exit code otherwise */
+static int collect(unsigned int idx, struct dev *d)
+{
+	ppu_device_t *h;
+	ppu_return_t r;
+	unsigned int i;
+
+	memset(d, 0, sizeof(*d));
+	d->index = idx;
+	r = ppu_device_open(idx, &h);
+	if (r)
+		return fail(r, "open", idx);
+	r = ppu_device_get_info(h, &d->info);
+	if (r) {
+		ppu_device_close(h);
+		return fail(r, "device info", idx);
+	}
+	d->pages = calloc(MAX_PAGES, sizeof(*d->pages));
+	d->npages = MAX_PAGES;
+	r = d->pages ? ppu_device_get_retired_pages(h, d->pages, &d->npages) :
+		       PPU_ERROR_NO_MEMORY;
+	if (r == PPU_ERROR_INSUFFICIENT_SIZE) {
+		d->npages = MAX_PAGES;
+		r = PPU_SUCCESS;
+	}
+	if (!r)
+		r = ppu_device_get_ras(h, &d->ras);
+	if (r) {
+		ppu_device_close(h);
+		return fail(r, "RAS query", idx);
+	}
+	for (i = 0; i < d->npages; i++) {
+		if (d->pages[i].cause == PPU_RETIRE_CAUSE_CECC)
+			d->cecc_pages++;
+		else
+			d->uecc_pages++;
+	}
+	d->rec_ret = ppu_device_get_recovery(h, &d->rec);
+	ppu_device_close(h);
+	return 0;
+}
+
+static int health(const struct dev *d)
+{
+	if (d->ras.rma == PPU_RMA_REQUIRED)
+		return EXIT_RMA;
+	if (d->ras.rma == PPU_RMA_WARNING || d->ras.retirement_pending ||
+	    d->ras.reset_recommended)
+		return EXIT_WARNING;
+	return EXIT_HEALTHY;
+}
+
+static const char *health_name(int h)
+{
+	return h == EXIT_RMA ? "rma" : h == EXIT_WARNING ? "warning" : "healthy";
+}
+
+static const char *reason_names[] = { "repair_failure", "retired_pages", "uecc" };
+
+static void reasons_str(unsigned int bits, char *buf, size_t len)
+{
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < 3; i++)
+		if (bits & (1u << i))
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+				 buf[0] ? " " : "", reason_names[i]);
+	if (!buf[0])
+		snprintf(buf, len, "none");
+}
+
+static const char *yesno(int v)
+{
+	return v ? "Yes" : "No";
+}
+
+static void fmt_time(uint64_t t, char *buf, size_t len)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (gmtime_r(&tt, &tm))
+		strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	else
+		snprintf(buf, len, "%" PRIu64, t);
+}
+
+/* ------------------------------------------------------------------ */
+
+static void print_table(const struct dev *devs, unsigned int n)
+{
+	char rs[64];
+	unsigned int i, j;
+
+	printf("+-----------------------------------------------------------------------------+\n");
+	printf("| PPU-SMI                   Driver Version: %-34s|\n",
+	       n ? devs[0].info.driver_version : "-");
+	printf("+-----+----------------------+--------+----------------+---------+------------+\n");
+	printf("| PPU | Memory used / total  | ECC    | CE vol / agg   | Retired | Remapped   |\n");
+	printf("|     | Node                 | Code   | UE vol / agg   | Pending | RMA        |\n");
+	printf("+=====+======================+========+================+=========+============+\n");
+	for (i = 0; i < n; i++) {
+		const struct dev *d = &devs[i];
+		const ppu_ras_t *r = &d->ras;
+		char mem[48], ce[48], ue[48], rm[48];
+
+		snprintf(mem, sizeof(mem), "%" PRIu64 " / %" PRIu64 " MiB",
+			 (r->mem_total - r->mem_available) >> 20,
+			 r->mem_total >> 20);
+		snprintf(ce, sizeof(ce), "%" PRIu64 " / %" PRIu64,
+			 r->ecc.ce_volatile, r->ecc.ce_aggregate);
+		snprintf(ue, sizeof(ue), "%" PRIu64 " / %" PRIu64,
+			 r->ecc.ue_volatile, r->ecc.ue_aggregate);
+		snprintf(rm, sizeof(rm), "%u/%u/%u%s", r->remap.correctable,
+			 r->remap.uncorrectable, r->remap.pending,
+			 r->remap.failure_occurred ? " F" : "");
+		printf("| %3u | %-20s | %-6s | %-14s | %7u | %-10s |\n",
+		       d->index, mem, r->ecc_enabled ? "On" : "Off", ce,
+		       r->retired_count, rm);
+		printf("|     | %-20s | %-6s | %-14s | %-7s | %-10s |\n",
+		       d->info.node, d->info.ecc_code[0] ? d->info.ecc_code : "-",
+		       ue, r->retirement_pending ? "Yes" : "No",
+		       ppu_rma_status_string(r->rma));
+		if (r->rma != PPU_RMA_NONE || r->reset_recommended) {
+			reasons_str(r->rma_reasons, rs, sizeof(rs));
+			printf("|     | RMA reasons: %-33s reset recommended: %-3s |\n",
+			       rs, yesno(r->reset_recommended));
+		}
+		if (d->rec_ret) {
+			printf("|     | Rings: %u gfx, %u compute, %u sdma; recovery status: %-20s|\n",
+			       d->info.rings_gfx, d->info.rings_compute,
+			       d->info.rings_sdma,
+			       d->rec_ret == PPU_ERROR_NO_PERMISSION ?
+			       "needs root" : "n/a");
+		} else {
+			printf("|     | Recovery: mode %-8s recoveries %-6" PRIu64 " resets %-6" PRIu64 " last %-9s|\n",
+			       d->rec.mode, d->rec.recoveries, d->rec.resets,
+			       d->rec.last_valid ? d->rec.last_cause : "none");
+			for (j = 0; j < d->rec.nr_rings; j++) {
+				const ppu_ring_recovery_t *rg = &d->rec.rings[j];
+
+				printf("|     |   %-10s %-11s timeouts %-4" PRIu64 " guilty %-4" PRIu64 " last %-14s|\n",
+				       rg->name, rg->kind, rg->timeouts,
+				       rg->guilty, rg->last);
+			}
+		}
+		printf("+-----+----------------------+--------+----------------+---------+------------+\n");
+	}
+}
+
+/* ------------------------------------------------------------------ */
+
+#define Q(ind, key, fmt, ...) \
+	printf("%*s%-*s: " fmt "\n", (ind), "", 40 - (ind), key, ##__VA_ARGS__)
+
+static void print_query(const struct dev *devs, unsigned int n, unsigned int sec)
+{
+	char buf[64], ts[32];
+	unsigned int i, j;
+	time_t now = time(NULL);
+
+	printf("==============PPU-SMI LOG==============\n\n");
+	printf("%-40s: %s", "Timestamp", ctime(&now));
+	printf("%-40s: %s\n", "Driver Version",
+	       n ? devs[0].info.driver_version : "N/A");
+	printf("%-40s: %u\n\n", "Attached PPUs", n);
+	for (i = 0; i < n; i++) {
+		const struct dev *d = &devs[i];
+		const ppu_ras_t *r = &d->ras;
+
+		printf("PPU %u\n", d->index);
+		Q(4, "Node", "%s", d->info.node);
+		Q(4, "Bus Id", "%s", d->info.pci_bus_id[0] ? d->info.pci_bus_id : "N/A");
+		Q(4, "Rings", "%u gfx, %u compute, %u sdma", d->info.rings_gfx,
+		  d->info.rings_compute, d->info.rings_sdma);
+		Q(4, "Device Resets", "%" PRIu64, d->info.reset_count);
+		Q(4, "Health", "%s", health_name(health(d)));
+		if (sec & SEC_MEMORY) {
+			printf("    Memory Usage\n");
+			Q(8, "Total", "%" PRIu64 " bytes", r->mem_total);
+			Q(8, "Used", "%" PRIu64 " bytes", r->mem_total - r->mem_available);
+			Q(8, "Free", "%" PRIu64 " bytes", r->mem_available);
+		}
+		if (sec & SEC_ECC) {
+			printf("    ECC Mode\n");
+			Q(8, "Current", "%s", r->ecc_enabled ? "Enabled" : "Disabled");
+			Q(8, "Code", "%s", d->info.ecc_code[0] ? d->info.ecc_code : "N/A");
+			printf("    ECC Errors\n");
+			printf("        Volatile\n");
+			Q(12, "Correctable", "%" PRIu64, r->ecc.ce_volatile);
+			Q(12, "Uncorrectable", "%" PRIu64, r->ecc.ue_volatile);
+			Q(12, "Parity", "%" PRIu64, r->ecc.parity_volatile);
+			printf("        Aggregate\n");
+			Q(12, "Correctable", "%" PRIu64, r->ecc.ce_aggregate);
+			Q(12, "Uncorrectable", "%" PRIu64, r->ecc.ue_aggregate);
+			Q(12, "Parity", "%" PRIu64, r->ecc.parity_aggregate);
+		}
+		if (sec & SEC_PAGES) {
+			printf("    Retired Pages\n");
+			Q(8, "Total", "%u", r->retired_count);
+			Q(8, "Correctable (CECC)", "%u", d->cecc_pages);
+			Q(8, "Uncorrectable (UECC)", "%u", d->uecc_pages);
+			Q(8, "Pending Page Retirement", "%s", yesno(r->retirement_pending));
+			for (j = 0; j < d->npages; j++) {
+				fmt_time(d->pages[j].timestamp, ts, sizeof(ts));
+				printf("        0x%09" PRIx64 " %-4s %-8s %s\n",
+				       d->pages[j].address,
+				       ppu_retire_cause_string(d->pages[j].cause),
+				       ppu_retire_state_string(d->pages[j].state), ts);
+			}
+		}
+		if (sec & SEC_REMAP) {
+			printf("    Remapped Rows\n");
+			Q(8, "Correctable Error", "%u", r->remap.correctable);
+			Q(8, "Uncorrectable Error", "%u", r->remap.uncorrectable);
+			Q(8, "Pending", "%u", r->remap.pending);
+			Q(8, "Remapping Failure Occurred", "%s",
+			  yesno(r->remap.failure_occurred));
+			printf("        Bank Remap Availability Histogram\n");
+			Q(12, "Max", "%u bank(s)", r->histogram.max);
+			Q(12, "High", "%u bank(s)", r->histogram.high);
+			Q(12, "Partial", "%u bank(s)", r->histogram.partial);
+			Q(12, "Low", "%u bank(s)", r->histogram.low);
+			Q(12, "None", "%u bank(s)", r->histogram.none);
+		}
+		if (sec & SEC_RMA) {
+			printf("    RMA\n");
+			Q(8, "Status", "%s", ppu_rma_status_string(r->rma));
+			reasons_str(r->rma_reasons, buf, sizeof(buf));
+			Q(8, "Reasons", "%s", buf);
+			Q(8, "Reset Recommended", "%s", yesno(r->reset_recommended));
+		}
+		if (sec & SEC_RECOVERY) {
+			const ppu_recovery_t *rc = &d->rec;
+
+			printf("    Recovery\n");
+			if (d->rec_ret) {
+				Q(8, "Status", "N/A (%s)", ppu_error_string(d->rec_ret));
+			} else {
+				Q(8, "Mode", "%s", rc->mode);
+				Q(8, "State", "%s", rc->state);
+				Q(8, "Recoveries", "%" PRIu64, rc->recoveries);
+				Q(8, "Resets", "%" PRIu64, rc->resets);
+				Q(8, "Guilty / Innocent / Suspects", "%" PRIu64 " / %" PRIu64 " / %" PRIu64,
+				  rc->guilty, rc->innocent, rc->suspects);
+				Q(8, "Causes (timeout/uecc/parity)", "%" PRIu64 " / %" PRIu64 " / %" PRIu64,
+				  rc->cause_timeout, rc->cause_uecc, rc->cause_parity);
+				if (rc->last_valid) {
+					fmt_time((uint64_t)rc->last_time, ts, sizeof(ts));
+					Q(8, "Last Recovery", "%s at %s, %" PRIu64 " us, guilty %s",
+					  rc->last_cause, ts, rc->last_duration_us,
+					  rc->last_guilty_ring[0] ? rc->last_guilty_ring : "none");
+				} else {
+					Q(8, "Last Recovery", "none");
+				}
+				printf("        %-10s %-11s %8s %7s %8s %7s  %s\n", "Ring",
+				       "Kind", "Timeouts", "Guilty", "Innocent", "Probes",
+				       "Last");
+				for (j = 0; j < rc->nr_rings; j++) {
+					const ppu_ring_recovery_t *rg = &rc->rings[j];
+
+					printf("        %-10s %-11s %8" PRIu64 " %7" PRIu64 " %8" PRIu64 " %7" PRIu64 "  %s\n",
+					       rg->name, rg->kind, rg->timeouts,
+					       rg->guilty, rg->innocent, rg->probes,
+					       rg->last);
+				}
+			}
+		}
+		printf("\n");
+	}
+}
+
+/* ------------------------------------------------------------------ */
+
+/* the strings we print come from the kernel: escape them anyway */
+static void jstr(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static const char *jb(int v)
+{
+	return v ? "true" : "false";
+}
+
+static void print_json(const struct dev *devs, unsigned int n)
+{
+	unsigned int i, j;
+
+	printf("{\n  \"driver_version\": ");
+	jstr(n ? devs[0].info.driver_version : "");
+	printf(",\n  \"devices\": [");
+	for (i = 0; i < n; i++) {
+		const struct dev *d = &devs[i];
+		const ppu_ras_t *r = &d->ras;
+		const ppu_recovery_t *rc = &d->rec;
+
+		printf("%s\n    {\n", i ? "," : "");
+		printf("      \"index\": %u,\n      \"node\": ", d->index);
+		jstr(d->info.node);
+		printf(",\n      \"bus_id\": ");
+		jstr(d->info.pci_bus_id);
+		printf(",\n      \"health\": \"%s\",\n", health_name(health(d)));
+		printf("      \"rings\": {\"gfx\": %u, \"compute\": %u, \"sdma\": %u},\n",
+		       d->info.rings_gfx, d->info.rings_compute, d->info.rings_sdma);
+		printf("      \"reset_count\": %" PRIu64 ",\n", d->info.reset_count);
+		printf("      \"memory\": {\"total_bytes\": %" PRIu64 ", \"available_bytes\": %" PRIu64 ", \"used_bytes\": %" PRIu64 "},\n",
+		       r->mem_total, r->mem_available, r->mem_total - r->mem_available);
+		printf("      \"ecc\": {\n        \"enabled\": %s,\n        \"code\": ",
+		       jb(r->ecc_enabled));
+		jstr(d->info.ecc_code);
+		printf(",\n        \"volatile\": {\"correctable\": %" PRIu64 ", \"uncorrectable\": %" PRIu64 ", \"parity\": %" PRIu64 "},\n",
+		       r->ecc.ce_volatile, r->ecc.ue_volatile, r->ecc.parity_volatile);
+		printf("        \"aggregate\": {\"correctable\": %" PRIu64 ", \"uncorrectable\": %" PRIu64 ", \"parity\": %" PRIu64 "}\n      },\n",
+		       r->ecc.ce_aggregate, r->ecc.ue_aggregate, r->ecc.parity_aggregate);
+		printf("      \"page_retirement\": {\n        \"retired_count\": %u,\n        \"cecc_count\": %u,\n        \"uecc_count\": %u,\n        \"pending\": %s,\n        \"pages\": [",
+		       r->retired_count, d->cecc_pages, d->uecc_pages,
+		       jb(r->retirement_pending));
+		for (j = 0; j < d->npages; j++)
+			printf("%s\n          {\"address\": \"0x%" PRIx64 "\", \"cause\": \"%s\", \"state\": \"%s\", \"timestamp\": %" PRIu64 "}",
+			       j ? "," : "", d->pages[j].address,
+			       ppu_retire_cause_string(d->pages[j].cause),
+			       ppu_retire_state_string(d->pages[j].state),
+			       d->pages[j].timestamp);
+		printf("%s]\n      },\n", d->npages ? "\n        " : "");
+		printf("      \"row_remapper\": {\n        \"correctable\": %u,\n        \"uncorrectable\": %u,\n        \"pending\": %u,\n        \"failure_occurred\": %s,\n",
+		       r->remap.correctable, r->remap.uncorrectable,
+		       r->remap.pending, jb(r->remap.failure_occurred));
+		printf("        \"histogram\": {\"max\": %u, \"high\": %u, \"partial\": %u, \"low\": %u, \"none\": %u}\n      },\n",
+		       r->histogram.max, r->histogram.high, r->histogram.partial,
+		       r->histogram.low, r->histogram.none);
+		printf("      \"rma\": {\"status\": \"%s\", \"reasons\": [",
+		       ppu_rma_status_string(r->rma));
+		for (j = 0; j < 3; j++)
+			if (r->rma_reasons & (1u << j))
+				printf("%s\"%s\"", (r->rma_reasons & ((1u << j) - 1)) ? ", " : "",
+				       reason_names[j]);
+		printf("], \"reset_recommended\": %s},\n", jb(r->reset_recommended));
+		printf("      \"recovery_status\": ");
+		jstr(d->rec_ret == PPU_SUCCESS ? "ok" :
+		     d->rec_ret == PPU_ERROR_NO_PERMISSION ? "no_permission" :
+		     d->rec_ret == PPU_ERROR_NOT_SUPPORTED ? "not_supported" :
+		     "error");
+		printf(",\n      \"recovery\": ");
+		if (d->rec_ret) {
+			printf("null\n    }");
+			continue;
+		}
+		printf("{\n        \"mode\": ");
+		jstr(rc->mode);
+		printf(",\n        \"state\": ");
+		jstr(rc->state);
+		printf(",\n        \"recoveries\": %" PRIu64 ", \"resets\": %" PRIu64 ", \"probes\": %" PRIu64 ", \"guilty\": %" PRIu64 ", \"innocent\": %" PRIu64 ", \"suspects\": %" PRIu64 ", \"false_timeouts\": %" PRIu64 ", \"fallbacks\": %" PRIu64 ", \"bans\": %" PRIu64 ",\n",
+		       rc->recoveries, rc->resets, rc->probes, rc->guilty,
+		       rc->innocent, rc->suspects, rc->false_timeouts,
+		       rc->fallbacks, rc->bans);
+		printf("        \"causes\": {\"timeout\": %" PRIu64 ", \"uecc\": %" PRIu64 ", \"parity\": %" PRIu64 "},\n",
+		       rc->cause_timeout, rc->cause_uecc, rc->cause_parity);
+		printf("        \"last\": ");
+		if (rc->last_valid) {
+			printf("{\"cause\": ");
+			jstr(rc->last_cause);
+			printf(", \"time\": %" PRId64 ", \"duration_us\": %" PRIu64 ", \"guilty_ring\": ",
+			       rc->last_time, rc->last_duration_us);
+			if (rc->last_guilty_ring[0])
+				jstr(rc->last_guilty_ring);
+			else
+				printf("null");
+			printf("},\n");
+		} else {
+			printf("null,\n");
+		}
+		printf("        \"rings\": [");
+		for (j = 0; j < rc->nr_rings; j++) {
+			const ppu_ring_recovery_t *rg = &rc->rings[j];
+
+			printf("%s\n          {\"name\": ", j ? "," : "");
+			jstr(rg->name);
+			printf(", \"kind\": ");
+			jstr(rg->kind);
+			printf(", \"timeouts\": %" PRIu64 ", \"guilty\": %" PRIu64 ", \"innocent\": %" PRIu64 ", \"probes\": %" PRIu64 ", \"last\": ",
+			       rg->timeouts, rg->guilty, rg->innocent, rg->probes);
+			jstr(rg->last);
+			printf("}");
+		}
+		printf("%s]\n      }\n    }", rc->nr_rings ? "\n        " : "");
+	}
+	printf("%s]\n}\n", n ? "\n  " : "");
+}
+
+/* ------------------------------------------------------------------ */
+
+static void prom_head(const char *name, const char *type, const char *help)
+{
+	printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void print_prometheus(const struct dev *devs, unsigned int n)
+{
+	static const char *const levels[] = { "max", "high", "partial", "low", "none" };
+	static const char *const causes[] = { "cecc", "uecc" };
+	static const char *const states[] = { "reserved", "pending", "failed" };
+	unsigned int i, j, k, c, s, cnt;
+	int any_rec = 0;
+
+	prom_head("ppu_ecc_errors_total", "counter",
+		  "Memory errors of device memory by type and scope.");
+	for (i = 0; i < n; i++) {
+		const ppu_ecc_counts_t *e = &devs[i].ras.ecc;
+		const struct { const char *t; uint64_t v, a; } rows[] = {
+			{ "correctable", e->ce_volatile, e->ce_aggregate },
+			{ "uncorrectable", e->ue_volatile, e->ue_aggregate },
+			{ "parity", e->parity_volatile, e->parity_aggregate },
+		};
+
+		for (j = 0; j < 3; j++) {
+			printf("ppu_ecc_errors_total{device=\"%u\",type=\"%s\",scope=\"volatile\"} %" PRIu64 "\n",
+			       devs[i].index, rows[j].t, rows[j].v);
+			printf("ppu_ecc_errors_total{device=\"%u\",type=\"%s\",scope=\"aggregate\"} %" PRIu64 "\n",
+			       devs[i].index, rows[j].t, rows[j].a);
+		}
+	}
+	prom_head("ppu_ecc_enabled", "gauge", "1 if ECC handling (page retirement) is on.");
+	for (i = 0; i < n; i++)
+		printf("ppu_ecc_enabled{device=\"%u\"} %d\n", devs[i].index,
+		       devs[i].ras.ecc_enabled);
+	prom_head("ppu_retired_pages", "gauge",
+		  "Retired 64 KiB pages of device memory by cause and state.");
+	for (i = 0; i < n; i++)
+		for (c = 0; c < 2; c++)
+			for (s = 0; s < 3; s++) {
+				cnt = 0;
+				for (k = 0; k < devs[i].npages; k++)
+					cnt += devs[i].pages[k].cause == c + 1 &&
+					       devs[i].pages[k].state == s;
+				printf("ppu_retired_pages{device=\"%u\",cause=\"%s\",state=\"%s\"} %u\n",
+				       devs[i].index, causes[c], states[s], cnt);
+			}
+	prom_head("ppu_retirement_pending", "gauge",
+		  "1 while a retirement waits for the device's users to go.");
+	for (i = 0; i < n; i++)
+		printf("ppu_retirement_pending{device=\"%u\"} %d\n", devs[i].index,
+		       devs[i].ras.retirement_pending);
+	prom_head("ppu_remapped_rows", "gauge", "HBM rows remapped to spare rows.");
+	for (i = 0; i < n; i++) {
+		const ppu_remapped_rows_t *r = &devs[i].ras.remap;
+
+		printf("ppu_remapped_rows{device=\"%u\",type=\"correctable\"} %u\n",
+		       devs[i].index, r->correctable);
+		printf("ppu_remapped_rows{device=\"%u\",type=\"uncorrectable\"} %u\n",
+		       devs[i].index, r->uncorrectable);
+		printf("ppu_remapped_rows{device=\"%u\",type=\"pending\"} %u\n",
+		       devs[i].index, r->pending);
+	}
+	prom_head("ppu_remap_failure", "gauge", "1 if a row remap found no spare row.");
+	for (i = 0; i < n; i++)
+		printf("ppu_remap_failure{device=\"%u\"} %d\n", devs[i].index,
+		       devs[i].ras.remap.failure_occurred);
+	prom_head("ppu_bank_remap_availability", "gauge",
+		  "HBM banks by spare rows left.");
+	for (i = 0; i < n; i++) {
+		const ppu_bank_histogram_t *h = &devs[i].ras.histogram;
+		const unsigned int v[] = { h->max, h->high, h->partial, h->low, h->none };
+
+		for (j = 0; j < 5; j++)
+			printf("ppu_bank_remap_availability{device=\"%u\",level=\"%s\"} %u\n",
+			       devs[i].index, levels[j], v[j]);
+	}
+	prom_head("ppu_rma_required", "gauge", "1 if the device should be returned (RMA).");
+	for (i = 0; i < n; i++)
+		printf("ppu_rma_required{device=\"%u\"} %d\n", devs[i].index,
+		       devs[i].ras.rma == PPU_RMA_REQUIRED);
+	prom_head("ppu_rma_status", "gauge", "RMA status: 0 none, 1 warning, 2 rma.");
+	for (i = 0; i < n; i++)
+		printf("ppu_rma_status{device=\"%u\"} %d\n", devs[i].index,
+		       (int)devs[i].ras.rma);
+	prom_head("ppu_rma_reason", "gauge",
+		  "1 for each RMA criterion reached or near its limit.");
+	for (i = 0; i < n; i++)
+		for (j = 0; j < 3; j++)
+			printf("ppu_rma_reason{device=\"%u\",reason=\"%s\"} %d\n",
+			       devs[i].index, reason_names[j],
+			       !!(devs[i].ras.rma_reasons & (1u << j)));
+	prom_head("ppu_reset_recommended", "gauge",
+		  "1 once enough uncorrectable errors call for a device reset.");
+	for (i = 0; i < n; i++)
+		printf("ppu_reset_recommended{device=\"%u\"} %d\n", devs[i].index,
+		       devs[i].ras.reset_recommended);
+	prom_head("ppu_memory_total_bytes", "gauge",
+		  "Device memory managed by the allocator (HBM minus retired pages).");
+	for (i = 0; i < n; i++)
+		printf("ppu_memory_total_bytes{device=\"%u\"} %" PRIu64 "\n",
+		       devs[i].index, devs[i].ras.mem_total);
+	prom_head("ppu_memory_available_bytes", "gauge",
+		  "Device memory free for allocation.");
+	for (i = 0; i < n; i++)
+		printf("ppu_memory_available_bytes{device=\"%u\"} %" PRIu64 "\n",
+		       devs[i].index, devs[i].ras.mem_available);
+	prom_head("ppu_device_resets_total", "counter",
+		  "Device resets since the driver loaded.");
+	for (i = 0; i < n; i++)
+		printf("ppu_device_resets_total{device=\"%u\"} %" PRIu64 "\n",
+		       devs[i].index, devs[i].info.reset_count);
+	prom_head("ppu_recovery_readable", "gauge",
+		  "1 if the ring recovery status (debugfs, root) could be read.");
+	for (i = 0; i < n; i++) {
+		printf("ppu_recovery_readable{device=\"%u\"} %d\n", devs[i].index,
+		       devs[i].rec_ret == PPU_SUCCESS);
+		any_rec |= devs[i].rec_ret == PPU_SUCCESS;
+	}
+	if (!any_rec)
+		return;
+	prom_head("ppu_recoveries_total", "counter",
+		  "Recoveries of the device's hang domain.");
+	for (i = 0; i < n; i++)
+		if (!devs[i].rec_ret)
+			printf("ppu_recoveries_total{device=\"%u\"} %" PRIu64 "\n",
+			       devs[i].index, devs[i].rec.recoveries);
+	prom_head("ppu_ring_recoveries_total", "counter",
+		  "Verdicts of recoveries on a ring: timeouts, guilty, innocent, probes.");
+	for (i = 0; i < n; i++) {
+		if (devs[i].rec_ret)
+			continue;
+		for (j = 0; j < devs[i].rec.nr_rings; j++) {
+			const ppu_ring_recovery_t *rg = &devs[i].rec.rings[j];
+			const struct { const char *v; uint64_t n; } vs[] = {
+				{ "timeout", rg->timeouts }, { "guilty", rg->guilty },
+				{ "innocent", rg->innocent }, { "probe", rg->probes },
+			};
+
+			for (k = 0; k < 4; k++)
+				printf("ppu_ring_recoveries_total{device=\"%u\",ring=\"%s\",verdict=\"%s\"} %" PRIu64 "\n",
+				       devs[i].index, rg->name, vs[k].v, vs[k].n);
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+
+static unsigned int parse_sections(const char *arg)
+{
+	static const struct { const char *name; unsigned int bit; } names[] = {
+		{ "ECC", SEC_ECC }, { "PAGE_RETIREMENT", SEC_PAGES },
+		{ "ROW_REMAPPER", SEC_REMAP }, { "RECOVERY", SEC_RECOVERY },
+		{ "RMA", SEC_RMA }, { "MEMORY", SEC_MEMORY },
+	};
+	char *copy = strdup(arg), *tok, *save = NULL;
+	unsigned int sec = 0, i;
+
+	if (!copy)
+		return 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (!strcasecmp(tok, names[i].name))
+				break;
+		if (i == sizeof(names) / sizeof(names[0])) {
+			fprintf(stderr, "ppu-smi: unknown section '%s' (ECC, PAGE_RETIREMENT, ROW_REMAPPER, RECOVERY, RMA, MEMORY)\n",
+				tok);
+			free(copy);
+			return 0;
+		}
+		sec |= names[i].bit;
+	}
+	free(copy);
+	return sec;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ppu-smi [-i N] [-q [-d SECTIONS] | --json | --prometheus]\n"
+		"  -i, --id N          only device N\n"
+		"  -q, --query         detailed report\n"
+		"  -d, --display LIST  sections of -q: ECC,PAGE_RETIREMENT,ROW_REMAPPER,\n"
+		"                      RECOVERY,RMA,MEMORY (default: all)\n"
+		"  -j, --json          JSON report\n"
+		"  -p, --prometheus    node_exporter textfile metrics\n"
+		"exit: 0 healthy, 1 warning, 2 RMA required, 3 no device,\n"
+		"      4 no permission, 5 driver too old, 6 other error\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "id", required_argument, NULL, 'i' },
+		{ "query", no_argument, NULL, 'q' },
+		{ "display", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "prometheus", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum { TABLE, QUERY, JSON, PROM } fmt = TABLE;
+	unsigned int sec = SEC_ALL, count, n = 0, i, first, last;
+	long id = -1;
+	struct dev *devs;
+	ppu_return_t r;
+	int c, rc = 0, h, worst = 0;
+	char *end;
+
+	while ((c = getopt_long(argc, argv, "i:qd:jph", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			id = strtol(optarg, &end, 10);
+			if (*end || id < 0) {
+				fprintf(stderr, "ppu-smi: bad device index '%s'\n", optarg);
+				return EXIT_OTHER;
+			}
+			break;
+		case 'q': fmt = QUERY; break;
+		case 'd':
+			sec = parse_sections(optarg);
+			if (!sec)
+				return EXIT_OTHER;
+			break;
+		case 'j': fmt = JSON; break;
+		case 'p': fmt = PROM; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return EXIT_OTHER;
+		}
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return EXIT_OTHER;
+	}
+
+	r = ppu_device_get_count(&count);
+	if (r) {
+		fprintf(stderr, "ppu-smi: enumeration: %s\n", ppu_error_string(r));
+		return exit_of(r);
+	}
+	if (!count) {
+		fprintf(stderr, "ppu-smi: no PPU device found (is ppu.ko loaded?)\n");
+		return EXIT_NO_DEVICE;
+	}
+	if (id >= (long)count) {
+		fprintf(stderr, "ppu-smi: no PPU device with index %ld (%u found)\n",
+			id, count);
+		return EXIT_NO_DEVICE;
+	}
+	first = id >= 0 ? (unsigned int)id : 0;
+	last = id >= 0 ? (unsigned int)id : count - 1;
+	devs = calloc(last - first + 1, sizeof(*devs));
+	if (!devs) {
+		fprintf(stderr, "ppu-smi: out of memory\n");
+		return EXIT_OTHER;
+	}
+	for (i = first; i <= last; i++) {
+		c = collect(i, &devs[n]);
+		if (c) {
+			/* the first error decides the exit code */
+			if (!rc)
+				rc = c;
+			continue;
+		}
+		h = health(&devs[n]);
+		if (h > worst)
+			worst = h;
+		n++;
+	}
+	if (n) {
+		switch (fmt) {
+		case TABLE: print_table(devs, n); break;
+		case QUERY: print_query(devs, n, sec); break;
+		case JSON: print_json(devs, n); break;
+		case PROM: print_prometheus(devs, n); break;
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(devs[i].pages);
+	free(devs);
+	if (fflush(stdout)) {
+		perror("ppu-smi: stdout");
+		return EXIT_OTHER;
+	}
+	return rc ? rc : worst;
+}
