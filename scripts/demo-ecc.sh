@@ -34,6 +34,7 @@ state
 pages
 /extra/ppu-demo newctx
 say "the page is retired, device memory shrank by 64 KB, work starts again: no reset"
+/extra/ppu-smi -q -d PAGE_RETIREMENT | sed "s/^/    > /"
 
 echo
 echo "== 8. Seed 000, CECC: a weak cell corrected three times"
@@ -80,3 +81,7 @@ dmesg | grep -E "RMA|retired:" | sed 's/^\[ *[0-9.]*\] [^]]*\] /    | /'
 state
 say "the repair failed (no spare row): the device needs an RMA, the driver"
 say "still loads for diagnostics (refuse_on_rma=1 would refuse)"
+echo
+echo "== 11. What the operator sees: ppu-smi"
+/extra/ppu-smi | sed 's/^/    > /'
+echo "    ppu-smi exit code: $(/extra/ppu-smi >/dev/null 2>&1; echo $?) (0 healthy, 1 warning, 2 RMA)"

@@ -26,7 +26,7 @@ PAYLOAD
 echo "make demo: booting the PPU VM (QEMU, software emulation)..."
 rc=0
 PPU_VM_QUIET=1 PPU_IGT_BINS=" " \
-	PPU_EXTRA_FILES="$ROOT/tools/ppu-demo $ROOT/scripts/demo-ecc.sh" \
+	PPU_EXTRA_FILES="$ROOT/tools/ppu-demo $ROOT/tools/ppu-smi $ROOT/scripts/demo-ecc.sh" \
 	PPU_PARAMS="gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=1000" \
 	"$ROOT/scripts/vm/run-vm.sh" "$payload" "$OUT/demo-serial.log" >/dev/null 2>&1 || rc=$?
 rm -f "$payload"

@@ -198,6 +198,10 @@ static void rfc_scenario(struct bo *cmd, struct bo *data, const char *mode,
 	printf("    B's WRITE landed: %s\n", data->map[64] == 0xb0b ? "yes" : "no");
 	printf("    debugfs ring_recovery after it:\n");
 	show_recovery();
+	printf("    ppu-smi -q -d RECOVERY after it:\n");
+	fflush(stdout);
+	if (system("/extra/ppu-smi -q -d RECOVERY 2>&1 | sed 's/^/    > /'"))
+		printf("    (ppu-smi not available)\n");
 }
 
 /*
