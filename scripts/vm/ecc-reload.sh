@@ -23,7 +23,7 @@
 #   PPU-ECC-RELOAD: <step>: PASS|FAIL
 #   PPU-ECC-RELOAD: END rc=N
 # `ecc-reload.sh --list` prints the step names (on the host too).
-STEPS="reload-repair-flow ecc-off-keeps-retired rma-no-spare-rows restore"
+STEPS="reload-repair-flow ecc-off-keeps-retired rma-no-spare-rows restore uevents"
 if [ "${1:-}" = --list ]; then
 	for s in $STEPS; do echo "$s"; done
 	exit 0
@@ -221,6 +221,39 @@ echo ERASE > "$DBG/flash_reset" || fail "flash_reset"
 reload_ppu
 check "rma_status none" [ "$(rd rma_status)" = none ]
 check "nothing retired" [ -z "$(cat "$RAS/retired_pages")" ]
+end
+
+# ------------------------------------------------------------------------
+# uevents on UECC, retirement and RMA, and one per recovery: listen on the
+# kernel's netlink socket with busybox uevent.
+begin uevents
+cat > /tmp/uevent-log.sh <<'UEV'
+#!/bin/sh
+env | grep -E '^(ACTION|PPU_RAS_EVENT|ADDRESS|DRM_SCHED_SERIAL_RECOVERY|CAUSE)=' | sort | tr '\n' ' ' >> /tmp/uevents.log
+echo >> /tmp/uevents.log
+UEV
+chmod +x /tmp/uevent-log.sh
+: > /tmp/uevents.log
+uevent /tmp/uevent-log.sh &
+UEVPID=$!
+sleep 0.5
+reload_ppu rma_uecc=1
+C=$(taddr 3 0 5)
+cecc "$C" 3
+E=$(taddr 4 0 6)
+uecc "$E" || fail "UECC at $E"
+sleep 1
+kill "$UEVPID"
+sed 's/^/ecc-reload:   uevent: /' /tmp/uevents.log
+check "uevent: CECC page retired" grep -q "ADDRESS=$(page "$C") PPU_RAS_EVENT=retired" /tmp/uevents.log
+check "uevent: UECC" grep -q "ADDRESS=$E PPU_RAS_EVENT=uecc" /tmp/uevents.log
+check "uevent: RMA" grep -q "PPU_RAS_EVENT=rma" /tmp/uevents.log
+check "uevent: a recovery with cause uecc" \
+	grep -q "CAUSE=uecc DRM_SCHED_SERIAL_RECOVERY=1" /tmp/uevents.log
+reload_sim
+echo ERASE > "$DBG/flash_reset" || fail "flash_reset"
+reload_ppu
+check "rma_status none again" [ "$(rd rma_status)" = none ]
 end
 
 echo "PPU-ECC-RELOAD: END rc=$rc_all"
