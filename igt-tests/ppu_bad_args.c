@@ -478,7 +478,7 @@ static void test_submit_lists(void)
 
 	/* flags */
 	s = good_submit(1);
-	s.flags = 1;
+	s.flags = 2;	/* bit 0 is DRM_PPU_SUBMIT_IMPLICIT_SYNC */
 	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
 	s.flags = 0x80000000u;
 	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);

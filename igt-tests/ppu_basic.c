@@ -364,6 +364,58 @@ static void test_forked(void)
 }
 
 /* a file closed with jobs in flight; the jobs still finish, the device lives */
+/*
+ * Two jobs on different rings writing one BO, with no syncobj between
+ * them: a 500 ms job on gfx writes 1, then a job on sdma0 writes 2. With
+ * DRM_PPU_SUBMIT_IMPLICIT_SYNC the second waits for the first through the
+ * BO's reservation object (value 2, gfx done first); without it the sdma
+ * job finishes first and the gfx job's later write wins (value 1).
+ */
+static void submit_flags(uint32_t ctx, uint32_t cls, const struct ppu_cs *cs,
+			 uint32_t bo, uint32_t flags, uint32_t out)
+{
+	uint32_t cmd = ppu_cs_to_bo(fd, cs, 0, PPU_PAGE_SIZE);
+	struct ppu_submit_args a = {
+		.ctx = ctx, .ring_class = cls, .cmd_handle = cmd,
+		.cmd_length = cs->n * 4, .bos = &bo, .bo_count = 1,
+		.out_syncobj = out,
+	};
+	struct drm_ppu_submit s = ppu_submit_struct(&a);
+
+	s.flags = flags;
+	igt_assert_eq(__ppu_submit(fd, &s), 0);
+	ppu_bo_close(fd, cmd);
+}
+
+static void test_implicit_sync(bool implicit)
+{
+	uint32_t flags = implicit ? DRM_PPU_SUBMIT_IMPLICIT_SYNC : 0;
+	struct ppu_cs slow = { .n = 0 }, fast = { .n = 0 };
+	uint32_t ctx = ppu_ctx_create(fd);
+	uint32_t bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
+	uint32_t so_slow = ppu_syncobj_create(fd);
+	uint32_t so_fast = ppu_syncobj_create(fd);
+	uint32_t *map;
+
+	ppu_cs_delay(&slow, 500000);
+	ppu_cs_write(&slow, 0, 0, 1);
+	ppu_cs_write(&fast, 0, 0, 2);
+	submit_flags(ctx, DRM_PPU_RING_GFX, &slow, bo, flags, so_slow);
+	submit_flags(ctx, DRM_PPU_RING_SDMA, &fast, bo, flags, so_fast);
+
+	igt_assert_eq(ppu_wait_status(fd, so_fast, PPU_WAIT_NS), 1);
+	/* when the sdma job is done, the gfx job is done too only if synced */
+	igt_assert_eq(ppu_fence_status(fd, so_slow), implicit ? 1 : 0);
+	igt_assert_eq(ppu_wait_status(fd, so_slow, PPU_WAIT_NS), 1);
+	map = ppu_bo_map(fd, bo, PPU_PAGE_SIZE);
+	igt_assert_eq_u32(map[0], implicit ? 2 : 1);
+	munmap(map, PPU_PAGE_SIZE);
+	drmSyncobjDestroy(fd, so_slow);
+	drmSyncobjDestroy(fd, so_fast);
+	ppu_bo_close(fd, bo);
+	ppu_ctx_destroy(fd, ctx);
+}
+
 static void test_close_busy(void)
 {
 	int fd = ppu_open();
@@ -449,6 +501,14 @@ igt_main
 	igt_describe("closing a file with jobs in flight leaves the device usable");
 	igt_subtest("close-busy")
 		test_close_busy();
+
+	igt_describe("DRM_PPU_SUBMIT_IMPLICIT_SYNC orders jobs sharing a BO across rings");
+	igt_subtest("implicit-sync")
+		test_implicit_sync(true);
+
+	igt_describe("without the flag, jobs sharing a BO on two rings run concurrently");
+	igt_subtest("no-implicit-sync")
+		test_implicit_sync(false);
 
 	igt_fixture {
 		close(fd);

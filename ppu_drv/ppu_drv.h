@@ -125,6 +125,7 @@ struct ppu_ctx {
  * @bos: GEM objects pinned for the job: the command buffer first, then the
  *	submit's BO list
  * @nr_bos: entries of @bos
+ * @bo_write: with implicit sync, whether each locked BO is written
  * @hw_bufs: device view of @bos[1..]
  * @hw_cmd: device view of @bos[0]
  * @hw: descriptor handed to the device
@@ -137,6 +138,7 @@ struct ppu_job {
 	struct ppu_ctx *ctx;
 	struct drm_gem_object **bos;
 	u32 nr_bos;
+	bool *bo_write;
 	struct ppu_hw_buf *hw_bufs;
 	struct ppu_hw_buf hw_cmd;
 	struct ppu_hw_job hw;

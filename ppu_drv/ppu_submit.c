@@ -8,6 +8,8 @@
 #include <linux/highmem.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/dma-resv.h>
+#include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_print.h>
 #include <drm/drm_syncobj.h>
@@ -36,6 +38,7 @@ void ppu_job_free(struct ppu_job *job)
 	dma_fence_put(job->hw_fence);
 	if (job->ctx)
 		ppu_ctx_put(job->ctx);
+	kfree(job->bo_write);
 	kfree(job->hw_bufs);
 	kfree(job->bos);
 	kfree(job);
@@ -160,10 +163,79 @@ static int ppu_submit_add_deps(struct drm_device *dev, struct drm_file *file,
 	return 0;
 }
 
+/*
+ * Implicit synchronisation, with DRM_PPU_SUBMIT_IMPLICIT_SYNC: the job
+ * waits for the fences already on its BOs and, once armed, publishes its
+ * own finished fence on them, so work that shares a BO is ordered without
+ * syncobjs. The command buffer is read, the BO list is written. A BO named
+ * twice is locked once, as written if any mention writes it.
+ */
+static int ppu_submit_lock_bos(struct ppu_job *job,
+			       struct drm_gem_object ***uniq, u32 *nr_uniq,
+			       struct ww_acquire_ctx *acquire)
+{
+	struct drm_gem_object **objs;
+	u32 i, j, n = 0;
+	int ret;
+
+	objs = kcalloc(job->nr_bos, sizeof(*objs), GFP_KERNEL);
+	job->bo_write = kcalloc(job->nr_bos, sizeof(*job->bo_write), GFP_KERNEL);
+	if (!objs || !job->bo_write) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	for (i = 0; i < job->nr_bos; i++) {
+		for (j = 0; j < n && objs[j] != job->bos[i]; j++)
+			;
+		if (j == n)
+			objs[n++] = job->bos[i];
+		/* bos[0] is the command buffer: read only */
+		if (i)
+			job->bo_write[j] = true;
+	}
+
+	ret = drm_gem_lock_reservations(objs, n, acquire);
+	if (ret)
+		goto err_free;
+	for (i = 0; i < n; i++) {
+		ret = dma_resv_reserve_fences(objs[i]->resv, 1);
+		if (!ret)
+			ret = drm_sched_job_add_implicit_dependencies(&job->base,
+								      objs[i],
+								      job->bo_write[i]);
+		if (ret)
+			goto err_unlock;
+	}
+	*uniq = objs;
+	*nr_uniq = n;
+	return 0;
+
+err_unlock:
+	drm_gem_unlock_reservations(objs, n, acquire);
+err_free:
+	kfree(objs);
+	return ret;
+}
+
+static void ppu_submit_unlock_bos(struct ppu_job *job,
+				  struct drm_gem_object **objs, u32 n,
+				  struct ww_acquire_ctx *acquire,
+				  struct dma_fence *finished)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		dma_resv_add_fence(objs[i]->resv, finished,
+				   job->bo_write[i] ? DMA_RESV_USAGE_WRITE :
+				   DMA_RESV_USAGE_READ);
+	drm_gem_unlock_reservations(objs, n, acquire);
+	kfree(objs);
+}
+
 static int ppu_submit_check_args(struct drm_device *dev,
 				 const struct drm_ppu_submit *args)
 {
-	if (args->flags) {
+	if (args->flags & ~DRM_PPU_SUBMIT_IMPLICIT_SYNC) {
 		drm_dbg_driver(dev, "submit: unknown flags 0x%x\n", args->flags);
 		return -EINVAL;
 	}
@@ -198,7 +270,10 @@ int ppu_submit_ioctl(struct drm_device *dev, void *data,
 	struct ppu_device *ppu = to_ppu(dev);
 	struct drm_ppu_submit *args = data;
 	struct drm_syncobj *out_sync = NULL;
+	struct drm_gem_object **locked = NULL;
+	struct ww_acquire_ctx acquire;
 	struct dma_fence *finished;
+	u32 nr_locked = 0;
 	struct ppu_ring *ring;
 	struct ppu_ctx *ctx;
 	struct ppu_job *job;
@@ -283,6 +358,11 @@ int ppu_submit_ioctl(struct drm_device *dev, void *data,
 	ret = ppu_submit_add_deps(dev, file, args, job);
 	if (ret)
 		goto err_put_sync;
+	if (args->flags & DRM_PPU_SUBMIT_IMPLICIT_SYNC) {
+		ret = ppu_submit_lock_bos(job, &locked, &nr_locked, &acquire);
+		if (ret)
+			goto err_put_sync;
+	}
 
 	mutex_lock(&ctx->submit_lock);
 	drm_sched_job_arm(&job->base);
@@ -290,6 +370,8 @@ int ppu_submit_ioctl(struct drm_device *dev, void *data,
 	args->seqno = finished->seqno;
 	drm_sched_entity_push_job(&job->base);
 	mutex_unlock(&ctx->submit_lock);
+	if (args->flags & DRM_PPU_SUBMIT_IMPLICIT_SYNC)
+		ppu_submit_unlock_bos(job, locked, nr_locked, &acquire, finished);
 
 	if (out_sync) {
 		drm_syncobj_replace_fence(out_sync, finished);

@@ -231,11 +231,19 @@ struct drm_ppu_submit {
 	__u64 in_syncobjs;
 	/** @out_syncobj: in, syncobj handle that receives the job's fence, or 0. */
 	__u32 out_syncobj;
-	/** @flags: in, must be zero. */
+	/** @flags: in, 0 or DRM_PPU_SUBMIT_IMPLICIT_SYNC; -EINVAL otherwise. */
 	__u32 flags;
 	/** @seqno: out, sequence number of the job in its context and ring. */
 	__u64 seqno;
 };
+
+/*
+ * DRM_PPU_SUBMIT_IMPLICIT_SYNC: also synchronise through the BOs'
+ * reservation objects: the job waits for earlier writers of its command
+ * buffer and for earlier users of the BOs of its list, and publishes its
+ * fence on them (read on the command buffer, write on the list).
+ */
+#define DRM_PPU_SUBMIT_IMPLICIT_SYNC	(1u << 0)
 
 /**
  * enum drm_ppu_reset_status - how resets touched a context
