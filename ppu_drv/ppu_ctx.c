@@ -127,7 +127,7 @@ int ppu_ctx_create_ioctl(struct drm_device *dev, void *data,
 	if (ret) {
 		ppu_ctx_destroy_entities(ctx, to_ppu(dev)->nr_rings);
 		ppu_ctx_put(ctx);
-		return ret == -EBUSY ? -EBUSY : ret;
+		return ret;
 	}
 	args->ctx_id = ctx->id;
 	return 0;

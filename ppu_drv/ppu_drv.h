@@ -196,6 +196,7 @@ void ppu_ctx_close_all(struct ppu_file *pfile);
 /* ppu_ring.c */
 int ppu_rings_init(struct ppu_device *ppu);
 void ppu_rings_fini(struct ppu_device *ppu);
+bool ppu_rings_idle(struct ppu_device *ppu);
 struct ppu_ring *ppu_ring_find(struct ppu_device *ppu, u32 class, u32 instance);
 struct ppu_fence *ppu_fence_alloc(gfp_t gfp);
 void ppu_fence_free(struct ppu_fence *fence);

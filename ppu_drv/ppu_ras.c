@@ -533,6 +533,9 @@ int ppu_ras_init(struct ppu_device *ppu)
 
 err_flash:
 	ppu_flash_fini(&ras->flash);
+	ppu_ras_free_pages(ras);
+	xa_destroy(&ras->cecc_hits);
+	xa_destroy(&ras->uecc_addrs);
 err_vram:
 	ppu_vram_fini(&ras->vram);
 	return ret;
@@ -680,7 +683,12 @@ int ppu_ras_device_reset(struct ppu_device *ppu)
 	if (!hw->ras_ops)
 		return -ENODEV;
 	mutex_lock(&ppu->files_lock);
-	if (!list_empty(&ppu->files)) {
+	/*
+	 * No file open, and no job of a closed file still on a ring: the
+	 * reset below happens outside the recovery sequence, so it must not
+	 * drop work the schedulers still wait for.
+	 */
+	if (!list_empty(&ppu->files) || !ppu_rings_idle(ppu)) {
 		mutex_unlock(&ppu->files_lock);
 		drm_info(&ppu->drm, "device reset refused: the device is in use\n");
 		return -EBUSY;

@@ -256,6 +256,31 @@ static unsigned int ppu_ring_timeout_ms(const struct ppu_hw_ring_desc *desc)
 }
 
 /**
+ * ppu_rings_idle - is no job pending on any ring?
+ * @ppu: the device
+ *
+ * Return: true when every scheduler's pending list and every ring's list of
+ * emitted hardware fences is empty.
+ */
+bool ppu_rings_idle(struct ppu_device *ppu)
+{
+	bool idle = true;
+	u32 i;
+
+	for (i = 0; i < ppu->nr_rings && idle; i++) {
+		struct ppu_ring *ring = &ppu->rings[i];
+
+		spin_lock(&ring->sched.job_list_lock);
+		idle = list_empty(&ring->sched.pending_list);
+		spin_unlock(&ring->sched.job_list_lock);
+		spin_lock_irq(&ring->fence_lock);
+		idle = idle && list_empty(&ring->active);
+		spin_unlock_irq(&ring->fence_lock);
+	}
+	return idle;
+}
+
+/**
  * ppu_ring_find - look a ring up by class and instance
  * @ppu: the device
  * @class: ring class

@@ -5,10 +5,10 @@
  * The submit ioctl: validate everything userspace hands in, pin the BOs,
  * resolve the syncobjs and queue one job on one ring's scheduler.
  */
+#include <linux/dma-resv.h>
 #include <linux/highmem.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include <linux/dma-resv.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_print.h>
@@ -115,12 +115,14 @@ static int ppu_submit_validate_cs(struct drm_device *dev,
 	if (!cs || !sizes)
 		goto out;
 
-	for (i = 0; i < ndw; i++) {
+	for (i = 0; i < ndw; ) {
 		u64 off = (u64)args->cmd_offset + 4 * i;
-		u32 *vaddr = kmap_local_page(job->hw_cmd.pages[off >> PAGE_SHIFT]);
+		u32 n = min_t(u32, ndw - i, (PAGE_SIZE - offset_in_page(off)) / 4);
 
-		cs[i] = vaddr[offset_in_page(off) / 4];
-		kunmap_local(vaddr);
+		memcpy_from_page((char *)&cs[i],
+				 job->hw_cmd.pages[off >> PAGE_SHIFT],
+				 offset_in_page(off), 4 * n);
+		i += n;
 	}
 	for (i = 1; i < job->nr_bos; i++)
 		sizes[i - 1] = job->bos[i]->size;
