@@ -535,6 +535,12 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 	struct drm_gpu_scheduler *sched = ring->sched;
 
 	mutex_lock(&d->lock);
+	if (d->wedged) {
+		/* Nothing runs any more: the teardown ends the job. */
+		dss_requeue(sched, job);
+		mutex_unlock(&d->lock);
+		return DRM_GPU_SCHED_STAT_ENODEV;
+	}
 	ring->timeouts++;
 
 	if (d->params.mode == DRM_SCHED_SERIAL_MODE_OFF) {
@@ -563,6 +569,7 @@ struct dss_recover_work {
 	struct work_struct work;
 	struct drm_sched_serial_domain *domain;
 	enum drm_sched_serial_cause cause;
+	int error;
 };
 
 static void dss_recover_work(struct work_struct *work)
@@ -570,8 +577,24 @@ static void dss_recover_work(struct work_struct *work)
 	struct dss_recover_work *w = container_of(work, typeof(*w), work);
 
 	mutex_lock(&w->domain->lock);
-	dss_recover_locked(w->domain, w->cause, NULL, NULL);
+	if (!w->domain->wedged)
+		dss_recover_locked(w->domain, w->cause, NULL, NULL);
 	mutex_unlock(&w->domain->lock);
+}
+
+/*
+ * Run @fn on the domain's ordered timeout workqueue and wait for it: no
+ * timeout handler of the domain runs meanwhile, and one that already took
+ * its job off a pending list has put it back or finished with it.
+ */
+static void dss_run_on_wq(struct drm_sched_serial_domain *d,
+			  struct dss_recover_work *w, work_func_t fn)
+{
+	w->domain = d;
+	INIT_WORK_ONSTACK(&w->work, fn);
+	queue_work(d->timeout_wq, &w->work);
+	flush_work(&w->work);
+	destroy_work_on_stack(&w->work);
 }
 
 /**
@@ -593,15 +616,89 @@ static void dss_recover_work(struct work_struct *work)
 int drm_sched_serial_recover(struct drm_sched_serial_domain *domain,
 			     enum drm_sched_serial_cause cause)
 {
-	struct dss_recover_work w = { .domain = domain, .cause = cause };
+	struct dss_recover_work w = { .cause = cause };
 
 	if (cause >= DRM_SCHED_SERIAL_CAUSE_COUNT ||
 	    cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT)
 		return -EINVAL;
-	INIT_WORK_ONSTACK(&w.work, dss_recover_work);
-	queue_work(domain->timeout_wq, &w.work);
-	flush_work(&w.work);
-	destroy_work_on_stack(&w.work);
+	dss_run_on_wq(domain, &w, dss_recover_work);
 	return 0;
 }
 EXPORT_SYMBOL(drm_sched_serial_recover);
+
+/*
+ * Stop every ring, reset once, and end every pending job: the ones whose
+ * work completed before the reset with their hardware fence, the others
+ * with d->wedged. The restart then finishes them all; the driver's run_job
+ * ends later jobs at once (drm_sched_serial_wedged()).
+ */
+static void dss_wedge_work(struct work_struct *work)
+{
+	struct dss_recover_work *w = container_of(work, typeof(*w), work);
+	struct drm_sched_serial_domain *d = w->domain;
+	unsigned int i;
+
+	mutex_lock(&d->lock);
+	for (i = 0; i < d->nr_rings; i++)
+		drm_sched_stop(d->rings[i]->sched, NULL);
+	d->ops->reset(d, DRM_SCHED_SERIAL_CAUSE_WEDGE);
+	d->stats.resets++;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_gpu_scheduler *sched = d->rings[i]->sched;
+		struct drm_sched_job *job;
+
+		list_for_each_entry(job, &sched->pending_list, list) {
+			struct dma_fence *hw = d->ops->hw_fence(job);
+
+			if (dss_fence_done(hw)) {
+				dss_complete_with(job, hw);
+				continue;
+			}
+			dma_fence_put(hw);
+			if (!job->s_fence->finished.error)
+				dma_fence_set_error(&job->s_fence->finished,
+						    w->error);
+		}
+	}
+	for (i = 0; i < d->nr_rings; i++)
+		drm_sched_start(d->rings[i]->sched, true);
+	mutex_unlock(&d->lock);
+}
+
+/**
+ * drm_sched_serial_domain_wedge - end all work of a domain for good
+ * @domain: the domain
+ * @error: negative error every pending and later job ends with, e.g.
+ *	-ENODEV when the device is unplugged
+ *
+ * Waits for a running recovery, then stops every ring, resets the hardware
+ * once (&drm_sched_serial_ops.reset with %DRM_SCHED_SERIAL_CAUSE_WEDGE) and
+ * finishes every pending job: with its hardware fence if its work completed
+ * before the reset, otherwise with @error. From then on no recovery runs and
+ * timeout handlers only put their job back; the driver's run_job must end
+ * new jobs with drm_sched_serial_wedged(). Sleeps; must not be called from
+ * a ring's timeout handler.
+ *
+ * A driver being unbound calls this before it tears down its contexts'
+ * entities and its schedulers.
+ *
+ * Return: 0, or -EINVAL if @error is not a negative errno.
+ */
+int drm_sched_serial_domain_wedge(struct drm_sched_serial_domain *domain,
+				  int error)
+{
+	struct dss_recover_work w = { .error = error };
+
+	if (error >= 0 || error < -MAX_ERRNO)
+		return -EINVAL;
+	/* Set first: a recovery queued behind us must not run any more. */
+	mutex_lock(&domain->lock);
+	WRITE_ONCE(domain->wedged, error);
+	mutex_unlock(&domain->lock);
+	dev_info(domain->dev, "%s: wedged: every job ends with %d\n",
+		 domain->name, error);
+	dss_run_on_wq(domain, &w, dss_wedge_work);
+	return 0;
+}
+EXPORT_SYMBOL(drm_sched_serial_domain_wedge);

@@ -38,12 +38,15 @@ enum drm_sched_serial_mode {
  * @DRM_SCHED_SERIAL_CAUSE_UECC: an uncorrectable memory error
  * @DRM_SCHED_SERIAL_CAUSE_PARITY: an address/command parity error
  * @DRM_SCHED_SERIAL_CAUSE_COUNT: number of causes
+ * @DRM_SCHED_SERIAL_CAUSE_WEDGE: not a recovery: passed to
+ *	&drm_sched_serial_ops.reset by drm_sched_serial_domain_wedge() only
  */
 enum drm_sched_serial_cause {
 	DRM_SCHED_SERIAL_CAUSE_TIMEOUT,
 	DRM_SCHED_SERIAL_CAUSE_UECC,
 	DRM_SCHED_SERIAL_CAUSE_PARITY,
 	DRM_SCHED_SERIAL_CAUSE_COUNT,
+	DRM_SCHED_SERIAL_CAUSE_WEDGE = DRM_SCHED_SERIAL_CAUSE_COUNT,
 };
 
 /**
@@ -270,6 +273,8 @@ struct drm_sched_serial_report {
  * @max_rings: capacity of @rings
  * @cands: per-ring scratch of a recovery, preallocated
  * @in_recovery: a recovery is running
+ * @wedged: 0, or the error every job of the domain ends with since
+ *	drm_sched_serial_domain_wedge(); no recovery runs any more
  * @stats: counters
  * @last: the last recovery
  */
@@ -285,6 +290,7 @@ struct drm_sched_serial_domain {
 	unsigned int max_rings;
 	struct drm_sched_serial_cand *cands;
 	bool in_recovery;
+	int wedged;
 	struct drm_sched_serial_stats stats;
 	struct drm_sched_serial_report last;
 };
@@ -310,6 +316,23 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 			  struct drm_sched_job *job);
 int drm_sched_serial_recover(struct drm_sched_serial_domain *domain,
 			     enum drm_sched_serial_cause cause);
+
+int drm_sched_serial_domain_wedge(struct drm_sched_serial_domain *domain,
+				  int error);
+
+/**
+ * drm_sched_serial_wedged - is the domain wedged?
+ * @domain: the domain
+ *
+ * Drivers check this in &drm_sched_backend_ops.run_job: a job of a wedged
+ * domain must not reach the hardware; end it with the returned error.
+ *
+ * Return: 0, or the negative error jobs of the domain end with.
+ */
+static inline int drm_sched_serial_wedged(const struct drm_sched_serial_domain *domain)
+{
+	return READ_ONCE(domain->wedged);
+}
 
 void drm_sched_serial_show(struct drm_sched_serial_domain *domain,
 			   struct seq_file *m);
