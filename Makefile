@@ -10,12 +10,15 @@ export PPU_CACHE KDIR
 
 ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
-.PHONY: all modules clean deps check kunit igt test demo bench htmldocs
+.PHONY: all modules clean deps check kunit igt test demo bench htmldocs fuzz
 
 all: modules
 
+# One out-of-tree build at a time in this tree: parallel builds (two test
+# runs, a build while a VM stage rebuilds) would clobber each other's objects.
 modules: deps
-	$(MAKE) -C $(KDIR) M=$(ROOT) W=1 modules
+	@mkdir -p $(ROOT)/build
+	flock $(ROOT)/build/.modules.lock $(MAKE) -C $(KDIR) M=$(ROOT) W=1 modules
 
 deps:
 	@$(ROOT)/scripts/install-deps.sh
@@ -35,6 +38,12 @@ igt: deps
 
 test: deps
 	@$(ROOT)/scripts/test.sh
+
+# make fuzz [SECONDS=N] [SEED=S] [THREADS=T]: tools/ppu-fuzz in the VM
+# (scripts/run-fuzz.sh; 60 s and a random seed unless given)
+fuzz: deps
+	@$(if $(SECONDS),PPU_FUZZ_SECONDS=$(SECONDS)) $(if $(SEED),PPU_FUZZ_SEED=$(SEED)) \
+	 $(if $(THREADS),PPU_FUZZ_THREADS=$(THREADS)) $(ROOT)/scripts/run-fuzz.sh
 
 demo: deps
 	@$(ROOT)/scripts/demo.sh
