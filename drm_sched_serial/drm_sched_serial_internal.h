@@ -13,13 +13,21 @@
  * @timed_out: the ring reported a timeout in this recovery
  * @decided: @head has a verdict
  * @verdict: the verdict
+ * @dump: devcoredump text of a guilty head, preallocated: it is written
+ *	inside the recovery, where nothing may allocate, and published after
+ * @dump_len: bytes of @dump to publish, 0 for none
  */
 struct drm_sched_serial_cand {
 	struct drm_sched_job *head;
 	bool timed_out;
 	bool decided;
 	enum drm_sched_serial_verdict verdict;
+	char *dump;
+	size_t dump_len;
 };
+
+/* Size of a guilty job's devcoredump. */
+#define DSS_COREDUMP_SIZE	4096
 
 /* drm_sched_serial_report.c */
 void dss_report_begin(struct drm_sched_serial_domain *domain,
@@ -30,5 +38,6 @@ void dss_report_guilty(struct drm_sched_serial_domain *domain,
 		       struct drm_sched_serial_ring *ring,
 		       struct drm_sched_job *job);
 void dss_report_end(struct drm_sched_serial_domain *domain, ktime_t start);
+void dss_report_publish(struct drm_sched_serial_domain *domain);
 
 #endif /* _DRM_SCHED_SERIAL_INTERNAL_H_ */

@@ -94,6 +94,18 @@ void drm_sched_serial_default_params(struct drm_sched_serial_params *params)
 }
 EXPORT_SYMBOL(drm_sched_serial_default_params);
 
+static void dss_free_cands(struct drm_sched_serial_domain *domain)
+{
+	unsigned int i;
+
+	if (!domain->cands)
+		return;
+	for (i = 0; i < domain->max_rings; i++)
+		kfree(domain->cands[i].dump);
+	kfree(domain->cands);
+	domain->cands = NULL;
+}
+
 /**
  * drm_sched_serial_domain_init - set up a reset domain
  * @domain: the domain, allocation managed by the caller
@@ -115,6 +127,8 @@ int drm_sched_serial_domain_init(struct drm_sched_serial_domain *domain,
 				 unsigned int max_rings, struct device *dev,
 				 const char *name)
 {
+	unsigned int i;
+
 	if (!ops || !ops->reset || !ops->hw_fence || !ops->probe ||
 	    !ops->reemit || !ops->job_ctx || !max_rings)
 		return -EINVAL;
@@ -136,15 +150,25 @@ int drm_sched_serial_domain_init(struct drm_sched_serial_domain *domain,
 	domain->cands = kcalloc(max_rings, sizeof(*domain->cands), GFP_KERNEL);
 	if (!domain->rings || !domain->cands)
 		goto err_free;
+	for (i = 0; i < max_rings; i++) {
+		domain->cands[i].dump = kzalloc(DSS_COREDUMP_SIZE, GFP_KERNEL);
+		if (!domain->cands[i].dump)
+			goto err_free;
+	}
 
-	domain->timeout_wq = alloc_ordered_workqueue("%s-tdr", 0, name);
+	/*
+	 * Recoveries signal fences that memory reclaim may wait for: the
+	 * queue needs its rescuer thread to make progress under pressure.
+	 */
+	domain->timeout_wq = alloc_ordered_workqueue("%s-tdr", WQ_MEM_RECLAIM,
+						     name);
 	if (!domain->timeout_wq)
 		goto err_free;
 	domain->last.guilty_ring = -1;
 	return 0;
 
 err_free:
-	kfree(domain->cands);
+	dss_free_cands(domain);
 	kfree(domain->rings);
 	mutex_destroy(&domain->lock);
 	return -ENOMEM;
@@ -158,7 +182,7 @@ EXPORT_SYMBOL(drm_sched_serial_domain_init);
 void drm_sched_serial_domain_fini(struct drm_sched_serial_domain *domain)
 {
 	destroy_workqueue(domain->timeout_wq);
-	kfree(domain->cands);
+	dss_free_cands(domain);
 	kfree(domain->rings);
 	mutex_destroy(&domain->lock);
 }

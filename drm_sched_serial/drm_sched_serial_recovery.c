@@ -432,7 +432,13 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 	ktime_t start = ktime_get(), t;
 	bool shared_timeout = false, fallback = false;
 	unsigned int i;
+	bool cookie;
 
+	/*
+	 * Every fence of the domain waits for this sequence: nothing in it
+	 * may allocate with reclaim or take a lock that reclaim waits on.
+	 */
+	cookie = dma_fence_begin_signalling();
 	d->in_recovery = true;
 	d->stats.recoveries++;
 	d->stats.by_cause[cause]++;
@@ -500,7 +506,11 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 
 	/* 8. Re-emit the innocent work with fresh fences and restart. */
 	dss_restart(d);
+	dma_fence_end_signalling(cookie);
+
+	/* 9. Tell the world: uevent, devcoredumps (these allocate). */
 	dss_report_end(d, start);
+	dss_report_publish(d);
 	trace_drm_sched_serial_recovery_end(d->name, d->last.resets,
 					    ktime_us_delta(ktime_get(), start),
 					    fallback);
@@ -525,7 +535,8 @@ static void dss_requeue(struct drm_gpu_scheduler *sched,
  * timed-out job is not assumed guilty: the whole domain is quiesced and
  * reset once, and the heads of the shared rings are replayed one at a time.
  *
- * Return: DRM_GPU_SCHED_STAT_NOMINAL.
+ * Return: DRM_GPU_SCHED_STAT_NOMINAL, or DRM_GPU_SCHED_STAT_ENODEV once the
+ * domain is wedged (the timeout is not re-armed).
  */
 enum drm_gpu_sched_stat
 drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
@@ -533,13 +544,16 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 {
 	struct drm_sched_serial_domain *d = ring->domain;
 	struct drm_gpu_scheduler *sched = ring->sched;
+	enum drm_gpu_sched_stat stat = DRM_GPU_SCHED_STAT_NOMINAL;
+	bool cookie;
 
 	mutex_lock(&d->lock);
+	cookie = dma_fence_begin_signalling();
 	if (d->wedged) {
 		/* Nothing runs any more: the teardown ends the job. */
 		dss_requeue(sched, job);
-		mutex_unlock(&d->lock);
-		return DRM_GPU_SCHED_STAT_ENODEV;
+		stat = DRM_GPU_SCHED_STAT_ENODEV;
+		goto out;
 	}
 	ring->timeouts++;
 
@@ -558,10 +572,16 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 		goto out;
 	}
 
+	/* The recovery has a section of its own, and reports after it. */
+	dma_fence_end_signalling(cookie);
 	dss_recover_locked(d, DRM_SCHED_SERIAL_CAUSE_TIMEOUT, ring, job);
-out:
 	mutex_unlock(&d->lock);
-	return DRM_GPU_SCHED_STAT_NOMINAL;
+	return stat;
+
+out:
+	dma_fence_end_signalling(cookie);
+	mutex_unlock(&d->lock);
+	return stat;
 }
 EXPORT_SYMBOL(drm_sched_serial_timedout);
 
@@ -637,8 +657,10 @@ static void dss_wedge_work(struct work_struct *work)
 	struct dss_recover_work *w = container_of(work, typeof(*w), work);
 	struct drm_sched_serial_domain *d = w->domain;
 	unsigned int i;
+	bool cookie;
 
 	mutex_lock(&d->lock);
+	cookie = dma_fence_begin_signalling();
 	for (i = 0; i < d->nr_rings; i++)
 		drm_sched_stop(d->rings[i]->sched, NULL);
 	d->ops->reset(d, DRM_SCHED_SERIAL_CAUSE_WEDGE);
@@ -663,6 +685,7 @@ static void dss_wedge_work(struct work_struct *work)
 	}
 	for (i = 0; i < d->nr_rings; i++)
 		drm_sched_start(d->rings[i]->sched, true);
+	dma_fence_end_signalling(cookie);
 	mutex_unlock(&d->lock);
 }
 

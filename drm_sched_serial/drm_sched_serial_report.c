@@ -17,8 +17,6 @@
 #include "drm_sched_serial_internal.h"
 #include "drm_sched_serial_trace.h"
 
-#define DSS_COREDUMP_SIZE	(16 * 1024)
-
 static const char * const dss_verdict_names[] = {
 	[DRM_SCHED_SERIAL_INNOCENT] = "innocent",
 	[DRM_SCHED_SERIAL_GUILTY] = "guilty",
@@ -64,20 +62,23 @@ void dss_step(struct drm_sched_serial_domain *d, const char *what, int ring,
 	};
 }
 
+/*
+ * Write the devcoredump of a guilty job into the ring's preallocated
+ * buffer. This runs inside the fence-signalling critical section of the
+ * recovery: the coredump printer does not allocate while the text fits.
+ */
 static void dss_coredump(struct drm_sched_serial_domain *d,
 			 struct drm_sched_serial_ring *ring,
 			 struct drm_sched_job *job,
 			 struct drm_sched_serial_ctx *ctx)
 {
-	struct drm_print_iterator iter = { .remain = DSS_COREDUMP_SIZE };
-	struct drm_printer p;
-	char *buf;
+	struct drm_sched_serial_cand *c = &d->cands[ring->index];
+	struct drm_print_iterator iter = {
+		.data = c->dump,
+		.remain = DSS_COREDUMP_SIZE - 1,
+	};
+	struct drm_printer p = drm_coredump_printer(&iter);
 
-	buf = vzalloc(DSS_COREDUMP_SIZE);
-	if (!buf)
-		return;
-	iter.data = buf;
-	p = drm_coredump_printer(&iter);
 	drm_printf(&p, "drm_sched_serial guilty job\n");
 	drm_printf(&p, "domain: %s\nring: %s\ncause: %s\nmode: %s\n", d->name,
 		   ring->name, drm_sched_serial_cause_name(d->last.cause),
@@ -87,7 +88,30 @@ static void dss_coredump(struct drm_sched_serial_domain *d,
 		   atomic_read(&ctx->guilty));
 	if (d->ops->print_job)
 		d->ops->print_job(job, &p);
-	dev_coredumpv(d->dev, buf, DSS_COREDUMP_SIZE - iter.remain, GFP_KERNEL);
+	c->dump_len = DSS_COREDUMP_SIZE - 1 - iter.remain;
+}
+
+/*
+ * Publish the devcoredumps written during the last recovery. Called after
+ * the fence-signalling section, with the domain lock held: allocates.
+ */
+void dss_report_publish(struct drm_sched_serial_domain *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_serial_cand *c = &d->cands[i];
+		char *buf;
+
+		if (!c->dump_len)
+			continue;
+		buf = vmalloc(c->dump_len);
+		if (buf) {
+			memcpy(buf, c->dump, c->dump_len);
+			dev_coredumpv(d->dev, buf, c->dump_len, GFP_KERNEL);
+		}
+		c->dump_len = 0;
+	}
 }
 
 void dss_report_guilty(struct drm_sched_serial_domain *d,

@@ -200,7 +200,8 @@ static struct dma_fence *dss_mock_emit(struct dss_mock_job *job)
 	unsigned long flags;
 	LIST_HEAD(done);
 
-	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	/* Inside the fence-signalling section of run_job or a recovery. */
+	run = kzalloc(sizeof(*run), GFP_NOWAIT | __GFP_NOWARN);
 	if (!run)
 		return ERR_PTR(-ENOMEM);
 	run->job = job;
@@ -230,7 +231,15 @@ static struct dma_fence *dss_mock_emit(struct dss_mock_job *job)
 static struct dma_fence *dss_mock_run_job(struct drm_sched_job *sched_job)
 {
 	struct dss_mock_job *job = to_mock_job(sched_job);
+	int wedged = drm_sched_serial_wedged(&job->ctx->mock->domain);
 
+	/* A wedged domain: the job ends without reaching the hardware. */
+	if (wedged) {
+		if (!sched_job->s_fence->finished.error)
+			dma_fence_set_error(&sched_job->s_fence->finished, wedged);
+		atomic_inc(&job->cancelled);
+		return NULL;
+	}
 	/* A job of a banned context: drm_sched set -ECANCELED, do not run. */
 	if (sched_job->s_fence->finished.error) {
 		atomic_inc(&job->cancelled);

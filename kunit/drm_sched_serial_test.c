@@ -17,6 +17,7 @@
  * hardware fence to have been signalled once and freed.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/dma-fence.h>
 #include <linux/jiffies.h>
 #include <linux/workqueue.h>
@@ -973,6 +974,60 @@ static int dss_test_init(struct kunit *test)
 	return 0;
 }
 
+/*
+ * A wedged domain (the device is unbound): the running job, the job queued
+ * behind it and a hanging job all end with the wedge's error, each once;
+ * a job that completed before keeps its success; a later job never reaches
+ * the hardware; no recovery runs afterwards, however long the hang lasts.
+ */
+static void wedge_ends_every_job_once(struct kunit *test)
+{
+	struct dss_mock_job *done, *running, *queued, *hang, *later;
+	struct drm_sched_serial_params p;
+	struct dss_mock_ctx *gfx, *cmp;
+	struct dss_mock *mock;
+	u64 recoveries;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+
+	done = submit(gfx, SHORT_US, 0);
+	expect_finished(test, done, 0);
+	running = submit(gfx, 10 * HEAD_US, 0);
+	queued = submit(gfx, SHORT_US, 0);
+	hang = submit(cmp, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(running, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(hang, WAIT_MS));
+
+	recoveries = mock->domain.stats.recoveries;
+	KUNIT_EXPECT_EQ(test, drm_sched_serial_domain_wedge(&mock->domain, 1),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, drm_sched_serial_domain_wedge(&mock->domain,
+							    -ENODEV), 0);
+	KUNIT_EXPECT_EQ(test, drm_sched_serial_wedged(&mock->domain), -ENODEV);
+
+	expect_finished(test, running, -ENODEV);
+	expect_finished(test, queued, -ENODEV);
+	expect_finished(test, hang, -ENODEV);
+	KUNIT_EXPECT_EQ(test, atomic_read(&running->completions), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&queued->completions), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&done->finished_signals), 1);
+
+	later = submit(gfx, SHORT_US, 0);
+	expect_finished(test, later, -ENODEV);
+	KUNIT_EXPECT_EQ(test, atomic_read(&later->runs), 0);
+
+	/* Past every timeout: nothing recovers a wedged domain. */
+	msleep(2 * JOB_TIMEOUT_MS);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, recoveries);
+	KUNIT_EXPECT_EQ(test, drm_sched_serial_recover(&mock->domain,
+						       DRM_SCHED_SERIAL_CAUSE_UECC), 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, recoveries);
+}
+
 static void dss_test_exit(struct kunit *test)
 {
 	if (test->priv)
@@ -998,6 +1053,7 @@ static struct kunit_case drm_sched_serial_cases[] = {
 	KUNIT_CASE(banned_context_later_jobs_cancelled),
 	KUNIT_CASE(recover_uecc_cause_blames_nobody),
 	KUNIT_CASE(recover_while_timeout_handler_runs),
+	KUNIT_CASE(wedge_ends_every_job_once),
 	{}
 };
 
