@@ -31,6 +31,14 @@
 #include "ppu_sim_ecc.h"
 #include "ppu_sim_hbm.h"
 
+/*
+ * Allocations under hbm->lock never enter reclaim: the engines take the
+ * lock for every access, and a device reset waits for the engines inside
+ * the driver's fence-signalling critical section, which memory reclaim may
+ * itself wait on. A failed allocation is an -ENOMEM of that access.
+ */
+#define PPU_SIM_HBM_GFP		(GFP_NOWAIT | __GFP_NOWARN)
+
 #define PPU_SIM_HBM_RAW		PPU_SIM_HBM_DEVICES	/* u16 per codeword */
 #define PPU_SIM_HBM_MAX_BANKS	4096
 #define PPU_SIM_HBM_MAX_ROW	SZ_1M
@@ -446,13 +454,13 @@ int ppu_sim_hbm_write(struct ppu_sim_hbm *hbm, u64 addr, const void *buf,
 
 		cw = xa_load(&hbm->data, l.key);
 		if (!cw) {
-			cw = kmalloc(sizeof(*cw), GFP_KERNEL);
+			cw = kmalloc(sizeof(*cw), PPU_SIM_HBM_GFP);
 			if (!cw) {
 				ret = -ENOMEM;
 				goto out;
 			}
 			if (xa_err(xa_store(&hbm->data, l.key, cw,
-					    GFP_KERNEL))) {
+					    PPU_SIM_HBM_GFP))) {
 				kfree(cw);
 				ret = -ENOMEM;
 				goto out;
@@ -493,12 +501,13 @@ static int ppu_sim_hbm_inject_bit(struct ppu_sim_hbm *hbm, u64 addr, u32 bit,
 	}
 	def = xa_load(&hbm->defects, l.key);
 	if (!def) {
-		def = kzalloc(sizeof(*def), GFP_KERNEL);
+		def = kzalloc(sizeof(*def), PPU_SIM_HBM_GFP);
 		if (!def) {
 			ret = -ENOMEM;
 			goto out;
 		}
-		if (xa_err(xa_store(&hbm->defects, l.key, def, GFP_KERNEL))) {
+		if (xa_err(xa_store(&hbm->defects, l.key, def,
+				    PPU_SIM_HBM_GFP))) {
 			kfree(def);
 			ret = -ENOMEM;
 			goto out;
@@ -562,7 +571,7 @@ static int ppu_sim_hbm_add_devfail(struct ppu_sim_hbm *hbm, u32 dev,
 			return 0;
 		}
 	}
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	f = kzalloc(sizeof(*f), PPU_SIM_HBM_GFP);
 	if (!f)
 		return -ENOMEM;
 	f->dev = dev;
@@ -732,7 +741,7 @@ int ppu_sim_hbm_repair_row(struct ppu_sim_hbm *hbm, u64 addr)
 	}
 	ret = xa_err(xa_store(&hbm->pending, lrow,
 			      xa_mk_value(hbm->rows + b->remapped + b->pending),
-			      GFP_KERNEL));
+			      PPU_SIM_HBM_GFP));
 	if (!ret)
 		b->pending++;
 out:
@@ -796,7 +805,7 @@ u32 ppu_sim_hbm_reset(struct ppu_sim_hbm *hbm)
 		u32 old = ppu_sim_hbm_prow(hbm, bank, row);
 
 		/* xa_store of a value entry only allocates for new nodes */
-		if (xa_err(xa_store(&hbm->remap, lrow, e, GFP_KERNEL)))
+		if (xa_err(xa_store(&hbm->remap, lrow, e, PPU_SIM_HBM_GFP)))
 			continue;	/* stays pending */
 		xa_erase(&hbm->pending, lrow);
 		ppu_sim_hbm_drop_row(hbm, bank, old);
