@@ -379,28 +379,36 @@ static bool dss_progressing(struct drm_sched_serial_domain *d,
 }
 
 /*
- * A head found before the reset may have completed before the reset landed
- * (its hardware fence signalled without error): it is done, finished with
- * that fence, and its ring has no candidate any more. Nothing completes
- * after the reset, so the set of done jobs is final here.
+ * The rings ran on until the reset landed: any pending job, the head or one
+ * queued behind it, may have completed meanwhile (its hardware fence
+ * signalled with anything but -ECANCELED). Such a job is done: it is
+ * finished with that fence and never runs again; a head that is done leaves
+ * its ring without a candidate. Nothing completes after the reset, so the
+ * set of done jobs is final here.
  */
 static void dss_drop_done_heads(struct drm_sched_serial_domain *d)
 {
 	unsigned int i;
 
 	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_gpu_scheduler *sched = d->rings[i]->sched;
 		struct drm_sched_serial_cand *c = &d->cands[i];
-		struct dma_fence *hw;
+		struct drm_sched_job *job;
 
-		if (!c->head)
-			continue;
-		hw = d->ops->hw_fence(c->head);
-		if (dss_fence_done(hw)) {
-			dss_complete_with(c->head, hw);
-			c->head = NULL;
-			continue;
+		list_for_each_entry(job, &sched->pending_list, list) {
+			struct dma_fence *hw;
+
+			if (job->s_fence->parent)
+				continue;
+			hw = d->ops->hw_fence(job);
+			if (!dss_fence_done(hw)) {
+				dma_fence_put(hw);
+				continue;
+			}
+			dss_complete_with(job, hw);
+			if (job == c->head)
+				c->head = NULL;
 		}
-		dma_fence_put(hw);
 	}
 }
 

@@ -309,6 +309,13 @@ static int dss_mock_reset(struct drm_sched_serial_domain *domain,
 				ring->last_progress = ktime_get();
 			}
 		}
+		/* The ring ran on up to the reset: every queued run is done. */
+		if (test_and_clear_bit(i, &mock->complete_all_in_reset)) {
+			list_for_each_entry(run, &ring->queue, link)
+				atomic_inc(&run->job->completions);
+			list_splice_tail_init(&ring->queue, &done);
+			ring->last_progress = ktime_get();
+		}
 		list_for_each_entry(run, &ring->queue, link)
 			atomic_inc(&run->job->drops);
 		list_splice_tail_init(&ring->queue, &dropped);

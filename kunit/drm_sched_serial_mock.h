@@ -113,6 +113,8 @@ struct dss_mock_ring {
  * @drain: teardown: every run, hanging or not, completes at once
  * @complete_in_reset: bitmask of rings whose head run completes inside the
  *	next reset, before the drop (then the bit is cleared)
+ * @complete_all_in_reset: bitmask of rings whose every queued run
+ *	completes inside the next reset, before the reset lands
  * @reset_delay_ms: time a reset takes
  * @last_reset_cause: cause passed to the last reset
  * @nr_rings: number of rings
@@ -139,6 +141,7 @@ struct dss_mock {
 	bool shared_hung;
 	bool drain;
 	unsigned long complete_in_reset;
+	unsigned long complete_all_in_reset;
 	unsigned int reset_delay_ms;
 	enum drm_sched_serial_cause last_reset_cause;
 	unsigned int nr_rings;

@@ -732,6 +732,45 @@ static void serial_job_signalled_between_quiesce_and_replay_not_rerun(struct kun
 }
 
 /*
+ * The gfx ring keeps running until the reset lands: its head and the job
+ * queued behind it both complete in that window. Both are done: each
+ * completes once and neither is re-emitted after the reset.
+ */
+static void serial_jobs_behind_head_completing_before_reset_not_rerun(struct kunit *test)
+{
+	struct dss_mock_job *bad, *head, *next, *last;
+	struct drm_sched_serial_params p;
+	struct dss_mock_ctx *gfx, *cmp;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+
+	dss_mock_hold_timeouts(mock);
+	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	head = submit(gfx, HEAD_US, 0);
+	next = submit(gfx, SHORT_US, 0);
+	last = submit(gfx, SHORT_US, 0);
+	mock->complete_all_in_reset = BIT(GFX);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+
+	expect_finished(test, head, 0);
+	expect_finished(test, next, 0);
+	expect_finished(test, last, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&next->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&last->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&next->reemits), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&last->reemits), 0);
+	expect_finished(test, bad, -ETIME);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
+}
+
+/*
  * A mixed scenario on every ring (a non-reproducing hang on gfx, a hang on
  * compute0, work on compute1 and sdma, jobs before and after): every
  * finished fence signals exactly once and every hardware fence is signalled
@@ -1049,6 +1088,7 @@ static struct kunit_case drm_sched_serial_cases[] = {
 	KUNIT_CASE(classic_mode_blames_timed_out_heads),
 	KUNIT_CASE(off_mode_does_not_recover),
 	KUNIT_CASE(serial_job_signalled_between_quiesce_and_replay_not_rerun),
+	KUNIT_CASE(serial_jobs_behind_head_completing_before_reset_not_rerun),
 	KUNIT_CASE(serial_every_fence_signals_exactly_once),
 	KUNIT_CASE(banned_context_later_jobs_cancelled),
 	KUNIT_CASE(recover_uecc_cause_blames_nobody),
