@@ -158,8 +158,17 @@ static int dss_reset(struct drm_sched_serial_domain *d,
 	d->stats.resets++;
 	d->last.resets++;
 	dss_step(d, "reset", -1, t, ret);
-	if (ret)
-		dev_err(d->dev, "%s: reset failed: %d\n", d->name, ret);
+	if (ret) {
+		/*
+		 * Nothing may run on hardware in an unknown state: no probe,
+		 * no re-emission. Every job ends with -EIO until the driver
+		 * reset the device successfully and unwedges the domain.
+		 */
+		WRITE_ONCE(d->wedged, -EIO);
+		d->stats.wedges++;
+		dev_err(d->dev, "%s: reset failed (%d): domain wedged, every job ends with -EIO\n",
+			d->name, ret);
+	}
 	return ret;
 }
 
@@ -325,7 +334,10 @@ static bool dss_arbitrate(struct drm_sched_serial_domain *d,
 				guilty++;
 				dss_verdict(d, ring, c, DRM_SCHED_SERIAL_GUILTY);
 				/* Cancel the guilty probe's DMA first. */
-				dss_reset(d, cause);
+				if (dss_reset(d, cause)) {
+					dss_settle(d, false);
+					return false;
+				}
 			}
 			used_ms += ktime_ms_delta(ktime_get(), t);
 		}
@@ -351,6 +363,10 @@ static void dss_restart(struct drm_sched_serial_domain *d)
 
 			if (job->s_fence->parent || finished->error)
 				continue;
+			if (d->wedged) {
+				dma_fence_set_error(finished, d->wedged);
+				continue;
+			}
 			if (atomic_read(&ctx->banned)) {
 				dma_fence_set_error(finished, ctx->ban_error);
 				continue;
@@ -487,7 +503,8 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 			shared_timeout = true;
 	}
 
-	if (cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT) {
+	/* A failed reset wedged the domain: no verdict, every job -EIO. */
+	if (cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT && !d->wedged) {
 		if (d->params.mode == DRM_SCHED_SERIAL_MODE_CLASSIC) {
 			dss_blame_timed_out(d);
 		} else {
@@ -733,3 +750,30 @@ int drm_sched_serial_domain_wedge(struct drm_sched_serial_domain *domain,
 	return 0;
 }
 EXPORT_SYMBOL(drm_sched_serial_domain_wedge);
+
+/**
+ * drm_sched_serial_domain_unwedge - take a domain back into service
+ * @domain: the domain, wedged by a failed reset
+ *
+ * Call after the driver reset the hardware successfully (e.g. a full device
+ * reset requested by the administrator): jobs run again and timeouts
+ * recover again. A domain wedged by drm_sched_serial_domain_wedge() for an
+ * unplugged device must stay wedged.
+ *
+ * Return: 0, or -EINVAL if the domain was not wedged.
+ */
+int drm_sched_serial_domain_unwedge(struct drm_sched_serial_domain *domain)
+{
+	int ret = 0;
+
+	mutex_lock(&domain->lock);
+	if (domain->wedged)
+		WRITE_ONCE(domain->wedged, 0);
+	else
+		ret = -EINVAL;
+	mutex_unlock(&domain->lock);
+	if (!ret)
+		dev_info(domain->dev, "%s: back in service\n", domain->name);
+	return ret;
+}
+EXPORT_SYMBOL(drm_sched_serial_domain_unwedge);

@@ -133,8 +133,8 @@ void dss_report_guilty(struct drm_sched_serial_domain *d,
 void dss_report_end(struct drm_sched_serial_domain *d, ktime_t start)
 {
 	struct drm_sched_serial_report *r = &d->last;
-	char cause[32], resets[24], guilty[48], fallback[24];
-	char *envp[6];
+	char cause[32], resets[24], guilty[48], fallback[24], wedged[24];
+	char *envp[7];
 
 	r->duration_us = ktime_us_delta(ktime_get(), start);
 	r->timestamp = ktime_get_real_seconds();
@@ -149,8 +149,10 @@ void dss_report_end(struct drm_sched_serial_domain *d, ktime_t start)
 	envp[1] = cause;
 	envp[2] = resets;
 	envp[3] = guilty;
+	snprintf(wedged, sizeof(wedged), "WEDGED=%d", !!d->wedged);
 	envp[4] = fallback;
-	envp[5] = NULL;
+	envp[5] = wedged;
+	envp[6] = NULL;
 	kobject_uevent_env(&d->dev->kobj, KOBJ_CHANGE, envp);
 }
 
@@ -182,14 +184,15 @@ void drm_sched_serial_show(struct drm_sched_serial_domain *domain,
 	mutex_lock(&d->lock);
 	seq_printf(m, "domain: %s\nmode: %s\nstate: %s\n", d->name,
 		   drm_sched_serial_mode_name(p->mode),
-		   d->in_recovery ? "recovering" : "idle");
+		   d->wedged ? "wedged" : d->in_recovery ? "recovering" : "idle");
 	seq_printf(m, "policy: probe_timeout_ms=%u elimination=%d budget_ms=%u max_resets=%u ban_guilty=%u ban_suspect=%u suspect_window_ms=%u coalesce_ms=%u\n",
 		   p->probe_timeout_ms, p->elimination, p->budget_ms,
 		   p->max_resets, p->ban_guilty, p->ban_suspect,
 		   p->suspect_window_ms, p->coalesce_ms);
-	seq_printf(m, "counters: recoveries=%llu resets=%llu probes=%llu guilty=%llu innocent=%llu suspects=%llu false_timeouts=%llu fallbacks=%llu bans=%llu\n",
+	seq_printf(m, "counters: recoveries=%llu resets=%llu probes=%llu guilty=%llu innocent=%llu suspects=%llu false_timeouts=%llu fallbacks=%llu bans=%llu wedges=%llu\n",
 		   s->recoveries, s->resets, s->probes, s->guilty, s->innocent,
-		   s->suspects, s->false_timeouts, s->fallbacks, s->bans);
+		   s->suspects, s->false_timeouts, s->fallbacks, s->bans,
+		   s->wedges);
 	seq_printf(m, "causes: timeout=%llu uecc=%llu parity=%llu\n",
 		   s->by_cause[DRM_SCHED_SERIAL_CAUSE_TIMEOUT],
 		   s->by_cause[DRM_SCHED_SERIAL_CAUSE_UECC],

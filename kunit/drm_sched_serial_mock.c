@@ -327,7 +327,7 @@ static int dss_mock_reset(struct drm_sched_serial_domain *domain,
 	dss_mock_signal_runs(mock, &done, 0);
 	/* Every run the reset dropped ends now, with -ECANCELED. */
 	dss_mock_signal_runs(mock, &dropped, -ECANCELED);
-	return 0;
+	return atomic_add_unless(&mock->fail_resets, -1, 0) ? -EIO : 0;
 }
 
 static struct dma_fence *dss_mock_hw_fence(struct drm_sched_job *sched_job)

@@ -115,6 +115,8 @@ struct dss_mock_ring {
  *	next reset, before the drop (then the bit is cleared)
  * @complete_all_in_reset: bitmask of rings whose every queued run
  *	completes inside the next reset, before the reset lands
+ * @fail_resets: the next this many resets fail (-EIO) after dropping
+ *	the work in flight as a successful one does
  * @reset_delay_ms: time a reset takes
  * @last_reset_cause: cause passed to the last reset
  * @nr_rings: number of rings
@@ -142,6 +144,7 @@ struct dss_mock {
 	bool drain;
 	unsigned long complete_in_reset;
 	unsigned long complete_all_in_reset;
+	atomic_t fail_resets;
 	unsigned int reset_delay_ms;
 	enum drm_sched_serial_cause last_reset_cause;
 	unsigned int nr_rings;

@@ -1067,6 +1067,54 @@ static void wedge_ends_every_job_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, recoveries);
 }
 
+/*
+ * The reset of a recovery fails: nothing is probed or re-emitted on the
+ * hardware, every pending job and every later one ends with -EIO, nobody
+ * is blamed, and no recovery runs until the driver unwedges the domain
+ * after a successful device reset; then work runs again.
+ */
+static void failed_reset_wedges_until_unwedged(struct kunit *test)
+{
+	struct dss_mock_job *bad, *head, *later, *after;
+	struct drm_sched_serial_params p;
+	struct dss_mock_ctx *gfx, *cmp;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+
+	atomic_set(&mock->fail_resets, 1);
+	dss_mock_hold_timeouts(mock);
+	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	head = submit(gfx, HEAD_US, 0);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+
+	expect_finished(test, bad, -EIO);
+	expect_finished(test, head, -EIO);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mock->resets), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->probes), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->reemits), 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.wedges, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, drm_sched_serial_wedged(&mock->domain), -EIO);
+
+	later = submit(gfx, SHORT_US, 0);
+	expect_finished(test, later, -EIO);
+	KUNIT_EXPECT_EQ(test, atomic_read(&later->runs), 0);
+
+	KUNIT_EXPECT_EQ(test, drm_sched_serial_domain_unwedge(&mock->domain), 0);
+	KUNIT_EXPECT_EQ(test, drm_sched_serial_domain_unwedge(&mock->domain),
+			-EINVAL);
+	after = submit(gfx, SHORT_US, 0);
+	expect_finished(test, after, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&after->completions), 1);
+}
+
 static void dss_test_exit(struct kunit *test)
 {
 	if (test->priv)
@@ -1094,6 +1142,7 @@ static struct kunit_case drm_sched_serial_cases[] = {
 	KUNIT_CASE(recover_uecc_cause_blames_nobody),
 	KUNIT_CASE(recover_while_timeout_handler_runs),
 	KUNIT_CASE(wedge_ends_every_job_once),
+	KUNIT_CASE(failed_reset_wedges_until_unwedged),
 	{}
 };
 

@@ -131,7 +131,10 @@ struct drm_sched_serial_ring {
  * struct drm_sched_serial_ops - what the driver does for the library
  * @reset: reset the hardware of the whole domain. Every job in flight is
  *	dropped; before returning, the driver signals the hardware fences of
- *	dropped work (with -ECANCELED), probe fences included. Sleeps.
+ *	dropped work (with -ECANCELED), probe fences included. Sleeps. A
+ *	non-zero return (the reset failed; the driver still signalled its
+ *	hardware fences) wedges the domain: every job ends with -EIO until
+ *	drm_sched_serial_domain_unwedge().
  * @hw_fence: the hardware fence of the job's last run (a new reference), or
  *	NULL if the job never reached the hardware
  * @probe: run @job alone on its ring (nothing else runs on the domain) with
@@ -210,6 +213,7 @@ struct drm_sched_serial_step {
  * @false_timeouts: timeouts dismissed because the ring still progressed
  * @fallbacks: recoveries that ran out of budget and fell back to classic
  * @bans: contexts banned
+ * @wedges: resets that failed and wedged the domain
  * @by_cause: recoveries per cause
  */
 struct drm_sched_serial_stats {
@@ -222,6 +226,7 @@ struct drm_sched_serial_stats {
 	u64 false_timeouts;
 	u64 fallbacks;
 	u64 bans;
+	u64 wedges;
 	u64 by_cause[DRM_SCHED_SERIAL_CAUSE_COUNT];
 };
 
@@ -274,7 +279,8 @@ struct drm_sched_serial_report {
  * @cands: per-ring scratch of a recovery, preallocated
  * @in_recovery: a recovery is running
  * @wedged: 0, or the error every job of the domain ends with since
- *	drm_sched_serial_domain_wedge(); no recovery runs any more
+ *	drm_sched_serial_domain_wedge() or a failed reset; no recovery runs
+ *	while it is set
  * @stats: counters
  * @last: the last recovery
  */
@@ -319,6 +325,7 @@ int drm_sched_serial_recover(struct drm_sched_serial_domain *domain,
 
 int drm_sched_serial_domain_wedge(struct drm_sched_serial_domain *domain,
 				  int error);
+int drm_sched_serial_domain_unwedge(struct drm_sched_serial_domain *domain);
 
 /**
  * drm_sched_serial_wedged - is the domain wedged?
