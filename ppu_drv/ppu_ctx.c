@@ -133,10 +133,27 @@ int ppu_ctx_create_ioctl(struct drm_device *dev, void *data,
 	return 0;
 }
 
-static void ppu_ctx_close(struct ppu_device *ppu, struct ppu_ctx *ctx)
+/*
+ * Close a context taken out of its file's table. Once closed, no submit
+ * gets a job onto its entities (see ppu_submit_ioctl()). Normally the
+ * entities are flushed: queued jobs still reach their rings. When the
+ * device is going away (@kill), queued jobs are cancelled instead.
+ */
+static void ppu_ctx_close(struct ppu_device *ppu, struct ppu_ctx *ctx,
+			  bool kill)
 {
-	/* Waits for queued jobs to reach their rings, then detaches. */
-	ppu_ctx_destroy_entities(ctx, ppu->nr_rings);
+	u32 i;
+
+	mutex_lock(&ctx->submit_lock);
+	ctx->closed = true;
+	mutex_unlock(&ctx->submit_lock);
+
+	if (kill) {
+		for (i = 0; i < ppu->nr_rings; i++)
+			drm_sched_entity_fini(&ctx->entities[i]);
+	} else {
+		ppu_ctx_destroy_entities(ctx, ppu->nr_rings);
+	}
 	ppu_ctx_put(ctx);
 }
 
@@ -164,7 +181,7 @@ int ppu_ctx_destroy_ioctl(struct drm_device *dev, void *data,
 		drm_dbg_driver(dev, "ctx_destroy: no context %u\n", args->ctx_id);
 		return -ENOENT;
 	}
-	ppu_ctx_close(to_ppu(dev), ctx);
+	ppu_ctx_close(to_ppu(dev), ctx, false);
 	return 0;
 }
 
@@ -213,17 +230,18 @@ int ppu_ctx_query_reset_ioctl(struct drm_device *dev, void *data,
 }
 
 /**
- * ppu_ctx_close_all - destroy every context of a closing file
- * @pfile: the file
+ * ppu_ctx_close_all - destroy every context of a file
+ * @pfile: the file, closing, or open on a device being unbound
+ * @kill: cancel the contexts' queued jobs instead of waiting for them to
+ *	reach the hardware (the device is going away)
  */
-void ppu_ctx_close_all(struct ppu_file *pfile)
+void ppu_ctx_close_all(struct ppu_file *pfile, bool kill)
 {
 	struct ppu_ctx *ctx;
 	unsigned long id;
 
 	xa_for_each(&pfile->ctxs, id, ctx) {
 		xa_erase(&pfile->ctxs, id);
-		ppu_ctx_close(pfile->ppu, ctx);
+		ppu_ctx_close(pfile->ppu, ctx, kill);
 	}
-	xa_destroy(&pfile->ctxs);
 }

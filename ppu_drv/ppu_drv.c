@@ -9,6 +9,7 @@
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <drm/drm_drv.h>
+#include <drm/drm_managed.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_ioctl.h>
 #include <drm/drm_print.h>
@@ -76,31 +77,82 @@ static void ppu_postclose(struct drm_device *dev, struct drm_file *file)
 {
 	struct ppu_file *pfile = file->driver_priv;
 	struct ppu_device *ppu = pfile->ppu;
-	bool last;
+	bool last = false;
+	int idx;
 
-	ppu_ctx_close_all(pfile);
-	mutex_lock(&ppu->files_lock);
-	list_del(&pfile->link);
-	last = list_empty(&ppu->files);
-	mutex_unlock(&ppu->files_lock);
+	/* ppu_remove() waits for us while we are inside drm_dev_enter(). */
+	if (drm_dev_enter(dev, &idx)) {
+		ppu_ctx_close_all(pfile, false);
+		mutex_lock(&ppu->files_lock);
+		list_del_init(&pfile->link);
+		last = list_empty(&ppu->files);
+		mutex_unlock(&ppu->files_lock);
+		/* The last user is gone: retire pending UECC pages. */
+		if (last)
+			ppu_ras_last_close(ppu);
+		drm_dev_exit(idx);
+	} else {
+		/*
+		 * Unplugged: ppu_remove() closes the contexts of the files on
+		 * the list; if it has not got to us yet, the schedulers are
+		 * still there and we close them the same way, under the lock
+		 * it needs for that.
+		 */
+		mutex_lock(&ppu->files_lock);
+		if (!list_empty(&pfile->link)) {
+			ppu_ctx_close_all(pfile, true);
+			list_del_init(&pfile->link);
+		}
+		mutex_unlock(&ppu->files_lock);
+	}
+	xa_destroy(&pfile->ctxs);
 	kfree(pfile);
-	/* The last user of the device is gone: retire pending UECC pages. */
-	if (last)
-		ppu_ras_last_close(ppu);
 }
 
+/*
+ * Every ppu ioctl runs inside drm_dev_enter(): ppu_remove() waits for the
+ * ones in flight before it tears the device down. drm_ioctl() turns later
+ * ones away with -ENODEV.
+ */
+#define PPU_IOCTL_GUARDED(fn)						\
+static int fn##_guarded(struct drm_device *dev, void *data,		\
+			struct drm_file *file)				\
+{									\
+	int idx, ret;							\
+									\
+	if (!drm_dev_enter(dev, &idx))					\
+		return -ENODEV;						\
+	ret = fn(dev, data, file);					\
+	drm_dev_exit(idx);						\
+	return ret;							\
+}
+
+PPU_IOCTL_GUARDED(ppu_get_param_ioctl)
+PPU_IOCTL_GUARDED(ppu_gem_create_ioctl)
+PPU_IOCTL_GUARDED(ppu_gem_mmap_offset_ioctl)
+PPU_IOCTL_GUARDED(ppu_ctx_create_ioctl)
+PPU_IOCTL_GUARDED(ppu_ctx_destroy_ioctl)
+PPU_IOCTL_GUARDED(ppu_submit_ioctl)
+PPU_IOCTL_GUARDED(ppu_ctx_query_reset_ioctl)
+PPU_IOCTL_GUARDED(ppu_ras_query_ioctl)
+
 static const struct drm_ioctl_desc ppu_ioctls[] = {
-	DRM_IOCTL_DEF_DRV(PPU_GET_PARAM, ppu_get_param_ioctl, DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(PPU_GEM_CREATE, ppu_gem_create_ioctl, DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(PPU_GEM_MMAP_OFFSET, ppu_gem_mmap_offset_ioctl,
+	DRM_IOCTL_DEF_DRV(PPU_GET_PARAM, ppu_get_param_ioctl_guarded,
 			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(PPU_CTX_CREATE, ppu_ctx_create_ioctl, DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(PPU_CTX_DESTROY, ppu_ctx_destroy_ioctl,
+	DRM_IOCTL_DEF_DRV(PPU_GEM_CREATE, ppu_gem_create_ioctl_guarded,
 			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(PPU_SUBMIT, ppu_submit_ioctl, DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(PPU_CTX_QUERY_RESET, ppu_ctx_query_reset_ioctl,
+	DRM_IOCTL_DEF_DRV(PPU_GEM_MMAP_OFFSET,
+			  ppu_gem_mmap_offset_ioctl_guarded, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_CTX_CREATE, ppu_ctx_create_ioctl_guarded,
 			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(PPU_RAS_QUERY, ppu_ras_query_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_CTX_DESTROY, ppu_ctx_destroy_ioctl_guarded,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_SUBMIT, ppu_submit_ioctl_guarded,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_CTX_QUERY_RESET,
+			  ppu_ctx_query_reset_ioctl_guarded, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(PPU_RAS_QUERY, ppu_ras_query_ioctl_guarded,
+			  DRM_RENDER_ALLOW),
 };
 
 DEFINE_DRM_GEM_FOPS(ppu_fops);
@@ -145,46 +197,78 @@ static int ppu_probe(struct platform_device *pdev)
 	ret = ppu_ras_init(ppu);
 	if (ret)
 		return ret;
+	/*
+	 * The memory-health state and the VRAM allocator live as long as the
+	 * DRM device: buffers in device memory may outlive the unbind.
+	 */
+	ret = drmm_add_action_or_reset(&ppu->drm, ppu_ras_release, ppu);
+	if (ret)
+		return ret;
 
 	ret = ppu_reset_init(ppu);
 	if (ret)
-		goto err_ras;
+		return ret;
 
 	ret = ppu_rings_init(ppu);
 	if (ret)
 		goto err_reset;
 	ppu_ras_start(ppu);
 
-	ret = devm_device_add_group(&pdev->dev, &ppu_ras_attr_group);
+	ret = device_add_group(&pdev->dev, &ppu_ras_attr_group);
 	if (ret)
 		goto err_rings;
 
 	ret = drm_dev_register(&ppu->drm, 0);
 	if (ret)
-		goto err_rings;
+		goto err_group;
 
 	drm_info(&ppu->drm, "PPU with %u rings\n", ppu->nr_rings);
 	return 0;
 
+err_group:
+	device_remove_group(&pdev->dev, &ppu_ras_attr_group);
 err_rings:
 	ppu_ras_stop(ppu);
 	ppu_rings_fini(ppu);
 err_reset:
 	ppu_reset_fini(ppu);
-err_ras:
-	ppu_ras_fini(ppu);
 	return ret;
 }
 
+/* Close the contexts of every file still open: the schedulers go next. */
+static void ppu_files_unplug(struct ppu_device *ppu)
+{
+	struct ppu_file *pfile, *tmp;
+
+	mutex_lock(&ppu->files_lock);
+	list_for_each_entry_safe(pfile, tmp, &ppu->files, link) {
+		ppu_ctx_close_all(pfile, true);
+		list_del_init(&pfile->link);
+	}
+	mutex_unlock(&ppu->files_lock);
+}
+
+/*
+ * Unbind, with files possibly still open, jobs pending and a recovery
+ * running. Each step makes the next one safe.
+ */
 static int ppu_remove(struct platform_device *pdev)
 {
 	struct ppu_device *ppu = platform_get_drvdata(pdev);
 
+	/* No ioctl or postclose runs past this point, nor starts. */
 	drm_dev_unplug(&ppu->drm);
+	/* Waits for sysfs readers and writers (device_reset). */
+	device_remove_group(&pdev->dev, &ppu_ras_attr_group);
+	/* No memory error starts a recovery any more. */
 	ppu_ras_stop(ppu);
+	/* Waits for a running recovery; every pending job ends, -ENODEV. */
+	drm_sched_serial_domain_wedge(&ppu->domain, -ENODEV);
+	/* Queued jobs of the open files' contexts end, -ESRCH. */
+	ppu_files_unplug(ppu);
+	/* Schedulers stop; returns once every job has been freed. */
 	ppu_rings_fini(ppu);
 	ppu_reset_fini(ppu);
-	ppu_ras_fini(ppu);
 	return 0;
 }
 

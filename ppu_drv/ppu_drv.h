@@ -64,6 +64,7 @@ struct ppu_ring {
  * @ras: memory health
  * @files_lock: protects @files
  * @files: open DRM files, for UECC handling and the last close
+ * @nr_jobs: jobs allocated and not yet freed; the unbind waits for zero
  */
 struct ppu_device {
 	struct drm_device drm;
@@ -75,6 +76,7 @@ struct ppu_device {
 	struct ppu_ras ras;
 	struct mutex files_lock; /* protects files */
 	struct list_head files;
+	atomic_t nr_jobs;
 };
 
 static inline struct ppu_device *to_ppu(struct drm_device *drm)
@@ -86,7 +88,8 @@ static inline struct ppu_device *to_ppu(struct drm_device *drm)
  * struct ppu_file - per-open-file state
  * @ppu: the device
  * @ctxs: contexts of this file, by id
- * @link: entry in &ppu_device.files
+ * @link: entry in &ppu_device.files; empty once the device's unbind has
+ *	closed the file's contexts
  */
 struct ppu_file {
 	struct ppu_device *ppu;
@@ -99,7 +102,10 @@ struct ppu_file {
  * @refcount: held by the file's table and by each job of the context
  * @ppu: the device
  * @id: identifier in the file's table
- * @submit_lock: keeps job arm + push ordered per context
+ * @submit_lock: keeps job init, arm and push ordered per context, and
+ *	against the context's close
+ * @closed: set under @submit_lock when the context is closed: its entities
+ *	are being (or have been) destroyed and take no more jobs
  * @entities: one scheduler entity per ring
  * @serial: reset accounting; its banned flag is the entities' guilty
  *	flag, so drm_sched cancels the queued jobs of a banned context
@@ -110,7 +116,8 @@ struct ppu_ctx {
 	struct kref refcount;
 	struct ppu_device *ppu;
 	u32 id;
-	struct mutex submit_lock; /* orders arm + push */
+	struct mutex submit_lock; /* orders arm + push, protects closed */
+	bool closed;
 	struct drm_sched_entity *entities;
 	struct drm_sched_serial_ctx serial;
 	u32 reset_base;
@@ -191,7 +198,7 @@ int ppu_ctx_query_reset_ioctl(struct drm_device *dev, void *data,
 			      struct drm_file *file);
 struct ppu_ctx *ppu_ctx_lookup(struct ppu_file *pfile, u32 id);
 void ppu_ctx_put(struct ppu_ctx *ctx);
-void ppu_ctx_close_all(struct ppu_file *pfile);
+void ppu_ctx_close_all(struct ppu_file *pfile, bool kill);
 
 /* ppu_ring.c */
 int ppu_rings_init(struct ppu_device *ppu);

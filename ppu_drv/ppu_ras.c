@@ -503,6 +503,7 @@ int ppu_ras_init(struct ppu_device *ppu)
 	ret = ppu_vram_init(&ras->vram, hw->hbm.size);
 	if (ret)
 		return ret;
+	ras->hbm = true;
 
 	ret = ppu_flash_init(&ras->flash, &ppu_ras_flash_ops, hw,
 			     hw->hbm.flash_size, ppu->drm.dev);
@@ -538,6 +539,7 @@ err_flash:
 	xa_destroy(&ras->uecc_addrs);
 err_vram:
 	ppu_vram_fini(&ras->vram);
+	ras->hbm = false;
 	return ret;
 }
 
@@ -572,9 +574,8 @@ void ppu_ras_stop(struct ppu_device *ppu)
 void ppu_ras_fini(struct ppu_device *ppu)
 {
 	struct ppu_ras *ras = &ppu->ras;
-	struct ppu_hw *hw = ppu->hw;
 
-	if (hw->ras_ops) {
+	if (ras->hbm) {
 		ppu_flash_fini(&ras->flash);
 		ppu_vram_fini(&ras->vram);
 	}
@@ -582,6 +583,19 @@ void ppu_ras_fini(struct ppu_device *ppu)
 	xa_destroy(&ras->cecc_hits);
 	xa_destroy(&ras->uecc_addrs);
 	mutex_destroy(&ras->lock);
+}
+
+/**
+ * ppu_ras_release - drmm release action: free the memory health state
+ * @drm: the DRM device, released
+ * @data: the &struct ppu_device
+ *
+ * Runs when the last reference to the DRM device goes, after the last
+ * buffer in device memory was freed.
+ */
+void ppu_ras_release(struct drm_device *drm, void *data)
+{
+	ppu_ras_fini(data);
 }
 
 /**

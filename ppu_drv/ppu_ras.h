@@ -40,6 +40,8 @@ struct ppu_ras_page {
 /**
  * struct ppu_ras - memory health of a device
  * @ppu: the device
+ * @hbm: the device has HBM and RAS ops: @flash and @vram are set up. Kept
+ *	here because ppu_ras_fini() may run after the device has gone.
  * @lock: protects everything below
  * @flash: the ECC record store in the device's flash
  * @flash_ok: the store loaded and accepts records
@@ -60,6 +62,7 @@ struct ppu_ras_page {
  */
 struct ppu_ras {
 	struct ppu_device *ppu;
+	bool hbm;
 	struct mutex lock; /* protects the fields below */
 	struct ppu_flash flash;
 	bool flash_ok;
@@ -83,6 +86,7 @@ int ppu_ras_init(struct ppu_device *ppu);
 void ppu_ras_start(struct ppu_device *ppu);
 void ppu_ras_stop(struct ppu_device *ppu);
 void ppu_ras_fini(struct ppu_device *ppu);
+void ppu_ras_release(struct drm_device *drm, void *data);
 bool ppu_ras_ecc_enabled(void);
 bool ppu_ras_pending(struct ppu_device *ppu);
 void ppu_ras_last_close(struct ppu_device *ppu);

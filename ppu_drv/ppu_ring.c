@@ -6,6 +6,8 @@
  * fences, and the completion interrupt that signals them.
  */
 #include <linux/slab.h>
+#include <linux/wait_bit.h>
+#include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 
 #include "ppu_drv.h"
@@ -202,12 +204,20 @@ u32 ppu_ring_emitted_seqno(struct ppu_ring *ring)
 	return seqno;
 }
 
-static struct dma_fence *ppu_ring_run_job(struct drm_sched_job *sched_job)
+static struct dma_fence *__ppu_ring_run_job(struct drm_sched_job *sched_job)
 {
 	struct ppu_job *job = to_ppu_job(sched_job);
 	struct ppu_fence *fence = job->fence_prealloc;
+	int wedged = drm_sched_serial_wedged(&job->ring->ppu->domain);
 
 	job->fence_prealloc = NULL;
+	/* The device is gone: the job ends without reaching it. */
+	if (unlikely(wedged)) {
+		if (!sched_job->s_fence->finished.error)
+			dma_fence_set_error(&sched_job->s_fence->finished, wedged);
+		ppu_fence_free(fence);
+		return NULL;
+	}
 	/* A job of a banned context: drm_sched set -ECANCELED, do not run. */
 	if (unlikely(sched_job->s_fence->finished.error)) {
 		/* drm_sched says -ECANCELED; a memory error says -EIO. */
@@ -219,6 +229,18 @@ static struct dma_fence *ppu_ring_run_job(struct drm_sched_job *sched_job)
 	if (!fence)
 		fence = ppu_fence_alloc(GFP_NOWAIT | __GFP_NOWARN);
 	return ppu_ring_emit(job->ring, job, fence);
+}
+
+static struct dma_fence *ppu_ring_run_job(struct drm_sched_job *sched_job)
+{
+	struct dma_fence *fence;
+	bool cookie;
+
+	/* The job's finished fence waits for this: no reclaim in here. */
+	cookie = dma_fence_begin_signalling();
+	fence = __ppu_ring_run_job(sched_job);
+	dma_fence_end_signalling(cookie);
+	return fence;
 }
 
 static enum drm_gpu_sched_stat ppu_ring_timedout_job(struct drm_sched_job *sched_job)
@@ -313,7 +335,13 @@ int ppu_rings_init(struct ppu_device *ppu)
 	u32 i;
 	int ret;
 
-	ppu->rings = kcalloc(hw->nr_rings, sizeof(*ppu->rings), GFP_KERNEL);
+	/*
+	 * The schedulers outlive an unbind: the finished fences that
+	 * userspace may still hold (syncobjs, sync_files of open files) name
+	 * their timeline through them.
+	 */
+	ppu->rings = drmm_kcalloc(&ppu->drm, hw->nr_rings, sizeof(*ppu->rings),
+				  GFP_KERNEL);
 	if (!ppu->rings)
 		return -ENOMEM;
 
@@ -364,14 +392,33 @@ int ppu_rings_init(struct ppu_device *ppu)
 err_fini:
 	while (ppu->nr_rings)
 		drm_sched_fini(&ppu->rings[--ppu->nr_rings].sched);
-	kfree(ppu->rings);
+	drmm_kfree(&ppu->drm, ppu->rings);
 	ppu->rings = NULL;
 	return ret;
 }
 
+/*
+ * drm_sched_fini() of 6.1 leaves the jobs still on the pending list: free
+ * them. Their finished fences have signalled (the domain is wedged and the
+ * device reset), the scheduler thread only had not got to them yet.
+ */
+static void ppu_ring_free_pending(struct ppu_ring *ring)
+{
+	struct drm_sched_job *job, *tmp;
+
+	list_for_each_entry_safe(job, tmp, &ring->sched.pending_list, list) {
+		list_del_init(&job->list);
+		WARN_ON(!dma_fence_is_signaled(&job->s_fence->finished));
+		ppu_job_free(to_ppu_job(job));
+	}
+}
+
 /**
  * ppu_rings_fini - stop the schedulers and release the interrupt
- * @ppu: the device, no longer reachable from userspace
+ * @ppu: the device, no longer reachable from userspace, its domain wedged
+ *	and its contexts closed (or never opened, on a failed probe)
+ *
+ * Returns when every job of the device has been freed.
  */
 void ppu_rings_fini(struct ppu_device *ppu)
 {
@@ -383,9 +430,10 @@ void ppu_rings_fini(struct ppu_device *ppu)
 	/* Drop whatever still runs, then signal its fences. */
 	hw->ops->reset(hw);
 	hw->ops->set_irq_handler(hw, NULL, NULL);
-	for (i = 0; i < ppu->nr_rings; i++)
+	for (i = 0; i < ppu->nr_rings; i++) {
 		ppu_ring_cancel_fences(&ppu->rings[i]);
-	kfree(ppu->rings);
-	ppu->rings = NULL;
-	ppu->nr_rings = 0;
+		ppu_ring_free_pending(&ppu->rings[i]);
+	}
+	/* Jobs killed with their entity are freed from a work item. */
+	wait_var_event(&ppu->nr_jobs, !atomic_read(&ppu->nr_jobs));
 }

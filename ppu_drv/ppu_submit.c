@@ -9,6 +9,7 @@
 #include <linux/highmem.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/wait_bit.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_print.h>
@@ -23,6 +24,7 @@
  */
 void ppu_job_free(struct ppu_job *job)
 {
+	struct ppu_device *ppu = job->ring->ppu;
 	u32 i;
 
 	if (job->base.s_fence)
@@ -42,6 +44,9 @@ void ppu_job_free(struct ppu_job *job)
 	kfree(job->hw_bufs);
 	kfree(job->bos);
 	kfree(job);
+	/* wake_up_var() only hashes the address: @ppu may go at once. */
+	if (atomic_dec_and_test(&ppu->nr_jobs))
+		wake_up_var(&ppu->nr_jobs);
 }
 
 static int ppu_submit_lookup_bos(struct drm_device *dev, struct drm_file *file,
@@ -307,8 +312,15 @@ int ppu_submit_ioctl(struct drm_device *dev, void *data,
 		ppu_ctx_put(ctx);
 		return -ENOMEM;
 	}
+	/*
+	 * The job holds a context reference of its own: it may be freed by
+	 * the scheduler as soon as it is pushed, while this ioctl still
+	 * holds the context's submit_lock.
+	 */
+	kref_get(&ctx->refcount);
 	job->ctx = ctx;
 	job->ring = ring;
+	atomic_inc(&ppu->nr_jobs);
 
 	ret = ppu_submit_lookup_bos(dev, file, args, job);
 	if (ret)
@@ -354,26 +366,39 @@ int ppu_submit_ioctl(struct drm_device *dev, void *data,
 		}
 	}
 
+	/*
+	 * From job init to push, the context cannot be closed: a job pushed
+	 * onto an entity that ppu_ctx_close() destroyed would put the entity
+	 * back on its run queue after it was freed.
+	 */
+	mutex_lock(&ctx->submit_lock);
+	if (ctx->closed) {
+		drm_dbg_driver(dev, "submit: context %u destroyed meanwhile\n",
+			       args->ctx_id);
+		ret = -ENOENT;
+		goto err_unlock;
+	}
 	ret = drm_sched_job_init(&job->base, &ctx->entities[ring->index], NULL);
 	if (ret)
-		goto err_put_sync;
+		goto err_unlock;
 	ret = ppu_submit_add_deps(dev, file, args, job);
 	if (ret)
-		goto err_put_sync;
+		goto err_unlock;
 	if (args->flags & DRM_PPU_SUBMIT_IMPLICIT_SYNC) {
 		ret = ppu_submit_lock_bos(job, &locked, &nr_locked, &acquire);
 		if (ret)
-			goto err_put_sync;
+			goto err_unlock;
 	}
 
-	mutex_lock(&ctx->submit_lock);
 	drm_sched_job_arm(&job->base);
 	finished = dma_fence_get(&job->base.s_fence->finished);
 	args->seqno = finished->seqno;
-	drm_sched_entity_push_job(&job->base);
-	mutex_unlock(&ctx->submit_lock);
+	/* Publish the fence before the push: the job may be freed after. */
 	if (args->flags & DRM_PPU_SUBMIT_IMPLICIT_SYNC)
 		ppu_submit_unlock_bos(job, locked, nr_locked, &acquire, finished);
+	drm_sched_entity_push_job(&job->base);
+	mutex_unlock(&ctx->submit_lock);
+	ppu_ctx_put(ctx);
 
 	if (out_sync) {
 		drm_syncobj_replace_fence(out_sync, finished);
@@ -382,10 +407,12 @@ int ppu_submit_ioctl(struct drm_device *dev, void *data,
 	dma_fence_put(finished);
 	return 0;
 
-err_put_sync:
+err_unlock:
+	mutex_unlock(&ctx->submit_lock);
 	if (out_sync)
 		drm_syncobj_put(out_sync);
 err_free:
 	ppu_job_free(job);
+	ppu_ctx_put(ctx);
 	return ret;
 }

@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * ppu_lifetime: object lifetimes against a hostile render client and
+ * against the device going away, in the style of igt's core_hotunplug for
+ * a platform device.
+ *
+ * - ctx-destroy-vs-submit: two threads submit on a context while a third
+ *   replaces and destroys it in a loop. A destroy that lets a submit push a
+ *   job onto a finished entity corrupts the scheduler's run queue.
+ * - unbind-*: the driver is unbound through /sys/bus/platform/drivers/ppu
+ *   in a given state (idle, a file still open with a mapped BO, a VRAM BO,
+ *   jobs pending, a recovery running), the leftovers are used and closed
+ *   late, the driver is bound again and must run a job.
+ *
+ * Every subtest ends with a WRITE job on a freshly opened device. Kernel
+ * splats (KASAN, lockdep, list corruption, WARN) fail the run through the
+ * VM harness.
+ */
+#include <dirent.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <sys/wait.h>
+
+#include "ppu_test.h"
+
+static char dev_name[256];	/* platform device, e.g. ppu-sim.0.auto */
+static char drv_dir[512];	/* its driver, /sys/bus/platform/drivers/... */
+
+/* ---------------------------------------------------------------- device */
+
+/* The render node of the ppu device, opened directly: igt's device
+ * selection caches what it found, and a rebind makes new minors. */
+static int open_ppu_render(void)
+{
+	struct dirent *de;
+	DIR *d = opendir("/dev/dri");
+	int fd = -1;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		char path[300];
+		drmVersionPtr v;
+		int f;
+
+		if (strncmp(de->d_name, "renderD", 7))
+			continue;
+		snprintf(path, sizeof(path), "/dev/dri/%s", de->d_name);
+		f = open(path, O_RDWR | O_CLOEXEC);
+		if (f < 0)
+			continue;
+		v = drmGetVersion(f);
+		if (v && !strcmp(v->name, "ppu")) {
+			drmFreeVersion(v);
+			fd = f;
+			break;
+		}
+		if (v)
+			drmFreeVersion(v);
+		close(f);
+	}
+	closedir(d);
+	return fd;
+}
+
+/* wait up to @ms for the device to show up again after a bind */
+static int wait_open_ppu(unsigned int ms)
+{
+	int fd;
+
+	for (unsigned int t = 0; t < ms; t += 50) {
+		fd = open_ppu_render();
+		if (fd >= 0)
+			return fd;
+		usleep(50 * 1000);
+	}
+	return -1;
+}
+
+/* the platform device behind @fd: basename of /sys/dev/char/M:m/device */
+static void find_dev_name(int fd)
+{
+	char link[128], target[256];
+	struct stat st;
+	ssize_t n;
+	char *b;
+
+	igt_assert_eq(fstat(fd, &st), 0);
+	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/device",
+		 major(st.st_rdev), minor(st.st_rdev));
+	n = readlink(link, target, sizeof(target) - 1);
+	igt_assert_f(n > 0, "readlink %s: %s\n", link, strerror(errno));
+	target[n] = '\0';
+	b = strrchr(target, '/');
+	snprintf(dev_name, sizeof(dev_name), "%s", b ? b + 1 : target);
+
+	/* the driver's directory: the device's driver link, resolved */
+	snprintf(target, sizeof(target), "%s/driver", link);
+	igt_assert_f(realpath(target, drv_dir), "realpath %s: %s\n", target, strerror(errno));
+	igt_debug("platform device %s, driver %s\n", dev_name, drv_dir);
+}
+
+static void require_unbind(void)
+{
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/unbind", drv_dir);
+	igt_require_f(access(path, W_OK) == 0, "cannot write %s (not root?)\n", path);
+}
+
+static int sysfs_write(const char *path, const char *val)
+{
+	int f = open(path, O_WRONLY);
+	ssize_t r;
+
+	if (f < 0)
+		return -errno;
+	r = write(f, val, strlen(val));
+	r = r < 0 ? -errno : 0;
+	close(f);
+	return (int)r;
+}
+
+static void driver_unbind(void)
+{
+	char path[600];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/unbind", drv_dir);
+	r = sysfs_write(path, dev_name);
+
+	igt_assert_f(r == 0, "unbind %s: %d (%s)\n", dev_name, r, strerror(-r));
+}
+
+static void driver_bind(void)
+{
+	char path[600];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/bind", drv_dir);
+	r = sysfs_write(path, dev_name);
+
+	igt_assert_f(r == 0, "bind %s: %d (%s)\n", dev_name, r, strerror(-r));
+}
+
+/* A fresh fd runs a WRITE job: the device works. */
+static void check_device_works(void)
+{
+	int fd = wait_open_ppu(10000);
+	uint32_t ctx, bo, so, *map;
+	int st;
+
+	igt_assert_f(fd >= 0, "no ppu render node after bind\n");
+	ctx = ppu_ctx_create(fd);
+	bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
+	so = ppu_syncobj_create(fd);
+	ppu_submit_write(fd, ctx, DRM_PPU_RING_GFX, 0, bo, 0, 0x600d, 0, so);
+	st = ppu_wait_status(fd, so, PPU_WAIT_NS);
+	igt_assert_eq(st, 1);
+	map = ppu_bo_map(fd, bo, PPU_PAGE_SIZE);
+	igt_assert_eq_u32(map[0], 0x600d);
+	munmap(map, PPU_PAGE_SIZE);
+	close(fd);
+}
+
+/* ------------------------------------------------- ctx destroy vs submit */
+
+struct race {
+	int fd;
+	uint32_t cmd;			/* NOP stream */
+	_Atomic uint32_t ctx;		/* the context the submitters use */
+	atomic_bool stop;
+	atomic_uint submits, gone, busy, bad;
+	int bad_errno;
+};
+
+static void *race_submitter(void *arg)
+{
+	struct race *r = arg;
+	unsigned int n = 0;
+
+	while (!atomic_load(&r->stop)) {
+		struct drm_ppu_submit s = {
+			.ctx_id = atomic_load(&r->ctx),
+			.ring_class = (n++ & 1) ? DRM_PPU_RING_COMPUTE : DRM_PPU_RING_GFX,
+			.cmd_handle = r->cmd,
+			.cmd_length = 4,
+		};
+		int ret = __ppu_submit(r->fd, &s);
+
+		if (!ret)
+			atomic_fetch_add(&r->submits, 1);
+		else if (ret == -ENOENT)
+			atomic_fetch_add(&r->gone, 1);	/* destroyed meanwhile */
+		else if (ret == -EBUSY)
+			atomic_fetch_add(&r->busy, 1);	/* per-file job limit */
+		else if (!atomic_fetch_add(&r->bad, 1))
+			r->bad_errno = ret;
+	}
+	return NULL;
+}
+
+static void test_ctx_destroy_vs_submit(unsigned int loops, unsigned int max_s)
+{
+	struct ppu_cs cs = { .n = 0 };
+	struct race r = { .fd = ppu_open() };
+	pthread_t th[2];
+	time_t end = time(NULL) + max_s;
+	unsigned int i;
+
+	ppu_cs_nop(&cs);
+	r.cmd = ppu_cs_to_bo(r.fd, &cs, 0, PPU_PAGE_SIZE);
+	atomic_store(&r.ctx, ppu_ctx_create(r.fd));
+	for (i = 0; i < 2; i++)
+		igt_assert_eq(pthread_create(&th[i], NULL, race_submitter, &r), 0);
+
+	/* Both submitters in their loop before the destroys start. */
+	while (atomic_load(&r.submits) + atomic_load(&r.busy) < 2 && time(NULL) < end)
+		usleep(1000);
+	/* Every cycle races submits: go on until both counts are reached. */
+	for (i = 0; (i < loops || atomic_load(&r.submits) + atomic_load(&r.gone) < loops) &&
+		    time(NULL) < end; i++) {
+		uint32_t old = atomic_load(&r.ctx);
+
+		atomic_store(&r.ctx, ppu_ctx_create(r.fd));
+		igt_assert_eq(__ppu_ctx_destroy(r.fd, old), 0);
+	}
+	atomic_store(&r.stop, true);
+	for (int t = 0; t < 2; t++)
+		pthread_join(th[t], NULL);
+
+	igt_info("%u destroy cycles, %u jobs submitted, %u on a destroyed context, %u busy\n",
+		 i, atomic_load(&r.submits), atomic_load(&r.gone), atomic_load(&r.busy));
+	igt_assert_f(!atomic_load(&r.bad), "%u submits failed unexpectedly, first %d\n",
+		     atomic_load(&r.bad), r.bad_errno);
+	igt_assert_lte(100, (int)i);
+	igt_assert_lte(100, (int)atomic_load(&r.submits));
+	close(r.fd);
+	check_device_works();
+}
+
+/* ----------------------------------------------------------------- unbind */
+
+/* a job on @ring_class/0 of @ctx that takes @us microseconds, out-fence @so */
+static void submit_delay(int fd, uint32_t ctx, uint32_t ring_class, uint32_t us,
+			 uint32_t bo, uint32_t so)
+{
+	struct ppu_cs cs = { .n = 0 };
+
+	ppu_cs_delay(&cs, us);
+	ppu_cs_write(&cs, 0, 0, 0xd0e);
+	ppu_submit_cs(fd, ctx, ring_class, 0, &cs, &bo, 1, 0, so);
+}
+
+static void test_unbind_idle(void)
+{
+	int fd = open_ppu_render();
+
+	igt_assert_fd(fd);
+	close(fd);
+	driver_unbind();
+	igt_assert_eq(open_ppu_render(), -1);
+	driver_bind();
+	check_device_works();
+}
+
+/*
+ * A file stays open across the unbind: its ioctls fail with -ENODEV, its
+ * mapping of a BO stays readable, it closes late without harm.
+ */
+static void test_unbind_open_file(void)
+{
+	int fd = open_ppu_render();
+	uint32_t ctx, bo, so, *map;
+	struct drm_ppu_ctx_create cc = { 0 };
+
+	igt_assert_fd(fd);
+	ctx = ppu_ctx_create(fd);
+	bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
+	so = ppu_syncobj_create(fd);
+	ppu_submit_write(fd, ctx, DRM_PPU_RING_GFX, 0, bo, 0, 0x1234, 0, so);
+	igt_assert_eq(ppu_wait_status(fd, so, PPU_WAIT_NS), 1);
+	map = ppu_bo_map(fd, bo, PPU_PAGE_SIZE);
+
+	driver_unbind();
+	igt_assert_eq(__ppu_igt_ioctl(fd, DRM_IOCTL_PPU_CTX_CREATE, &cc), -ENODEV);
+	igt_assert_eq_u32(map[0], 0x1234);
+	map[1] = 0x5678;	/* the pages are still ours */
+	igt_assert_eq_u32(map[1], 0x5678);
+	munmap(map, PPU_PAGE_SIZE);
+	close(fd);
+
+	driver_bind();
+	check_device_works();
+}
+
+/* A buffer in device memory outlives the device's unbind. */
+static void test_unbind_vram_bo(void)
+{
+	int fd = open_ppu_render();
+	uint32_t bo;
+
+	igt_assert_fd(fd);
+	igt_require(__ppu_bo_create(fd, 1 << 20, DRM_PPU_GEM_CREATE_VRAM, &bo) == 0);
+	driver_unbind();
+	close(fd);
+	driver_bind();
+	check_device_works();
+}
+
+/*
+ * Jobs in flight and queued at the unbind: each out-fence signals, with an
+ * error for the work that did not run; nothing leaks (the modules unload
+ * at the end of the VM run).
+ */
+static void test_unbind_pending(bool hang)
+{
+	int fd = open_ppu_render();
+	uint32_t ctx, bo, so[6];
+	int sf[ARRAY_SIZE(so)];
+	unsigned int i;
+	int errors = 0;
+
+	igt_assert_fd(fd);
+	ctx = ppu_ctx_create(fd);
+	bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
+	for (i = 0; i < ARRAY_SIZE(so); i++) {
+		so[i] = ppu_syncobj_create(fd);
+		if (hang && i == 0) {
+			struct ppu_cs cs = { .n = 0 };
+
+			ppu_cs_hang(&cs);
+			ppu_submit_cs(fd, ctx, DRM_PPU_RING_COMPUTE, 0, &cs, &bo, 1, 0, so[i]);
+		} else {
+			submit_delay(fd, ctx, i & 1 ? DRM_PPU_RING_GFX : DRM_PPU_RING_SDMA,
+				     2000000, bo, so[i]);
+		}
+	}
+	/* the fd's ioctls fail once the device is gone: sync_files do not */
+	for (i = 0; i < ARRAY_SIZE(so); i++)
+		igt_assert_eq(drmSyncobjExportSyncFile(fd, so[i], &sf[i]), 0);
+	/* with a hang: let the timeout fire, the recovery runs meanwhile */
+	usleep(hang ? 1100 * 1000 : 100 * 1000);
+	driver_unbind();
+	for (i = 0; i < ARRAY_SIZE(so); i++) {
+		struct pollfd pfd = { .fd = sf[i], .events = POLLIN };
+		struct sync_file_info info = { 0 };
+
+		igt_assert_f(poll(&pfd, 1, 60000) == 1, "job %u never ended\n", i);
+		igt_assert_eq(ioctl(sf[i], SYNC_IOC_FILE_INFO, &info), 0);
+		igt_debug("job %u: status %d\n", i, info.status);
+		igt_assert_f(info.status == 1 || info.status < 0, "job %u: status %d\n",
+			     i, info.status);
+		errors += info.status < 0;
+		close(sf[i]);
+	}
+	igt_assert_lt(0, errors);
+	close(fd);
+	driver_bind();
+	check_device_works();
+}
+
+/* The unbind happens while the file is closed by a killed process. */
+static void test_unbind_vs_kill(void)
+{
+	pid_t pid = fork();
+
+	igt_assert(pid >= 0);
+	if (pid == 0) {
+		int fd = open_ppu_render();
+		uint32_t ctx = ppu_ctx_create(fd);
+		uint32_t bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
+
+		for (;;)
+			submit_delay(fd, ctx, DRM_PPU_RING_GFX, 1000, bo, 0);
+	}
+	usleep(300 * 1000);
+	kill(pid, SIGKILL);
+	driver_unbind();
+	waitpid(pid, NULL, 0);
+	driver_bind();
+	check_device_works();
+}
+
+/* path of the sysfs ras/ file @name of the device behind @fd */
+static void ras_path(int fd, const char *name, char *path, size_t size)
+{
+	struct stat st;
+
+	igt_assert_eq(fstat(fd, &st), 0);
+	snprintf(path, size, "/sys/dev/char/%u:%u/device/ras/%s",
+		 major(st.st_rdev), minor(st.st_rdev), name);
+}
+
+/*
+ * An uncorrectable error in a buffer of a client that keeps the device
+ * open: the page waits for the last close when the driver is unbound. The
+ * rebind runs the load-time flow on the record; the test leaves the ECC
+ * history erased behind it.
+ */
+static void test_unbind_uecc_pending(void)
+{
+	int fd = open_ppu_render();
+	char dir[64], buf[256], cmd[96];
+	struct drm_ppu_ctx_create cc = { 0 };
+	unsigned long long addr = 0;
+	uint32_t ctx, bo;
+	int ret;
+
+	igt_assert_fd(fd);
+	snprintf(dir, sizeof(dir), "%s", ppu_debugfs_dir(fd));
+	igt_require(__ppu_bo_create(fd, 1 << 20, DRM_PPU_GEM_CREATE_VRAM, &bo) == 0);
+	ctx = ppu_ctx_create(fd);
+	igt_assert_lt(0, ppu_debugfs_read(dir, "vram_bos", buf, sizeof(buf)));
+	igt_assert_eq(sscanf(buf, "%llx", &addr), 1);
+	addr += 0x1100;
+
+	snprintf(cmd, sizeof(cmd), "flip2 %#llx 3 17", addr);
+	igt_assert_eq(ppu_debugfs_write(dir, "ras_inject", cmd), 0);
+	snprintf(cmd, sizeof(cmd), "read %#llx 8", addr);
+	ret = ppu_debugfs_write(dir, "ras_inject", cmd);
+	igt_assert_f(ret == 0 || ret == -EIO || ret == -EBADMSG, "read: %d\n", ret);
+	/* the UECC is handled: the context is lost, new ones refused */
+	for (int t = 0; t < 100; t++) {
+		if (ppu_ctx_query_reset(fd, ctx).ecc_flags & DRM_PPU_CTX_ECC_UECC)
+			break;
+		usleep(50 * 1000);
+	}
+	igt_assert(ppu_ctx_query_reset(fd, ctx).ecc_flags & DRM_PPU_CTX_ECC_UECC);
+
+	driver_unbind();
+	igt_assert_eq(__ppu_igt_ioctl(fd, DRM_IOCTL_PPU_CTX_CREATE, &cc), -ENODEV);
+	close(fd);
+	driver_bind();
+	check_device_works();
+
+	/* leave no ECC history behind for the tests after this one */
+	fd = wait_open_ppu(10000);
+	igt_assert_fd(fd);
+	snprintf(dir, sizeof(dir), "%s", ppu_debugfs_dir(fd));
+	igt_assert_eq(ppu_debugfs_write(dir, "flash_reset", "ERASE"), 0);
+	ras_path(fd, "device_reset", buf, sizeof(buf));
+	close(fd);
+	/* -EBUSY until the jobs of closed files are gone */
+	for (int t = 0; t < 100; t++) {
+		ret = sysfs_write(buf, "1");
+		if (ret != -EBUSY)
+			break;
+		usleep(50 * 1000);
+	}
+	igt_assert_eq(ret, 0);
+}
+
+igt_main
+{
+	int fd = -1;
+
+	igt_fixture {
+		fd = ppu_open();
+		find_dev_name(fd);
+		close(fd);
+	}
+
+	igt_describe("CTX_DESTROY racing SUBMIT on the same context");
+	igt_subtest("ctx-destroy-vs-submit")
+		test_ctx_destroy_vs_submit(2000, 20);
+
+	igt_describe("unbind and rebind an idle device");
+	igt_subtest("unbind-idle") {
+		require_unbind();
+		test_unbind_idle();
+	}
+
+	igt_describe("unbind with a file open and a BO mapped, close it late");
+	igt_subtest("unbind-open-file") {
+		require_unbind();
+		test_unbind_open_file();
+	}
+
+	igt_describe("unbind with a buffer in device memory still alive");
+	igt_subtest("unbind-vram-bo") {
+		require_unbind();
+		test_unbind_vram_bo();
+	}
+
+	igt_describe("unbind with jobs running and queued on several rings");
+	igt_subtest("unbind-pending-jobs") {
+		require_unbind();
+		test_unbind_pending(false);
+	}
+
+	igt_describe("unbind while a hang is being recovered");
+	igt_subtest("unbind-during-recovery") {
+		require_unbind();
+		test_unbind_pending(true);
+	}
+
+	igt_describe("unbind with a UECC page pending on an open file");
+	igt_subtest("unbind-uecc-pending") {
+		require_unbind();
+		test_unbind_uecc_pending();
+	}
+
+	igt_describe("unbind while a killed process's file is being closed");
+	igt_subtest("unbind-vs-kill") {
+		require_unbind();
+		test_unbind_vs_kill();
+	}
+}
