@@ -122,9 +122,13 @@ int ppu_ctx_create_ioctl(struct drm_device *dev, void *data,
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 
-	ret = xa_alloc(&pfile->ctxs, &ctx->id, ctx, XA_LIMIT(1, 4096),
-		       GFP_KERNEL);
+	/* Ids 1..max_ctxs: a full table is the per-file limit, -EBUSY. */
+	ret = xa_alloc(&pfile->ctxs, &ctx->id, ctx,
+		       XA_LIMIT(1, to_ppu(dev)->limits.max_ctxs), GFP_KERNEL);
 	if (ret) {
+		if (ret == -EBUSY)
+			drm_dbg_driver(dev, "ctx_create: the file has %u contexts\n",
+				       to_ppu(dev)->limits.max_ctxs);
 		ppu_ctx_destroy_entities(ctx, to_ppu(dev)->nr_rings);
 		ppu_ctx_put(ctx);
 		return ret;
@@ -210,7 +214,16 @@ int ppu_ctx_query_reset_ioctl(struct drm_device *dev, void *data,
 		return -ENOENT;
 	}
 
-	args->reset_count = atomic_read(&ppu->reset_count) - ctx->reset_base;
+	/*
+	 * As i915's RESET_STATS: the device-wide count tells of other
+	 * clients' hangs, so only CAP_SYS_ADMIN reads it. Everybody else
+	 * learns only what happened to the context's own jobs.
+	 */
+	if (capable(CAP_SYS_ADMIN))
+		args->reset_count = atomic_read(&ppu->reset_count) -
+				    ctx->reset_base;
+	else
+		args->reset_count = 0;
 	args->guilty_count = atomic_read(&ctx->serial.guilty);
 	args->banned = atomic_read(&ctx->serial.banned);
 	args->suspect_count = atomic_read(&ctx->serial.suspect);
@@ -219,7 +232,7 @@ int ppu_ctx_query_reset_ioctl(struct drm_device *dev, void *data,
 		args->status = DRM_PPU_CTX_RESET_GUILTY;
 	else if (args->suspect_count)
 		args->status = DRM_PPU_CTX_RESET_SUSPECT;
-	else if (args->reset_count)
+	else if (args->reset_count || args->innocent_count)
 		args->status = DRM_PPU_CTX_RESET_INNOCENT;
 	else
 		args->status = DRM_PPU_CTX_RESET_NONE;

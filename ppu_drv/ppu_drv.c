@@ -45,6 +45,11 @@ static int ppu_get_param_ioctl(struct drm_device *dev, void *data,
 		args->value = count[DRM_PPU_RING_SDMA];
 		break;
 	case DRM_PPU_PARAM_RESET_COUNT:
+		/* Other clients' hangs are none of an unprivileged one's business. */
+		if (!capable(CAP_SYS_ADMIN)) {
+			drm_dbg_driver(dev, "get_param: RESET_COUNT needs CAP_SYS_ADMIN\n");
+			return -EPERM;
+		}
 		args->value = atomic_read(&ppu->reset_count);
 		break;
 	case DRM_PPU_PARAM_MAX_BO_SIZE:
@@ -64,6 +69,11 @@ static int ppu_open(struct drm_device *dev, struct drm_file *file)
 	pfile = kzalloc(sizeof(*pfile), GFP_KERNEL);
 	if (!pfile)
 		return -ENOMEM;
+	pfile->usage = ppu_usage_create();
+	if (!pfile->usage) {
+		kfree(pfile);
+		return -ENOMEM;
+	}
 	pfile->ppu = to_ppu(dev);
 	xa_init_flags(&pfile->ctxs, XA_FLAGS_ALLOC1);
 	file->driver_priv = pfile;
@@ -106,6 +116,8 @@ static void ppu_postclose(struct drm_device *dev, struct drm_file *file)
 		mutex_unlock(&ppu->files_lock);
 	}
 	xa_destroy(&pfile->ctxs);
+	/* Jobs and VRAM buffers of the file may still hold the counters. */
+	ppu_usage_put(pfile->usage);
 	kfree(pfile);
 }
 
@@ -165,7 +177,16 @@ static const struct drm_driver ppu_drm_driver = {
 	.num_ioctls = ARRAY_SIZE(ppu_ioctls),
 	.fops = &ppu_fops,
 	.debugfs_init = ppu_debugfs_init,
-	DRM_GEM_SHMEM_DRIVER_OPS,
+	/*
+	 * Not DRM_GEM_SHMEM_DRIVER_OPS: no dumb buffers (they would bypass
+	 * max_bo_size_mb and the per-file limits). PRIME: export (VRAM
+	 * buffers refuse it), import as shmem objects (a job refuses them,
+	 * a CPU mapping goes to the exporter), mmap of our dma-bufs.
+	 */
+	.prime_handle_to_fd = drm_gem_prime_handle_to_fd,
+	.prime_fd_to_handle = drm_gem_prime_fd_to_handle,
+	.gem_prime_import_sg_table = drm_gem_shmem_prime_import_sg_table,
+	.gem_prime_mmap = drm_gem_prime_mmap,
 	.name = DRIVER_NAME,
 	.desc = DRIVER_DESC,
 	.date = DRIVER_DATE,
@@ -197,6 +218,7 @@ static int ppu_probe(struct platform_device *pdev)
 	ret = ppu_ras_init(ppu);
 	if (ret)
 		return ret;
+	ppu_limits_init(&ppu->limits, ppu->ras.vram.size);
 	/*
 	 * The memory-health state and the VRAM allocator live as long as the
 	 * DRM device: buffers in device memory may outlive the unbind.

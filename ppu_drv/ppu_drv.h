@@ -17,6 +17,7 @@
 #include <drm/ppu_drm.h>
 
 #include "ppu_hw.h"
+#include "ppu_limits.h"
 #include "ppu_ras.h"
 
 #define DRIVER_NAME	"ppu"
@@ -64,6 +65,7 @@ struct ppu_ring {
  * @ras: memory health
  * @files_lock: protects @files
  * @files: open DRM files, for UECC handling and the last close
+ * @limits: what one DRM file may hold, from the module parameters
  * @nr_jobs: jobs allocated and not yet freed; the unbind waits for zero
  */
 struct ppu_device {
@@ -76,6 +78,7 @@ struct ppu_device {
 	struct ppu_ras ras;
 	struct mutex files_lock; /* protects files */
 	struct list_head files;
+	struct ppu_limits limits;
 	atomic_t nr_jobs;
 };
 
@@ -88,12 +91,14 @@ static inline struct ppu_device *to_ppu(struct drm_device *drm)
  * struct ppu_file - per-open-file state
  * @ppu: the device
  * @ctxs: contexts of this file, by id
+ * @usage: jobs and device memory it holds, against &ppu_device.limits
  * @link: entry in &ppu_device.files; empty once the device's unbind has
  *	closed the file's contexts
  */
 struct ppu_file {
 	struct ppu_device *ppu;
 	struct xarray ctxs;
+	struct ppu_usage *usage;
 	struct list_head link;
 };
 
@@ -138,6 +143,8 @@ struct ppu_ctx {
  * @hw: descriptor handed to the device
  * @fence_prealloc: hw fence allocated at submit for the first run
  * @hw_fence: hw fence of the last run of the job (reference), or NULL
+ * @usage: usage counters of the submitting file, which count the job
+ *	(reference), or NULL
  */
 struct ppu_job {
 	struct drm_sched_job base;
@@ -151,6 +158,7 @@ struct ppu_job {
 	struct ppu_hw_job hw;
 	struct ppu_fence *fence_prealloc;
 	struct dma_fence *hw_fence;
+	struct ppu_usage *usage;
 };
 
 static inline struct ppu_job *to_ppu_job(struct drm_sched_job *job)
@@ -173,12 +181,15 @@ int ppu_gem_mmap_offset_ioctl(struct drm_device *dev, void *data,
  * @blocks: its drm_buddy blocks (one)
  * @addr: first byte in HBM
  * @link: entry in &ppu_vram.bos
+ * @usage: usage counters of the creating file, which count the buffer
+ *	(reference), or NULL
  */
 struct ppu_vram_bo {
 	struct drm_gem_object base;
 	struct list_head blocks;
 	u64 addr;
 	struct list_head link;
+	struct ppu_usage *usage;
 };
 
 static inline struct ppu_vram_bo *to_ppu_vram_bo(struct drm_gem_object *obj)

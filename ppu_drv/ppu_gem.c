@@ -20,14 +20,29 @@ static void ppu_vram_bo_free(struct drm_gem_object *obj)
 	list_del(&bo->link);
 	mutex_unlock(&ppu->ras.vram.lock);
 	ppu_vram_free(&ppu->ras.vram, &bo->blocks);
+	/* The file that created it may be gone: the counters are not. */
+	if (bo->usage)
+		ppu_usage_vram_sub(bo->usage, obj->size);
 	drm_gem_object_release(obj);
 	kfree(bo);
 	/* A page retired while this buffer used it can be reserved now. */
 	ppu_ras_vram_freed(ppu);
 }
 
+/*
+ * No PRIME export: an importer would want an sg table of pages, and device
+ * memory has none the CPU or another device can reach.
+ */
+static struct dma_buf *ppu_vram_bo_export(struct drm_gem_object *obj,
+					  int flags)
+{
+	drm_dbg_driver(obj->dev, "prime: a buffer in VRAM cannot be exported\n");
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
 static const struct drm_gem_object_funcs ppu_vram_bo_funcs = {
 	.free = ppu_vram_bo_free,
+	.export = ppu_vram_bo_export,
 };
 
 /**
@@ -64,6 +79,7 @@ bool ppu_gem_is_vram(struct drm_gem_object *obj)
 static int ppu_gem_create_vram(struct drm_device *dev, struct drm_file *file,
 			       struct drm_ppu_gem_create *args)
 {
+	struct ppu_file *pfile = file->driver_priv;
 	struct ppu_device *ppu = to_ppu(dev);
 	struct ppu_vram_bo *bo;
 	s64 size;
@@ -85,6 +101,15 @@ static int ppu_gem_create_vram(struct drm_device *dev, struct drm_file *file,
 			       args->size, size);
 		return size;
 	}
+	ret = ppu_usage_vram_add(pfile->usage, &ppu->limits, size);
+	if (ret) {
+		ppu_vram_free(&ppu->ras.vram, &bo->blocks);
+		kfree(bo);
+		drm_dbg_driver(dev, "gem_create: %lld more bytes of VRAM: past the file's %llu\n",
+			       size, ppu->limits.max_vram);
+		return ret;
+	}
+	bo->usage = pfile->usage;
 	bo->base.funcs = &ppu_vram_bo_funcs;
 	drm_gem_private_object_init(dev, &bo->base, size);
 	mutex_lock(&ppu->ras.vram.lock);
@@ -102,7 +127,8 @@ static int ppu_gem_create_vram(struct drm_device *dev, struct drm_file *file,
  * @data: &struct drm_ppu_gem_create
  * @file: DRM file
  *
- * Return: 0, -EINVAL for a bad size or flags, -ENOMEM.
+ * Return: 0, -EINVAL for a bad size or flags, -ENOMEM; for VRAM -ENOSPC
+ * when the device memory is full or the file holds max_vram_mb_per_file.
  */
 int ppu_gem_create_ioctl(struct drm_device *dev, void *data,
 			 struct drm_file *file)

@@ -40,6 +40,9 @@ void ppu_job_free(struct ppu_job *job)
 	dma_fence_put(job->hw_fence);
 	if (job->ctx)
 		ppu_ctx_put(job->ctx);
+	/* Maybe after the file was closed: the counters outlive it. */
+	if (job->usage)
+		ppu_usage_job_done(job->usage);
 	kfree(job->bo_write);
 	kfree(job->hw_bufs);
 	kfree(job->bos);
@@ -88,6 +91,13 @@ static int ppu_submit_pin_bos(struct ppu_job *job)
 		struct drm_gem_shmem_object *shmem;
 		struct ppu_hw_buf *buf = i ? &job->hw_bufs[i - 1] : &job->hw_cmd;
 
+		/* A buffer of another device: its pages are not ours to pin. */
+		if (job->bos[i]->import_attach) {
+			drm_dbg_driver(job->bos[i]->dev,
+				       "submit: %s is imported from another device\n",
+				       i ? "a BO of the list" : "the command buffer");
+			return -EOPNOTSUPP;
+		}
 		/* Device memory stays allocated while the job holds the BO. */
 		if (ppu_gem_is_vram(job->bos[i])) {
 			buf->size = job->bos[i]->size;
@@ -269,12 +279,15 @@ static int ppu_submit_check_args(struct drm_device *dev,
  *
  * Return: 0; -EINVAL for bad flags, ring, sizes or a malformed stream;
  * -ENOENT for an unknown context, BO or syncobj; -EFAULT for a bad user
- * pointer; -ENOMEM.
+ * pointer; -ENOMEM; -ECANCELED for a banned context; -EBUSY when the file
+ * has max_jobs_per_file jobs in flight; -EOPNOTSUPP for a BO imported from
+ * another device.
  */
 int ppu_submit_ioctl(struct drm_device *dev, void *data,
 		     struct drm_file *file)
 {
 	struct ppu_device *ppu = to_ppu(dev);
+	struct ppu_file *pfile = file->driver_priv;
 	struct drm_ppu_submit *args = data;
 	struct drm_syncobj *out_sync = NULL;
 	struct drm_gem_object **locked = NULL;
@@ -306,6 +319,12 @@ int ppu_submit_ioctl(struct drm_device *dev, void *data,
 		ppu_ctx_put(ctx);
 		return -EIO;
 	}
+	/* Its queued jobs are cancelled; so are new ones, at once. */
+	if (atomic_read(&ctx->serial.banned)) {
+		drm_dbg_driver(dev, "submit: context %u is banned\n", args->ctx_id);
+		ppu_ctx_put(ctx);
+		return -ECANCELED;
+	}
 
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
 	if (!job) {
@@ -321,6 +340,13 @@ int ppu_submit_ioctl(struct drm_device *dev, void *data,
 	job->ctx = ctx;
 	job->ring = ring;
 	atomic_inc(&ppu->nr_jobs);
+	ret = ppu_usage_job_add(pfile->usage, &ppu->limits);
+	if (ret) {
+		drm_dbg_driver(dev, "submit: the file has %u jobs in flight\n",
+			       ppu->limits.max_jobs);
+		goto err_free;
+	}
+	job->usage = pfile->usage;
 
 	ret = ppu_submit_lookup_bos(dev, file, args, job);
 	if (ret)

@@ -60,7 +60,9 @@ enum drm_ppu_ring_class {
  * @DRM_PPU_PARAM_RING_COUNT_GFX: number of gfx rings
  * @DRM_PPU_PARAM_RING_COUNT_COMPUTE: number of compute rings
  * @DRM_PPU_PARAM_RING_COUNT_SDMA: number of sdma rings
- * @DRM_PPU_PARAM_RESET_COUNT: device resets since the driver was loaded
+ * @DRM_PPU_PARAM_RESET_COUNT: device resets since the driver was loaded;
+ *	only with CAP_SYS_ADMIN (it tells of other clients' hangs), -EPERM
+ *	otherwise
  * @DRM_PPU_PARAM_MAX_BO_SIZE: largest size accepted by GEM_CREATE, in bytes
  */
 enum drm_ppu_param {
@@ -90,6 +92,14 @@ struct drm_ppu_get_param {
  * buffer in device memory. The size is rounded up to a multiple of the
  * page size (system memory) or to a power of two of at least 64 KB (device
  * memory).
+ *
+ * Buffers are shared with PRIME (DRM_IOCTL_PRIME_HANDLE_TO_FD and
+ * FD_TO_HANDLE). A shmem buffer exports to any importer; imported back
+ * into this device it is the same buffer. A buffer in device memory cannot
+ * be exported: -EOPNOTSUPP. A buffer imported from another device can be
+ * mapped with GEM_MMAP_OFFSET (the mapping is the exporter's) but not used
+ * by a job: SUBMIT fails with -EOPNOTSUPP. There are no dumb buffers
+ * (DRM_IOCTL_MODE_CREATE_DUMB fails).
  */
 struct drm_ppu_gem_create {
 	/** @size: in, size in bytes; 0 or above MAX_BO_SIZE is -EINVAL. */
@@ -103,9 +113,13 @@ struct drm_ppu_gem_create {
 /*
  * DRM_PPU_GEM_CREATE_VRAM: place the buffer in device memory (HBM), from
  * which retired pages are excluded. It cannot be mapped by the CPU
- * (GEM_MMAP_OFFSET fails with -EINVAL) nor hold a command stream; engines
- * reach it with WRITE and COPY through the memory controller's ECC.
- * -ENOSPC when device memory is full.
+ * (GEM_MMAP_OFFSET fails with -EINVAL), exported (-EOPNOTSUPP) nor hold a
+ * command stream; engines reach it with WRITE and COPY through the memory
+ * controller's ECC. -ENOSPC when device memory is full, or when the DRM
+ * file would hold more of it than ppu.ko's max_vram_mb_per_file (default:
+ * three quarters of the device memory); a buffer counts against the file
+ * that created it until it is freed, also while a job still holds it
+ * after the file was closed.
  */
 #define DRM_PPU_GEM_CREATE_VRAM		(1u << 0)
 
@@ -125,7 +139,9 @@ struct drm_ppu_gem_mmap_offset {
  * struct drm_ppu_ctx_create - argument of DRM_IOCTL_PPU_CTX_CREATE
  *
  * A context owns one scheduler entity per ring. It belongs to the DRM file
- * that created it; other files cannot use it.
+ * that created it; other files cannot use it. A file has at most ppu.ko's
+ * max_contexts_per_file contexts (default 1024): -EBUSY beyond; a
+ * destroyed context makes room at once.
  */
 struct drm_ppu_ctx_create {
 	/** @flags: in, must be zero. */
@@ -205,6 +221,14 @@ struct drm_ppu_ctx_destroy {
  * @bo_handles by index. The stream is validated at submit time (-EINVAL if
  * malformed); if userspace changes it afterwards, the engine stops the job
  * with an error (the job's fence ends with -EIO).
+ *
+ * Errors besides those of the fields: -EIO if the context lost its work to
+ * an uncorrectable memory error; -ECANCELED at once if the context is
+ * banned (its queued jobs end -ECANCELED too); -EBUSY if the DRM file has
+ * ppu.ko's max_jobs_per_file jobs in flight (default 1024; a job counts
+ * from its submit until the driver frees it, shortly after its fence
+ * signalled); -EOPNOTSUPP if a BO (command buffer or list) was imported
+ * from another device.
  */
 struct drm_ppu_submit {
 	/** @ctx_id: in, context of the job; -ENOENT if not one of this file's. */
@@ -225,7 +249,8 @@ struct drm_ppu_submit {
 	__u32 bo_count;
 	/** @in_syncobj_count: in, entries of @in_syncobjs. */
 	__u32 in_syncobj_count;
-	/** @in_syncobjs: in, user pointer to an array of __u32 syncobj handles
+	/**
+	 * @in_syncobjs: in, user pointer to an array of __u32 syncobj handles
 	 * the job waits for.
 	 */
 	__u64 in_syncobjs;
@@ -248,7 +273,9 @@ struct drm_ppu_submit {
 /**
  * enum drm_ppu_reset_status - how resets touched a context
  * @DRM_PPU_CTX_RESET_NONE: no device reset since the context was created
+ *	(without CAP_SYS_ADMIN: none that touched the context's jobs)
  * @DRM_PPU_CTX_RESET_INNOCENT: resets happened, none caused by this context
+ *	(without CAP_SYS_ADMIN: a recovery proved the context's jobs innocent)
  * @DRM_PPU_CTX_RESET_GUILTY: a job of this context caused a reset
  * @DRM_PPU_CTX_RESET_SUSPECT: a job of this context was a timed-out head
  *	of a hang that did not reproduce on replay; nobody was blamed
@@ -264,7 +291,10 @@ enum drm_ppu_reset_status {
  * struct drm_ppu_ctx_query_reset - argument of DRM_IOCTL_PPU_CTX_QUERY_RESET
  *
  * Like amdgpu's QUERY_STATE2 or i915's GET_RESET_STATS: tells a context
- * whether resets touched it and whether it was to blame.
+ * whether resets touched it and whether it was to blame. As with i915, the
+ * device-wide @reset_count is for CAP_SYS_ADMIN only; other callers read
+ * 0 there and a @status derived from the context's own verdicts
+ * (@guilty_count, @suspect_count, @innocent_count).
  */
 struct drm_ppu_ctx_query_reset {
 	/** @ctx_id: in, context to query. */
@@ -273,7 +303,10 @@ struct drm_ppu_ctx_query_reset {
 	__u32 flags;
 	/** @status: out, one of &enum drm_ppu_reset_status. */
 	__u32 status;
-	/** @reset_count: out, device resets since the context was created. */
+	/**
+	 * @reset_count: out, device resets since the context was created;
+	 * 0 without CAP_SYS_ADMIN.
+	 */
 	__u32 reset_count;
 	/** @guilty_count: out, jobs of this context found guilty of a hang. */
 	__u32 guilty_count;
@@ -281,7 +314,8 @@ struct drm_ppu_ctx_query_reset {
 	__u32 banned;
 	/** @suspect_count: out, suspect verdicts on this context's jobs. */
 	__u32 suspect_count;
-	/** @innocent_count: out, recoveries whose replay proved this
+	/**
+	 * @innocent_count: out, recoveries whose replay proved this
 	 * context's timed-out or stalled jobs innocent.
 	 */
 	__u32 innocent_count;
