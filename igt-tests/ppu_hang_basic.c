@@ -220,6 +220,84 @@ static void test_reset_count(void)
 	ppu_bo_close(fd, bo);
 }
 
+static int write_file(const char *path, const char *val)
+{
+	int f = open(path, O_WRONLY);
+	ssize_t r;
+
+	if (f < 0)
+		return -errno;
+	r = write(f, val, strlen(val));
+	r = r < 0 ? -errno : 0;
+	close(f);
+	return (int)r;
+}
+
+#define FAIL_RESETS "/sys/module/ppu_sim/parameters/fail_resets"
+
+/*
+ * The hardware reset of a recovery fails: the domain is wedged. The hung
+ * job and the job stalled behind it end with -EIO, nobody is blamed, a new
+ * job ends with -EIO without running, debugfs says "state: wedged". A full
+ * device reset (sysfs, with every file closed) brings the device back.
+ */
+static void test_failed_reset_wedges(void)
+{
+	uint32_t ctx, bo, so_hang, so_stalled, so_later, so_after;
+	char dir[64], buf[4096], ras[160];
+	struct drm_ppu_ctx_query_reset q;
+	struct stat st;
+	int ret;
+
+	igt_require(access(FAIL_RESETS, W_OK) == 0);
+	snprintf(dir, sizeof(dir), "%s", ppu_debugfs_dir(fd));
+	igt_assert_eq(fstat(fd, &st), 0);
+	snprintf(ras, sizeof(ras), "/sys/dev/char/%u:%u/device/ras/device_reset",
+		 major(st.st_rdev), minor(st.st_rdev));
+	igt_require(access(ras, W_OK) == 0);
+
+	ctx = ppu_ctx_create(fd);
+	bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
+	igt_assert_eq(write_file(FAIL_RESETS, "1"), 0);
+	so_hang = submit_hang(ctx, DRM_PPU_RING_COMPUTE, 0, bo);
+	so_stalled = ppu_syncobj_create(fd);
+	ppu_submit_write(fd, ppu_ctx_create(fd), DRM_PPU_RING_GFX, 0, bo, 8, 0x5a, 0,
+			 so_stalled);
+
+	igt_assert_eq(ppu_wait_status(fd, so_hang, PPU_HANG_WAIT_NS), -EIO);
+	igt_assert_eq(ppu_wait_status(fd, so_stalled, PPU_HANG_WAIT_NS), -EIO);
+	q = ppu_ctx_query_reset(fd, ctx);
+	igt_assert_eq_u32(q.guilty_count, 0);
+	igt_assert_eq_u32(q.banned, 0);
+	igt_assert_lt(0, ppu_debugfs_read(dir, "ring_recovery", buf, sizeof(buf)));
+	igt_assert_f(strstr(buf, "state: wedged"), "ring_recovery:\n%s\n", buf);
+
+	/* new work ends at once, without reaching the hardware */
+	so_later = ppu_syncobj_create(fd);
+	ppu_submit_write(fd, ctx, DRM_PPU_RING_SDMA, 0, bo, 16, 0x1a7e, 0, so_later);
+	igt_assert_eq(ppu_wait_status(fd, so_later, PPU_WAIT_NS), -EIO);
+	igt_assert_neq_u32(bo_read(bo, 4), 0x1a7e);
+
+	/* the admin's device reset, with every file closed */
+	close(fd);
+	for (int t = 0; t < 100; t++) {
+		ret = write_file(ras, "1");
+		if (ret != -EBUSY)
+			break;
+		usleep(50 * 1000);
+	}
+	fd = ppu_open();
+	igt_assert_eq(ret, 0);
+	igt_assert_lt(0, ppu_debugfs_read(dir, "ring_recovery", buf, sizeof(buf)));
+	igt_assert_f(!strstr(buf, "state: wedged"), "still wedged:\n%s\n", buf);
+	ctx = ppu_ctx_create(fd);
+	bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
+	so_after = ppu_syncobj_create(fd);
+	ppu_submit_write(fd, ctx, DRM_PPU_RING_GFX, 0, bo, 0, 0x600d, 0, so_after);
+	igt_assert_eq(ppu_wait_status(fd, so_after, PPU_WAIT_NS), 1);
+	igt_assert_eq_u32(bo_read(bo, 0), 0x600d);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -249,6 +327,10 @@ igt_main
 	igt_describe("HANG on gfx0: the job errors, its context is guilty and banned");
 	igt_subtest("gfx-guilty")
 		test_guilty(DRM_PPU_RING_GFX, 0);
+
+	igt_describe("a failed reset wedges the device until a device reset");
+	igt_subtest("failed-reset-wedges")
+		test_failed_reset_wedges();
 
 	igt_fixture {
 		close(fd);

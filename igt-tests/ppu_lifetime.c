@@ -467,7 +467,7 @@ igt_main
 
 	igt_describe("CTX_DESTROY racing SUBMIT on the same context");
 	igt_subtest("ctx-destroy-vs-submit")
-		test_ctx_destroy_vs_submit(2000, 20);
+		test_ctx_destroy_vs_submit(2000, 60);
 
 	igt_describe("unbind and rebind an idle device");
 	igt_subtest("unbind-idle") {

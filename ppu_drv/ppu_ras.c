@@ -684,9 +684,11 @@ void ppu_ras_vram_freed(struct ppu_device *ppu)
  * @ppu: the device, with no DRM file open
  *
  * Resets the device and runs the same repair/retire flow as a driver load,
- * without reloading the module (seed 000: a reset repairs UECC).
+ * without reloading the module (seed 000: a reset repairs UECC). A reset
+ * domain wedged by a failed reset runs again after a successful one.
  *
- * Return: 0, -EBUSY while a DRM file is open, -ENODEV without HBM.
+ * Return: 0, -EBUSY while a DRM file is open, -ENODEV without HBM, or the
+ * error of a failed hardware reset.
  */
 int ppu_ras_device_reset(struct ppu_device *ppu)
 {
@@ -708,7 +710,15 @@ int ppu_ras_device_reset(struct ppu_device *ppu)
 		return -EBUSY;
 	}
 	drm_info(&ppu->drm, "full device reset requested\n");
-	hw->ops->reset(hw);
+	ret = hw->ops->reset(hw);
+	if (ret) {
+		mutex_unlock(&ppu->files_lock);
+		drm_err(&ppu->drm, "device reset failed: %d\n", ret);
+		return ret;
+	}
+	/* The hardware is known good again: a wedged domain runs again. */
+	if (drm_sched_serial_wedged(&ppu->domain) == -EIO)
+		drm_sched_serial_domain_unwedge(&ppu->domain);
 	hw->ras_ops->hbm_reset(hw);
 	mutex_lock(&ras->lock);
 	/* Decide again, from flash, as a driver load does. */

@@ -11,6 +11,7 @@
  */
 #include <linux/delay.h>
 #include <linux/highmem.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 
 #include "ppu_sim.h"
@@ -353,10 +354,16 @@ static void ppu_sim_ring_state(struct ppu_hw *hw, u32 ring,
 	spin_unlock_irqrestore(&sim->lock, flags);
 }
 
+/* Test hook: hardware whose reset fails, to exercise the wedged state. */
+static int fail_resets;
+module_param(fail_resets, int, 0644);
+MODULE_PARM_DESC(fail_resets, "The next N device resets fail with -EIO, after dropping the work in flight (default 0)");
+
 static int ppu_sim_reset(struct ppu_hw *hw)
 {
 	unsigned long flags;
 	struct ppu_sim *sim = to_ppu_sim(hw);
+	int ret = 0;
 	u32 i;
 
 	mutex_lock(&sim->reset_lock);
@@ -390,8 +397,13 @@ static int ppu_sim_reset(struct ppu_hw *hw)
 	sim->resetting = false;
 	sim->reset_count++;
 	spin_unlock_irqrestore(&sim->lock, flags);
+	/* Serialised by reset_lock: one reset consumes one failure. */
+	if (READ_ONCE(fail_resets) > 0) {
+		WRITE_ONCE(fail_resets, fail_resets - 1);
+		ret = -EIO;
+	}
 	mutex_unlock(&sim->reset_lock);
-	return 0;
+	return ret;
 }
 
 static u32 ppu_sim_reset_count(struct ppu_hw *hw)
