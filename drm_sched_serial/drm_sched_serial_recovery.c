@@ -203,13 +203,15 @@ static bool dss_probe_wait(struct dma_fence *f, unsigned int window_ms)
 }
 
 /*
- * Replay @c->head alone on its ring. Returns true if it completed: it is
- * then finished with the probe fence. On a hang the probe's DMA is still
- * running: the caller resets before anything else runs.
+ * Replay @c->head alone on its ring. Returns 1 if it completed: it is then
+ * finished with the probe fence. Returns 0 if it did not complete within
+ * @window_ms: the probe's DMA is still running and the caller resets
+ * before anything else runs. Returns a negative errno if the probe could
+ * not start: nothing ran, nothing is proven.
  */
-static bool dss_probe(struct drm_sched_serial_domain *d,
-		      struct drm_sched_serial_ring *ring,
-		      struct drm_sched_serial_cand *c, unsigned int window_ms)
+static int dss_probe(struct drm_sched_serial_domain *d,
+		     struct drm_sched_serial_ring *ring,
+		     struct drm_sched_serial_cand *c, unsigned int window_ms)
 {
 	ktime_t t = ktime_get();
 	struct dma_fence *f;
@@ -220,19 +222,19 @@ static bool dss_probe(struct drm_sched_serial_domain *d,
 	f = d->ops->probe(c->head);
 	if (IS_ERR(f)) {
 		dss_step(d, "probe", ring->index, t, PTR_ERR(f));
-		return false;
+		return PTR_ERR(f);
 	}
 	done = dss_probe_wait(f, window_ms);
 	dss_step(d, "probe", ring->index, t, done);
 	if (done) {
 		dss_complete_with(c->head, f);
-		return true;
+		return 1;
 	}
 	dma_fence_put(f);
-	return false;
+	return 0;
 }
 
-/* Classic fallback: every timed-out head without a verdict is guilty. */
+/* Classic mode: every timed-out head is guilty. */
 static void dss_blame_timed_out(struct drm_sched_serial_domain *d)
 {
 	unsigned int i;
@@ -270,15 +272,18 @@ static void dss_settle(struct drm_sched_serial_domain *d, bool no_hang)
  * The heads of rings that timed out go first. A ring that did not time out
  * only stalled behind the hang, so its head is replayed only while no
  * guilty job was found: a legitimately long job there is not put at risk.
- * Returns true if the budget ran out and the rest fell back to classic.
+ * A head is convicted only by a hang in a full probe window: a probe that
+ * cannot start or whose window the budget cut short leaves it undecided.
+ * Returns true if the budget ran out: the undecided heads run again.
  */
 static bool dss_arbitrate(struct drm_sched_serial_domain *d,
 			  enum drm_sched_serial_cause cause)
 {
 	const struct drm_sched_serial_params *p = &d->params;
-	unsigned int i, k, n = 0, innocent = 0, guilty = 0;
+	unsigned int i, k, n = 0, innocent = 0, guilty = 0, undecided = 0;
 	u64 used_ms = 0;
-	int pass;
+	int pass, ret;
+	bool cut;
 
 	for (i = 0; i < d->nr_rings; i++)
 		if (d->cands[i].head && !d->rings[i]->independent)
@@ -313,8 +318,10 @@ static bool dss_arbitrate(struct drm_sched_serial_domain *d,
 				return false;
 			}
 
+			/* A window cut short by the budget proves no hang. */
 			window = p->probe_timeout_ms;
-			if (used_ms + window > p->budget_ms)
+			cut = used_ms + window > p->budget_ms;
+			if (cut)
 				window = p->budget_ms > used_ms ?
 					 p->budget_ms - used_ms : 0;
 			if (!window || d->last.resets + 1 > p->max_resets) {
@@ -325,24 +332,33 @@ static bool dss_arbitrate(struct drm_sched_serial_domain *d,
 			}
 
 			t = ktime_get();
-			if (dss_probe(d, ring, c, window)) {
+			ret = dss_probe(d, ring, c, window);
+			if (ret > 0) {
 				/* Innocent, or suspect if nothing hangs. */
 				innocent++;
 				c->decided = true;
 				c->verdict = DRM_SCHED_SERIAL_INNOCENT;
+			} else if (ret < 0) {
+				/* Nothing ran: the head stays undecided. */
+				undecided++;
 			} else {
-				guilty++;
-				dss_verdict(d, ring, c, DRM_SCHED_SERIAL_GUILTY);
-				/* Cancel the guilty probe's DMA first. */
-				if (dss_reset(d, cause)) {
+				if (cut)
+					undecided++;
+				else
+					dss_verdict(d, ring, c,
+						    DRM_SCHED_SERIAL_GUILTY);
+				guilty += !cut;
+				/* Cancel the probe's DMA first. */
+				if (dss_reset(d, cause) || cut) {
 					dss_settle(d, false);
-					return false;
+					return cut;
 				}
 			}
 			used_ms += ktime_ms_delta(ktime_get(), t);
 		}
 	}
-	dss_settle(d, !guilty);
+	/* Suspects only if every head was replayed and none hung. */
+	dss_settle(d, !guilty && !undecided);
 	return false;
 }
 
@@ -519,12 +535,16 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 			/* 4.-7. Replay the shared heads one ring at a time. */
 			if (shared_timeout)
 				fallback = dss_arbitrate(d, cause);
+			/*
+			 * Heads still undecided are re-emitted, not convicted:
+			 * a real hang among them times out again and has a
+			 * recovery (and a budget) of its own.
+			 */
 			if (fallback) {
 				d->stats.fallbacks++;
 				d->last.fallback = true;
-				dev_warn(d->dev, "%s: replay budget exhausted, timed-out heads are guilty\n",
+				dev_warn(d->dev, "%s: replay budget exhausted, undecided heads run again\n",
 					 d->name);
-				dss_blame_timed_out(d);
 			}
 		}
 	}

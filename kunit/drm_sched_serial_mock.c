@@ -347,6 +347,8 @@ static struct dma_fence *dss_mock_probe(struct drm_sched_job *sched_job)
 {
 	struct dss_mock_job *job = to_mock_job(sched_job);
 
+	if (atomic_add_unless(&job->ctx->mock->fail_probes, -1, 0))
+		return ERR_PTR(-EBUSY);
 	atomic_inc(&job->probes);
 	return dss_mock_emit(job);
 }

@@ -117,6 +117,7 @@ struct dss_mock_ring {
  *	completes inside the next reset, before the reset lands
  * @fail_resets: the next this many resets fail (-EIO) after dropping
  *	the work in flight as a successful one does
+ * @fail_probes: the next this many probes fail to start (-EBUSY)
  * @reset_delay_ms: time a reset takes
  * @last_reset_cause: cause passed to the last reset
  * @nr_rings: number of rings
@@ -145,6 +146,7 @@ struct dss_mock {
 	unsigned long complete_in_reset;
 	unsigned long complete_all_in_reset;
 	atomic_t fail_resets;
+	atomic_t fail_probes;
 	unsigned int reset_delay_ms;
 	enum drm_sched_serial_cause last_reset_cause;
 	unsigned int nr_rings;

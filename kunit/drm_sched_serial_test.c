@@ -577,10 +577,10 @@ static void serial_elimination_saves_probe_and_reset(struct kunit *test)
 
 /*
  * The replay budget runs out after the first (hanging) replay and its
- * reset: the remaining timed-out head is guilty, as in classic mode, and
- * the fallback is counted.
+ * reset: the fallback is counted, and the remaining timed-out head, never
+ * replayed, is not convicted: it runs again (re-emitted) and completes.
  */
-static void serial_budget_exhausted_falls_back_to_classic(struct kunit *test)
+static void serial_budget_exhausted_falls_back_without_blame(struct kunit *test)
 {
 	struct drm_sched_serial_params p;
 	struct dss_mock_ctx *gfx, *cmp;
@@ -603,17 +603,18 @@ static void serial_budget_exhausted_falls_back_to_classic(struct kunit *test)
 
 	expect_finished(test, bad, -ETIME);
 	KUNIT_EXPECT_EQ(test, atomic_read(&bad->probes), 1);
-	expect_finished(test, head, -ETIME);
+	expect_finished(test, head, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&head->probes), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->runs), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->reemits), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
 	sync_recovery(mock);
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.fallbacks, 1);
 	KUNIT_EXPECT_TRUE(test, mock->domain.last.fallback);
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.probes, 1);
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 2);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 2);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 0);
 }
 
 /* Classic mode: every timed-out head is guilty, no replay. */
@@ -1115,6 +1116,117 @@ static void failed_reset_wedges_until_unwedged(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&after->completions), 1);
 }
 
+/*
+ * The probe of the innocent gfx head cannot start (the driver returns an
+ * error): that says nothing about the job. It is neither convicted nor
+ * reset for; it runs again after the recovery and completes, while the
+ * hanging compute job is still found guilty.
+ */
+static void serial_probe_that_cannot_start_convicts_nobody(struct kunit *test)
+{
+	struct dss_mock_job *bad, *head;
+	struct drm_sched_serial_params p;
+	struct dss_mock_ctx *gfx, *cmp;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+
+	dss_mock_hold_timeouts(mock);
+	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	head = submit(gfx, HEAD_US, 0);
+	atomic_set(&mock->fail_probes, 1);	/* gfx is probed first */
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+
+	expect_finished(test, bad, -ETIME);
+	expect_finished(test, head, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.guilty), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 1);
+	/* the quiesce reset and the guilty probe's: none for the failed one */
+	KUNIT_EXPECT_EQ(test, atomic_read(&mock->resets), 2);
+}
+
+/*
+ * The replay budget leaves the second head a window shorter than the
+ * probe window, and shorter than the job needs: a window cut short proves
+ * nothing. The head is not convicted; it runs again and completes.
+ */
+static void serial_budget_cut_window_convicts_nobody(struct kunit *test)
+{
+	struct dss_mock_job *bad, *head;
+	struct drm_sched_serial_params p;
+	struct dss_mock_ctx *gfx, *cmp;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	p.budget_ms = PROBE_MS + PROBE_MS / 2;
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+
+	dss_mock_hold_timeouts(mock);
+	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);	/* probed first: hangs */
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	/* needs more than the PROBE_MS / 2 the budget leaves, less than PROBE_MS */
+	head = submit(cmp, PROBE_MS * 4 / 5 * USEC_PER_MSEC, 0);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+
+	expect_finished(test, bad, -ETIME);
+	expect_finished(test, head, 0);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.guilty), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
+}
+
+/*
+ * Two real hangs and an innocent head time out together and the reset cap
+ * is reached after the first guilty probe. The fallback convicts nobody it
+ * has not proven guilty: the innocent head runs again and completes, the
+ * second hang times out again and is found guilty by a recovery of its
+ * own.
+ */
+static void serial_fallback_convicts_no_undecided_head(struct kunit *test)
+{
+	struct dss_mock_job *hang_gfx, *hang_c0, *head;
+	struct drm_sched_serial_params p;
+	struct dss_mock_ctx *gfx, *c0, *c1;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	p.max_resets = 2;
+	p.elimination = false;
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	c0 = dss_mock_ctx_new(mock, COMPUTE0);
+	c1 = dss_mock_ctx_new(mock, COMPUTE1);
+
+	dss_mock_hold_timeouts(mock);
+	hang_gfx = submit(gfx, 0, DSS_MOCK_JOB_HANG);
+	hang_c0 = submit(c0, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(hang_gfx, WAIT_MS));
+	head = submit(c1, HEAD_US, 0);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, SHARED_RINGS));
+
+	expect_finished(test, hang_gfx, -ETIME);
+	expect_finished(test, head, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(hang_c0, 4 * WAIT_MS));
+	KUNIT_EXPECT_EQ(test, hang_c0->finished_error, -ETIME);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c1->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c1->serial.guilty), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c0->serial.banned), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
+	KUNIT_EXPECT_GE(test, mock->domain.stats.recoveries, 2);
+}
+
 static void dss_test_exit(struct kunit *test)
 {
 	if (test->priv)
@@ -1132,7 +1244,7 @@ static struct kunit_case drm_sched_serial_cases[] = {
 	KUNIT_CASE(serial_false_timeout_no_reset),
 	KUNIT_CASE(serial_coalesced_timeouts_one_recovery),
 	KUNIT_CASE(serial_elimination_saves_probe_and_reset),
-	KUNIT_CASE(serial_budget_exhausted_falls_back_to_classic),
+	KUNIT_CASE(serial_budget_exhausted_falls_back_without_blame),
 	KUNIT_CASE(classic_mode_blames_timed_out_heads),
 	KUNIT_CASE(off_mode_does_not_recover),
 	KUNIT_CASE(serial_job_signalled_between_quiesce_and_replay_not_rerun),
@@ -1143,6 +1255,9 @@ static struct kunit_case drm_sched_serial_cases[] = {
 	KUNIT_CASE(recover_while_timeout_handler_runs),
 	KUNIT_CASE(wedge_ends_every_job_once),
 	KUNIT_CASE(failed_reset_wedges_until_unwedged),
+	KUNIT_CASE(serial_probe_that_cannot_start_convicts_nobody),
+	KUNIT_CASE(serial_budget_cut_window_convicts_nobody),
+	KUNIT_CASE(serial_fallback_convicts_no_undecided_head),
 	{}
 };
 

@@ -27,7 +27,7 @@ MODULE_PARM_DESC(elimination, "Blame the last candidate without replay when all 
 
 static unsigned int replay_budget_ms = 3000;
 module_param(replay_budget_ms, uint, 0444);
-MODULE_PARM_DESC(replay_budget_ms, "Cap on replay time per recovery; past it timed-out heads are guilty (default 3000)");
+MODULE_PARM_DESC(replay_budget_ms, "Cap on replay time per recovery; past it undecided heads run again (default 3000)");
 
 static unsigned int max_resets = 4;
 module_param(max_resets, uint, 0444);
