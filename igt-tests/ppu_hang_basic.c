@@ -260,6 +260,7 @@ static void test_failed_reset_wedges(void)
 	bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
 	igt_assert_eq(write_file(FAIL_RESETS, "1"), 0);
 	so_hang = submit_hang(ctx, DRM_PPU_RING_COMPUTE, 0, bo);
+	usleep(100 * 1000);	/* compute0 hangs: gfx0 stalls behind it */
 	so_stalled = ppu_syncobj_create(fd);
 	ppu_submit_write(fd, ppu_ctx_create(fd), DRM_PPU_RING_GFX, 0, bo, 8, 0x5a, 0,
 			 so_stalled);
@@ -298,6 +299,54 @@ static void test_failed_reset_wedges(void)
 	igt_assert_eq_u32(bo_read(bo, 0), 0x600d);
 }
 
+/*
+ * A hang on compute0 while every other ring has a queue of jobs, each
+ * adding 1 to its own counter (DRM_PPU_OP_ADD) after a short delay: the
+ * recovery stops, resets, replays and re-emits, and every innocent job's
+ * counter ends at exactly 1 (it ran once: never lost, never twice); the
+ * hanging job's ADD after its HANG never runs.
+ */
+static void test_add_counts_once(void)
+{
+	enum { PER_RING = 6 };
+	static const uint32_t rings[][2] = {
+		{ DRM_PPU_RING_GFX, 0 }, { DRM_PPU_RING_COMPUTE, 1 },
+		{ DRM_PPU_RING_SDMA, 0 }, { DRM_PPU_RING_SDMA, 1 },
+	};
+	uint32_t bad = ppu_ctx_create(fd), good = ppu_ctx_create(fd);
+	uint32_t bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
+	uint32_t so_hang = ppu_syncobj_create(fd), so[ARRAY_SIZE(rings)][PER_RING];
+	struct ppu_cs cs = { .n = 0 };
+	uint32_t *m;
+
+	igt_require(ppu_ring_count(fd, DRM_PPU_RING_COMPUTE) >= 2);
+	igt_require(ppu_ring_count(fd, DRM_PPU_RING_SDMA) >= 2);
+	ppu_cs_hang(&cs);
+	ppu_cs_add(&cs, 0, 0, 1);
+	ppu_submit_cs(fd, bad, DRM_PPU_RING_COMPUTE, 0, &cs, &bo, 1, 0, so_hang);
+	for (unsigned int r = 0; r < ARRAY_SIZE(rings); r++) {
+		for (unsigned int j = 0; j < PER_RING; j++) {
+			cs.n = 0;
+			ppu_cs_delay(&cs, 100000);
+			ppu_cs_add(&cs, 0, 4 * (1 + r * PER_RING + j), 1);
+			so[r][j] = ppu_syncobj_create(fd);
+			ppu_submit_cs(fd, good, rings[r][0], rings[r][1], &cs, &bo, 1, 0,
+				      so[r][j]);
+		}
+	}
+	igt_assert_lt(ppu_wait_status(fd, so_hang, PPU_HANG_WAIT_NS), 0);
+	for (unsigned int r = 0; r < ARRAY_SIZE(rings); r++)
+		for (unsigned int j = 0; j < PER_RING; j++)
+			igt_assert_eq(ppu_wait_status(fd, so[r][j], PPU_HANG_WAIT_NS), 1);
+
+	m = ppu_bo_map(fd, bo, PPU_PAGE_SIZE);
+	igt_assert_eq_u32(m[0], 0);
+	for (unsigned int i = 1; i <= ARRAY_SIZE(rings) * PER_RING; i++)
+		igt_assert_f(m[i] == 1, "job %u ran %u times\n", i - 1, m[i]);
+	munmap(m, PPU_PAGE_SIZE);
+	igt_assert_eq_u32(ppu_ctx_query_reset(fd, good).guilty_count, 0);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -327,6 +376,10 @@ igt_main
 	igt_describe("HANG on gfx0: the job errors, its context is guilty and banned");
 	igt_subtest("gfx-guilty")
 		test_guilty(DRM_PPU_RING_GFX, 0);
+
+	igt_describe("innocent jobs queued on every ring run exactly once across a recovery");
+	igt_subtest("add-counts-once")
+		test_add_counts_once();
 
 	igt_describe("a failed reset wedges the device until a device reset");
 	igt_subtest("failed-reset-wedges")

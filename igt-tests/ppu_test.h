@@ -189,6 +189,15 @@ static inline void ppu_cs_write(struct ppu_cs *cs, uint32_t bo_index, uint32_t o
 	ppu_cs_emit(cs, value);
 }
 
+/* add @value to the dword at @offset of BO @bo_index, once per execution */
+static inline void ppu_cs_add(struct ppu_cs *cs, uint32_t bo_index, uint32_t offset, uint32_t value)
+{
+	ppu_cs_emit(cs, DRM_PPU_CMD(DRM_PPU_OP_ADD, 3));
+	ppu_cs_emit(cs, bo_index);
+	ppu_cs_emit(cs, offset);
+	ppu_cs_emit(cs, value);
+}
+
 static inline void ppu_cs_delay(struct ppu_cs *cs, uint32_t us)
 {
 	ppu_cs_emit(cs, DRM_PPU_CMD(DRM_PPU_OP_DELAY, 1));

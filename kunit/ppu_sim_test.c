@@ -31,6 +31,7 @@
 #define WRITE		DRM_PPU_CMD(DRM_PPU_OP_WRITE, 3)
 #define DELAY		DRM_PPU_CMD(DRM_PPU_OP_DELAY, 1)
 #define HANG		DRM_PPU_CMD(DRM_PPU_OP_HANG, 0)
+#define ADD		DRM_PPU_CMD(DRM_PPU_OP_ADD, 3)
 
 #define CMD_PAGES	4
 #define REC_MAX		256
@@ -377,6 +378,25 @@ static void ppu_sim_write_lands_in_bo_pages(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.completed_seqno, 7u);
 	KUNIT_EXPECT_EQ(test, st.queued, 0u);
 	KUNIT_EXPECT_EQ(test, st.progress, 3ull);
+}
+
+/*
+ * ADD adds once per execution, on every engine, and wraps: jobs on four
+ * rings bump the same counter and one wraps another dword.
+ */
+static void ppu_sim_add_counts_each_execution(struct kunit *test)
+{
+	struct sim_fixture *f = test->priv;
+
+	buf_put(&f->data[0], 16, 0xfffffffe);
+	SUBMIT_OK(f, GFX, 1, ADD, 0, 8, 1, ADD, 0, 8, 2);
+	SUBMIT_OK(f, COMPUTE0, 1, ADD, 0, 8, 10);
+	SUBMIT_OK(f, COMPUTE1, 1, ADD, 0, 8, 100);
+	SUBMIT_OK(f, SDMA0, 1, ADD, 0, 8, 1000, ADD, 0, 16, 3);
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 4, SOON_MS));
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 8), 1113u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 16), 1u);
+	KUNIT_EXPECT_EQ(test, f->ev[0].error, 0);
 }
 
 /* A stream at a non-zero offset whose WRITE straddles two command pages. */
@@ -828,6 +848,7 @@ static struct kunit_case ppu_sim_cases[] = {
 	KUNIT_CASE(ppu_sim_create_rejects_no_rings_and_too_many),
 	KUNIT_CASE(ppu_sim_submit_to_missing_ring_einval),
 	KUNIT_CASE(ppu_sim_write_lands_in_bo_pages),
+	KUNIT_CASE(ppu_sim_add_counts_each_execution),
 	KUNIT_CASE(ppu_sim_stream_across_cmd_page_boundary_runs),
 	KUNIT_CASE(ppu_sim_stream_longer_than_batch_completes),
 	KUNIT_CASE(ppu_sim_long_delay_completes_after_short_delay),

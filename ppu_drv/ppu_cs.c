@@ -80,6 +80,13 @@ int ppu_cs_validate(const u32 *cs, u32 ndw, u32 nr_bos, const u64 *bo_sizes,
 			if (ret)
 				return ret;
 			break;
+		case DRM_PPU_OP_ADD:
+			if (len != 3)
+				return ppu_cs_reject(info, dw, "ADD length not 3");
+			ret = ppu_cs_check_write(p, nr_bos, bo_sizes, info, dw);
+			if (ret)
+				return ret;
+			break;
 		case DRM_PPU_OP_DELAY:
 			if (len != 1)
 				return ppu_cs_reject(info, dw, "DELAY length not 1");

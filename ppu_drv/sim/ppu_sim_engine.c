@@ -167,6 +167,20 @@ static enum ppu_sim_step ppu_sim_engine_step(struct ppu_sim_engine *e,
 		}
 		ret = ppu_sim_buf_access(&job->bufs[p[0]], p[1], &p[2], true);
 		break;
+	case DRM_PPU_OP_ADD:
+		/* Under sim->lock: atomic with respect to every engine. */
+		if (len != 3 || p[0] >= job->nr_bufs ||
+		    ppu_sim_buf_is_vram(&job->bufs[p[0]])) {
+			ret = -EINVAL;
+			break;
+		}
+		ret = ppu_sim_buf_access(&job->bufs[p[0]], p[1], &p[3], false);
+		if (!ret) {
+			p[3] += p[2];
+			ret = ppu_sim_buf_access(&job->bufs[p[0]], p[1], &p[3],
+						 true);
+		}
+		break;
 	case DRM_PPU_OP_COPY:
 		if (len != 4 || p[0] >= job->nr_bufs || p[2] >= job->nr_bufs) {
 			ret = -EINVAL;

@@ -203,6 +203,14 @@ struct drm_ppu_ctx_destroy {
  * one stops the job with -EIO and raises a UECC event.
  */
 #define DRM_PPU_OP_COPY			0x05
+/*
+ * DRM_PPU_OP_ADD: add to a 32-bit value, atomically with respect to every
+ * engine; payload length 3: bo index, byte offset (4-byte aligned), value
+ * (wraps). System-memory buffers only: on a VRAM buffer the job ends with
+ * -EINVAL. Each execution adds once, so a counter shows how often a command
+ * stream really ran.
+ */
+#define DRM_PPU_OP_ADD			0x06
 
 #define DRM_PPU_MAX_DELAY_US		10000000u
 
