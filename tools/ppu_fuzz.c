@@ -7,6 +7,7 @@
  *   ppu-fuzz [--seed S] [--seconds N] [--threads T] [--ops N]
  *            [--disable NAME[,NAME...]] [--hang-interval MS]
  *            [--watchdog S] [--keep-going] [--verbose] [--status-file PATH]
+ *            [--unprivileged]
  *
  * Worker threads call every ioctl of ppu.ko (GET_PARAM, GEM_CREATE with and
  * without VRAM, GEM_MMAP_OFFSET, CTX_CREATE/DESTROY, SUBMIT, CTX_QUERY_RESET,
@@ -51,6 +52,10 @@
  * context runs one WRITE job on every ring and the values must land. Errors
  * returned by ioctls are expected and only counted.
  *
+ * With --unprivileged the tool drops to user nobody after its setup, as an
+ * untrusted render client (no CAP_SYS_ADMIN; kernel stacks are then not
+ * readable by the watchdog).
+ *
  * Exit status: 0 passed, 1 failed, 2 bad usage or no device, 3 watchdog,
  * 4 fatal signal in the tool. With --status-file it is also written to a
  * file first: threads stuck in the kernel can keep the process from ending.
@@ -60,6 +65,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <grp.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
@@ -372,7 +378,7 @@ static struct {
 	uint64_t seed;
 	unsigned int seconds, threads, watchdog_s, hang_interval_ms;
 	uint64_t max_ops;
-	bool keep_going, verbose, seed_given;
+	bool keep_going, verbose, seed_given, unprivileged;
 	char disable[256];
 	char render[300], card[300], vgem[300];
 	const char *status_file;
@@ -2320,13 +2326,9 @@ static const char *const fz_splat_words[] = {
 static void *fz_kmsg_main(void *arg)
 {
 	char rec[2048];
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int fd = (int)(intptr_t)arg;
 	unsigned int i;
 
-	if (fd < 0) {
-		fz_out("note: /dev/kmsg: %s: kernel splats are not watched", strerror(errno));
-		return NULL;
-	}
 	lseek(fd, 0, SEEK_END);
 	while (!atomic_load(&fz_done)) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
@@ -2635,11 +2637,15 @@ static void fz_print_stats(void)
 	}
 }
 
-static uint64_t fz_reset_count(int fd)
+/* device resets since @base as text; "n/a" without CAP_SYS_ADMIN (-EPERM) */
+static const char *fz_resets(int fd, uint64_t base, char *buf, size_t len)
 {
 	struct drm_ppu_get_param g = { .param = DRM_PPU_PARAM_RESET_COUNT };
 
-	return ioctl(fd, DRM_IOCTL_PPU_GET_PARAM, &g) ? 0 : g.value;
+	if (ioctl(fd, DRM_IOCTL_PPU_GET_PARAM, &g))
+		return "n/a";
+	snprintf(buf, len, "%" PRIu64, (uint64_t)g.value - base);
+	return buf;
 }
 
 static bool fz_parse_disable(const char *list)
@@ -2681,6 +2687,7 @@ static void fz_usage(FILE *f)
 		"  --keep-going        go on fuzzing after a kernel splat\n"
 		"  --verbose           print every call\n"
 		"  --status-file PATH  write the exit status there before exiting\n"
+		"  --unprivileged      fuzz as user nobody (the device nodes get mode 0666)\n"
 		"operations:", FZ_MAX_THREADS);
 	for (i = 0; i < fz_nops; i++)
 		fprintf(f, " %s", fz_ops[i].name);
@@ -2702,6 +2709,7 @@ static bool fz_parse_args(int argc, char **argv)
 		{ "keep-going", no_argument, NULL, 'k' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "status-file", required_argument, NULL, 'S' },
+		{ "unprivileged", no_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -2742,6 +2750,9 @@ static bool fz_parse_args(int argc, char **argv)
 		case 'S':
 			fz.status_file = optarg;
 			break;
+		case 'U':
+			fz.unprivileged = true;
+			break;
 		case 'h':
 			fz_usage(stdout);
 			exit(0);
@@ -2755,6 +2766,22 @@ static bool fz_parse_args(int argc, char **argv)
 		return false;
 	}
 	return !fz.disable[0] || fz_parse_disable(fz.disable);
+}
+
+/*
+ * --unprivileged: run as nobody, as any render client would. The nodes
+ * get mode 0666 first (what udev's rules do for the render group), so
+ * that fds can still be reopened; /dev/kmsg is already open.
+ */
+static bool fz_drop_root(void)
+{
+	const char *nodes[] = { fz.render, fz.card, fz.vgem };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(nodes); i++)
+		if (nodes[i][0] && chmod(nodes[i], 0666))
+			return false;
+	return !setgroups(0, NULL) && !setgid(65534) && !setuid(65534);
 }
 
 /* pages for bad pointers: [ro][rw][none] twice per thread, one munmapped area */
@@ -2845,6 +2872,8 @@ int main(int argc, char **argv)
 	struct fz_worker *m;
 	struct sigaction sa = { 0 };
 	pthread_t wd, km;
+	char rbuf[32];
+	int kmsg;
 	uint64_t end, next_report, resets0;
 	unsigned int i, fails;
 	int ctl;
@@ -2901,14 +2930,26 @@ int main(int argc, char **argv)
 	sigaction(SIGFPE, &sa, NULL);
 	sigaction(SIGABRT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (kmsg < 0)
+		fz_out("note: /dev/kmsg: %s: kernel splats are not watched", strerror(errno));
+	if (fz.unprivileged) {
+		if (!fz_drop_root()) {
+			fz_out("--unprivileged: %s", strerror(errno));
+			return 2;
+		}
+		fz_out("running as uid %d", (int)getuid());
+	}
 	if (!fz_setup_slots())
 		return 2;
 	pthread_atfork(fz_atfork_prepare, fz_atfork_parent, fz_atfork_child);
-	resets0 = fz_reset_count(ctl);
+	fz_resets(ctl, 0, rbuf, sizeof(rbuf));
+	resets0 = strtoull(rbuf, NULL, 10);
 
 	fz_t0 = fz_now_ns();
 	pthread_create(&wd, NULL, fz_watchdog_main, NULL);
-	pthread_create(&km, NULL, fz_kmsg_main, NULL);
+	if (kmsg >= 0)
+		pthread_create(&km, NULL, fz_kmsg_main, (void *)(intptr_t)kmsg);
 	for (i = 0; i < fz.threads; i++) {
 		struct fz_worker *w = &fz_workers[i];
 
@@ -2935,10 +2976,10 @@ int main(int argc, char **argv)
 			break;
 		if (now >= next_report) {
 			fz_out("%3" PRIu64 " s: %" PRIu64 " ops, %" PRIu64 " jobs (%" PRIu64
-			       " stalling), %" PRIu64 " resets, %" PRIu64 " children, %" PRIu64
+			       " stalling), %s resets, %" PRIu64 " children, %" PRIu64
 			       " fd closes", (now - fz_t0) / FZ_NSEC, atomic_load(&sh->ops),
 			       atomic_load(&sh->jobs), atomic_load(&sh->stall_jobs),
-			       fz_reset_count(ctl) - resets0, atomic_load(&sh->children),
+			       fz_resets(ctl, resets0, rbuf, sizeof(rbuf)), atomic_load(&sh->children),
 			       atomic_load(&sh->fd_closes));
 			next_report += 10000000000ull;
 		}
@@ -2966,16 +3007,17 @@ int main(int argc, char **argv)
 	/* a splat the last jobs caused still counts */
 	usleep(500000);
 	atomic_store(&fz_done, true);
-	pthread_join(km, NULL);
+	if (kmsg >= 0)
+		pthread_join(km, NULL);
 	pthread_join(wd, NULL);
 
 	fz_print_stats();
 	fz_out("%" PRIu64 " ops in %.1f s; %" PRIu64 " jobs queued (%" PRIu64 " stalling), "
-	       "%" PRIu64 " device resets; fences waited: %" PRIu64 " ok, %" PRIu64
+	       "%s device resets; fences waited: %" PRIu64 " ok, %" PRIu64
 	       " error, %" PRIu64 " timed out; %" PRIu64 " children (%" PRIu64
 	       " killed), %" PRIu64 " fd closes; %" PRIu64 " notes",
 	       atomic_load(&sh->ops), (fz_now_ns() - fz_t0) / 1e9, atomic_load(&sh->jobs),
-	       atomic_load(&sh->stall_jobs), fz_reset_count(ctl) - resets0,
+	       atomic_load(&sh->stall_jobs), fz_resets(ctl, resets0, rbuf, sizeof(rbuf)),
 	       atomic_load(&sh->fences_ok), atomic_load(&sh->fences_err),
 	       atomic_load(&sh->fences_timeout), atomic_load(&sh->children),
 	       atomic_load(&sh->children_killed), atomic_load(&sh->fd_closes),
