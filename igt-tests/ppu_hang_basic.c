@@ -20,6 +20,14 @@ struct hang_result {
 };
 
 /* a job of @bad_ctx that hangs @ring_class/@inst; returns its syncobj */
+/* Each subtest gets a file of its own: its hangs count against no other. */
+static void reopen(void)
+{
+	if (fd >= 0)
+		close(fd);
+	fd = ppu_open();
+}
+
 static uint32_t submit_hang(uint32_t bad_ctx, uint32_t ring_class, uint32_t inst, uint32_t bo)
 {
 	struct ppu_cs cs = { .n = 0 };
@@ -347,6 +355,61 @@ static void test_add_counts_once(void)
 	igt_assert_eq_u32(ppu_ctx_query_reset(fd, good).guilty_count, 0);
 }
 
+/*
+ * A client that rotates contexts to escape the per-context ban pays as a
+ * whole: after max_guilty_per_file (default 8) guilty hangs, each on a fresh
+ * context, its file creates no context and submits nothing any more
+ * (-ECANCELED), even on a context never found guilty. Another file of the
+ * same process is unaffected.
+ */
+static void test_file_ban(void)
+{
+	int evil = ppu_open(), other = ppu_open();
+	uint32_t bo = ppu_bo_create(evil, PPU_PAGE_SIZE), spare = ppu_ctx_create(evil);
+	uint32_t obo = ppu_bo_create(other, PPU_PAGE_SIZE);
+	struct drm_ppu_ctx_create cc = { 0 };
+	struct ppu_cs cs = { .n = 0 };
+	uint32_t so, octx;
+	int saved = fd, limit = 0;
+	FILE *f = fopen("/sys/module/ppu/parameters/max_guilty_per_file", "r");
+
+	igt_require(f);
+	igt_assert_eq(fscanf(f, "%d", &limit), 1);
+	fclose(f);
+	igt_require_f(limit > 0 && limit <= 16, "max_guilty_per_file=%d\n", limit);
+	fd = evil;
+	for (int i = 0; i < limit; i++) {
+		uint32_t ctx;
+
+		igt_assert_eq(__ppu_igt_ioctl(evil, DRM_IOCTL_PPU_CTX_CREATE, &cc), 0);
+		ctx = cc.ctx_id;
+		so = submit_hang(ctx, DRM_PPU_RING_SDMA, 0, bo);
+		igt_assert_lt(ppu_wait_status(evil, so, PPU_HANG_WAIT_NS), 0);
+		igt_assert_eq_u32(ppu_ctx_query_reset(evil, ctx).banned, 1);
+	}
+	fd = saved;
+
+	igt_assert_eq(__ppu_igt_ioctl(evil, DRM_IOCTL_PPU_CTX_CREATE, &cc), -ECANCELED);
+	ppu_cs_write(&cs, 0, 0, 1);
+	{
+		uint32_t cmd = ppu_cs_to_bo(evil, &cs, 0, PPU_PAGE_SIZE);
+		struct ppu_submit_args a = {
+			.ctx = spare, .ring_class = DRM_PPU_RING_GFX,
+			.cmd_handle = cmd, .cmd_length = cs.n * 4, .bos = &bo, .bo_count = 1,
+		};
+		struct drm_ppu_submit s = ppu_submit_struct(&a);
+
+		igt_assert_eq(__ppu_submit(evil, &s), -ECANCELED);
+	}
+
+	octx = ppu_ctx_create(other);
+	so = ppu_syncobj_create(other);
+	ppu_submit_write(other, octx, DRM_PPU_RING_GFX, 0, obo, 0, 0x600d, 0, so);
+	igt_assert_eq(ppu_wait_status(other, so, PPU_WAIT_NS), 1);
+	close(evil);
+	close(other);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -354,36 +417,58 @@ igt_main
 	}
 
 	igt_describe("HANG on sdma0: the job errors, its context is guilty and banned");
-	igt_subtest("sdma-guilty")
+	igt_subtest("sdma-guilty") {
+		reopen();
 		test_guilty(DRM_PPU_RING_SDMA, 0);
+	}
 
 	igt_describe("HANG on the last sdma ring: same punishment");
-	igt_subtest("sdma1-guilty")
+	igt_subtest("sdma1-guilty") {
+		reopen();
 		test_guilty(DRM_PPU_RING_SDMA, 1);
+	}
 
 	igt_describe("work of another context on other rings survives a hang; it reads INNOCENT");
-	igt_subtest("sdma-innocent")
+	igt_subtest("sdma-innocent") {
+		reopen();
 		test_innocent();
+	}
 
 	igt_describe("each hang adds to RESET_COUNT; new contexts read NONE and run");
-	igt_subtest("reset-count")
+	igt_subtest("reset-count") {
+		reopen();
 		test_reset_count();
+	}
 
 	igt_describe("HANG on compute0: the job errors, its context is guilty and banned");
-	igt_subtest("compute-guilty")
+	igt_subtest("compute-guilty") {
+		reopen();
 		test_guilty(DRM_PPU_RING_COMPUTE, 0);
+	}
 
 	igt_describe("HANG on gfx0: the job errors, its context is guilty and banned");
-	igt_subtest("gfx-guilty")
+	igt_subtest("gfx-guilty") {
+		reopen();
 		test_guilty(DRM_PPU_RING_GFX, 0);
+	}
 
 	igt_describe("innocent jobs queued on every ring run exactly once across a recovery");
-	igt_subtest("add-counts-once")
+	igt_subtest("add-counts-once") {
+		reopen();
 		test_add_counts_once();
+	}
+
+	igt_describe("a file whose contexts hang again and again is banned as a whole");
+	igt_subtest("file-ban") {
+		reopen();
+		test_file_ban();
+	}
 
 	igt_describe("a failed reset wedges the device until a device reset");
-	igt_subtest("failed-reset-wedges")
+	igt_subtest("failed-reset-wedges") {
+		reopen();
 		test_failed_reset_wedges();
+	}
 
 	igt_fixture {
 		close(fd);

@@ -99,7 +99,8 @@ static struct ppu_ctx *ppu_ctx_alloc(struct ppu_device *ppu)
  * @file: DRM file
  *
  * Return: 0, -EINVAL for unknown flags, -ENOMEM, -EBUSY if the file has
- * too many contexts.
+ * too many contexts, -ECANCELED if the file is banned, -EIO while a UECC
+ * page is pending.
  */
 int ppu_ctx_create_ioctl(struct drm_device *dev, void *data,
 			 struct drm_file *file)
@@ -114,6 +115,10 @@ int ppu_ctx_create_ioctl(struct drm_device *dev, void *data,
 		return -EINVAL;
 	}
 
+	if (atomic_read(&pfile->usage->banned)) {
+		drm_dbg_driver(dev, "ctx_create: refused: the file is banned\n");
+		return -ECANCELED;
+	}
 	if (ppu_ras_pending(to_ppu(dev))) {
 		drm_dbg_driver(dev, "ctx_create: refused: a UECC page is pending\n");
 		return -EIO;

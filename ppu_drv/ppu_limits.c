@@ -29,6 +29,21 @@ module_param(max_vram_mb_per_file, uint, 0444);
 MODULE_PARM_DESC(max_vram_mb_per_file,
 		 "MiB of device memory one DRM file may hold; GEM_CREATE beyond fails with -ENOSPC (default 0: three quarters of the device memory)");
 
+static unsigned int max_guilty_per_file = 8;
+module_param(max_guilty_per_file, uint, 0444);
+MODULE_PARM_DESC(max_guilty_per_file,
+		 "Guilty hangs of one DRM file's contexts that ban the whole file: new contexts and submits fail with -ECANCELED (default 8, 0: never)");
+
+static unsigned int max_suspects_per_file = 16;
+module_param(max_suspects_per_file, uint, 0444);
+MODULE_PARM_DESC(max_suspects_per_file,
+		 "Suspect verdicts (hangs that did not reproduce) of one DRM file's contexts within file_strike_window_ms that ban the file (default 16, 0: never)");
+
+static unsigned int file_strike_window_ms = 600000;
+module_param(file_strike_window_ms, uint, 0444);
+MODULE_PARM_DESC(file_strike_window_ms,
+		 "Window of max_suspects_per_file in ms (default 600000)");
+
 /**
  * ppu_limits_init - read the limits from the module parameters
  * @limits: the device's limits
@@ -45,6 +60,10 @@ void ppu_limits_init(struct ppu_limits *limits, u64 vram_size)
 		limits->max_vram = (u64)max_vram_mb_per_file << 20;
 	else
 		limits->max_vram = vram_size - vram_size / 4;
+	limits->ban_guilty = max_guilty_per_file;
+	limits->ban_suspect = min_t(u32, max_suspects_per_file,
+				    PPU_USAGE_MAX_STRIKES);
+	limits->strike_window = msecs_to_jiffies(file_strike_window_ms);
 }
 
 /**
@@ -56,9 +75,51 @@ struct ppu_usage *ppu_usage_create(void)
 {
 	struct ppu_usage *usage = kzalloc(sizeof(*usage), GFP_KERNEL);
 
-	if (usage)
+	if (usage) {
 		kref_init(&usage->refcount);
+		spin_lock_init(&usage->lock);
+	}
 	return usage;
+}
+
+/**
+ * ppu_usage_strike - count a verdict against the file of a job
+ * @usage: the counters of the file that submitted the job
+ * @limits: the device's limits
+ * @guilty: a guilty verdict; false for a suspect one
+ *
+ * Bans are per context, and a file may create many contexts: a client
+ * whose hangs cost every user a reset would never pay. Strikes add up per
+ * file; past &ppu_limits.ban_guilty guilty verdicts, or
+ * &ppu_limits.ban_suspect suspect verdicts within the window, the file is
+ * banned. Called from the recovery (fence-signalling section): spinlock
+ * and atomics only.
+ *
+ * Return: true if this verdict banned the file.
+ */
+bool ppu_usage_strike(struct ppu_usage *usage, const struct ppu_limits *limits,
+		      bool guilty)
+{
+	unsigned int i, n, recent = 0;
+	bool ban;
+
+	if (guilty) {
+		ban = limits->ban_guilty &&
+		      atomic_inc_return(&usage->guilty) >= limits->ban_guilty;
+	} else {
+		spin_lock(&usage->lock);
+		usage->strikes[usage->nr_strikes++ % PPU_USAGE_MAX_STRIKES] =
+			jiffies;
+		n = min_t(unsigned int, usage->nr_strikes,
+			  PPU_USAGE_MAX_STRIKES);
+		for (i = 0; i < n; i++)
+			if (time_before_eq(jiffies, usage->strikes[i] +
+					   limits->strike_window))
+				recent++;
+		spin_unlock(&usage->lock);
+		ban = limits->ban_suspect && recent >= limits->ban_suspect;
+	}
+	return ban && !atomic_xchg(&usage->banned, 1);
 }
 
 static void ppu_usage_release(struct kref *kref)

@@ -35,11 +35,11 @@ MODULE_PARM_DESC(max_resets, "Cap on device resets per recovery (default 4)");
 
 static unsigned int hang_limit = 1;
 module_param(hang_limit, uint, 0444);
-MODULE_PARM_DESC(hang_limit, "Guilty verdicts that ban a context (default 1)");
+MODULE_PARM_DESC(hang_limit, "Guilty verdicts that ban a context; 0: never ban for guilt (default 1)");
 
 static unsigned int suspect_limit = 3;
 module_param(suspect_limit, uint, 0444);
-MODULE_PARM_DESC(suspect_limit, "Suspect verdicts within suspect_window_ms that ban a context (default 3)");
+MODULE_PARM_DESC(suspect_limit, "Suspect verdicts within suspect_window_ms that ban a context; 0: never ban for suspicion (default 3)");
 
 static unsigned int suspect_window_ms = 120000;
 module_param(suspect_window_ms, uint, 0444);
@@ -48,6 +48,10 @@ MODULE_PARM_DESC(suspect_window_ms, "Window of suspect_limit in ms (default 1200
 static unsigned int coalesce_ms = 50;
 module_param(coalesce_ms, uint, 0444);
 MODULE_PARM_DESC(coalesce_ms, "A ring whose timeout fires within this many ms of a recovery joins it (default 50)");
+
+static unsigned int max_runtime_ms = 10000;
+module_param(max_runtime_ms, uint, 0444);
+MODULE_PARM_DESC(max_runtime_ms, "A job still progressing after this many ms at its ring's head is hung: guilty; 0: no cap (default 10000)");
 
 static struct ppu_device *to_ppu_domain(struct drm_sched_serial_domain *d)
 {
@@ -107,6 +111,25 @@ static void ppu_reset_print_job(struct drm_sched_job *sched_job,
 		   job->hw.cmd_offset, job->hw.cmd_len, job->hw.nr_bufs);
 }
 
+/*
+ * Every guilty or suspect verdict also counts against the DRM file that
+ * submitted the job: a file banned as a whole creates no more contexts
+ * and submits nothing (see ppu_usage_strike()).
+ */
+static void ppu_reset_verdict(struct drm_sched_job *sched_job,
+			      enum drm_sched_serial_verdict verdict)
+{
+	struct ppu_job *job = to_ppu_job(sched_job);
+	struct ppu_device *ppu = job->ring->ppu;
+
+	if (verdict == DRM_SCHED_SERIAL_INNOCENT || !job->usage)
+		return;
+	if (ppu_usage_strike(job->usage, &ppu->limits,
+			     verdict == DRM_SCHED_SERIAL_GUILTY))
+		drm_info(&ppu->drm, "DRM file of %s[%d] banned: its contexts hang again and again\n",
+			 job->ctx->serial.comm, job->ctx->serial.pid);
+}
+
 static const struct drm_sched_serial_ops ppu_serial_ops = {
 	.reset = ppu_reset_hw,
 	.hw_fence = ppu_reset_hw_fence,
@@ -115,6 +138,7 @@ static const struct drm_sched_serial_ops ppu_serial_ops = {
 	.job_ctx = ppu_reset_job_ctx,
 	.last_progress = ppu_reset_last_progress,
 	.print_job = ppu_reset_print_job,
+	.verdict = ppu_reset_verdict,
 };
 
 /**
@@ -154,6 +178,7 @@ int ppu_reset_init(struct ppu_device *ppu)
 	params.ban_suspect = suspect_limit;
 	params.suspect_window_ms = suspect_window_ms;
 	params.coalesce_ms = coalesce_ms;
+	params.max_runtime_ms = max_runtime_ms;
 
 	return drm_sched_serial_domain_init(&ppu->domain, &ppu_serial_ops,
 					    &params, ppu->hw->nr_rings,

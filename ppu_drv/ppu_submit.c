@@ -320,8 +320,10 @@ int ppu_submit_ioctl(struct drm_device *dev, void *data,
 		return -EIO;
 	}
 	/* Its queued jobs are cancelled; so are new ones, at once. */
-	if (atomic_read(&ctx->serial.banned)) {
-		drm_dbg_driver(dev, "submit: context %u is banned\n", args->ctx_id);
+	if (atomic_read(&ctx->serial.banned) ||
+	    atomic_read(&pfile->usage->banned)) {
+		drm_dbg_driver(dev, "submit: context %u or its file is banned\n",
+			       args->ctx_id);
 		ppu_ctx_put(ctx);
 		return -ECANCELED;
 	}

@@ -141,7 +141,10 @@ struct drm_ppu_gem_mmap_offset {
  * A context owns one scheduler entity per ring. It belongs to the DRM file
  * that created it; other files cannot use it. A file has at most ppu.ko's
  * max_contexts_per_file contexts (default 1024): -EBUSY beyond; a
- * destroyed context makes room at once.
+ * destroyed context makes room at once. -ECANCELED once the DRM file is
+ * banned: its contexts were found guilty of ppu.ko's max_guilty_per_file
+ * hangs (default 8), or suspect max_suspects_per_file times (default 16)
+ * within file_strike_window_ms.
  */
 struct drm_ppu_ctx_create {
 	/** @flags: in, must be zero. */
@@ -231,8 +234,9 @@ struct drm_ppu_ctx_destroy {
  * with an error (the job's fence ends with -EIO).
  *
  * Errors besides those of the fields: -EIO if the context lost its work to
- * an uncorrectable memory error; -ECANCELED at once if the context is
- * banned (its queued jobs end -ECANCELED too); -EBUSY if the DRM file has
+ * an uncorrectable memory error; -ECANCELED at once if the context or its
+ * DRM file is banned (the context's queued jobs end -ECANCELED too); -EBUSY
+ * if the DRM file has
  * ppu.ko's max_jobs_per_file jobs in flight (default 1024; a job counts
  * from its submit until the driver frees it, shortly after its fence
  * signalled); -EOPNOTSUPP if a BO (command buffer or list) was imported
