@@ -24,7 +24,7 @@
  *   (the kernel reads a valid argument and cannot write the result back),
  *   the end of a page before an inaccessible one, kernel and non-canonical
  *   addresses.
- * - Command streams are valid (NOP, WRITE, COPY, DELAY, HANG, HANG_ONCE on
+ * - Command streams are valid (NOP, WRITE, ADD, COPY, DELAY, HANG, HANG_ONCE on
  *   the submit's BOs), mutated (bit flips, bad lengths, reserved bits,
  *   truncation) or random. Streams that stall a ring (HANG, HANG_ONCE, long
  *   DELAYs) trigger timeouts and recoveries; they are let through at most
@@ -49,7 +49,8 @@
  * one operation longer than --watchdog seconds (with its kernel stack), a
  * crash of the tool or of a child, a fault touching a mapping the kernel
  * granted, and the final check: after the fuzzing, on a fresh fd, a new
- * context runs one WRITE job on every ring and the values must land. Errors
+ * context runs a WRITE + ADD job on every ring; the values must land and
+ * each job must have run once. Errors
  * returned by ioctls are expected and only counted.
  *
  * With --unprivileged the tool drops to user nobody after its setup, as an
@@ -1064,12 +1065,13 @@ static unsigned int fz_gen_valid(struct fz_rng *r, uint32_t *dw, const struct fz
 			a = fz_below(r, n);
 			b = fz_below(r, n);
 		} else if (p >= 20 && p < 65) {
-			p = 0;		/* WRITE/COPY need a BO */
+			p = 0;		/* WRITE/ADD/COPY need a BO */
 		}
 		if (p < 20) {
 			dw[k++] = DRM_PPU_CMD(DRM_PPU_OP_NOP, 0);
-		} else if (p < 45) {
-			dw[k++] = DRM_PPU_CMD(DRM_PPU_OP_WRITE, 3);
+		} else if (p < 48) {
+			/* ADD is WRITE's twin; on a VRAM BO the job ends -EINVAL */
+			dw[k++] = DRM_PPU_CMD(p < 40 ? DRM_PPU_OP_WRITE : DRM_PPU_OP_ADD, 3);
 			dw[k++] = a;
 			dw[k++] = fz_bo_off(r, &list[a]);
 			dw[k++] = (uint32_t)fz_next(r);
@@ -2441,13 +2443,20 @@ static bool fz_check_once(struct fz_worker *w, char *why, size_t len, bool *time
 		snprintf(why, len, "CTX_CREATE/GEM_CREATE failed: %s", strerror(errno));
 		goto out;
 	}
-	/* ring k: WRITE 0xc0de0000 | k at dword k of the data BO, stream at 64 * k */
+	/*
+	 * ring k, stream at byte 64 * k: WRITE 0xc0de0000 | k at dword k of
+	 * the data BO, and ADD 1 at dword 512 + k (ran once: 1)
+	 */
 	for (c = 0; c < DRM_PPU_RING_CLASS_COUNT; c++)
 		for (i = 0; i < fz.rings[c] && nr < 64; i++, nr++) {
 			dw[nr * 16 + 0] = DRM_PPU_CMD(DRM_PPU_OP_WRITE, 3);
 			dw[nr * 16 + 1] = 0;
 			dw[nr * 16 + 2] = 4 * nr;
 			dw[nr * 16 + 3] = 0xc0de0000u | nr;
+			dw[nr * 16 + 4] = DRM_PPU_CMD(DRM_PPU_OP_ADD, 3);
+			dw[nr * 16 + 5] = 0;
+			dw[nr * 16 + 6] = 4 * (512 + nr);
+			dw[nr * 16 + 7] = 1;
 		}
 	if (!nr || !fz_bo_write(w, fd, cmd.handle, FZ_PAGE, 0, dw, sizeof(dw))) {
 		snprintf(why, len, "no ring, or the command BO cannot be written");
@@ -2459,7 +2468,7 @@ static bool fz_check_once(struct fz_worker *w, char *why, size_t len, bool *time
 			struct drm_syncobj_create sc = { 0 };
 			struct drm_ppu_submit s = {
 				.ctx_id = cc.ctx_id, .ring_class = c, .ring_instance = i,
-				.cmd_handle = cmd.handle, .cmd_offset = 64 * k, .cmd_length = 16,
+				.cmd_handle = cmd.handle, .cmd_offset = 64 * k, .cmd_length = 32,
 				.bo_handles = (uintptr_t)&data.handle, .bo_count = 1,
 			};
 
@@ -2531,11 +2540,16 @@ static bool fz_check_once(struct fz_worker *w, char *why, size_t len, bool *time
 				ok = false;
 				break;
 			}
+			if (vals[512 + k] != 1) {
+				snprintf(why, len, "job %u ran %u times", k, vals[512 + k]);
+				ok = false;
+				break;
+			}
 		}
 		munmap((void *)vals, FZ_PAGE);
 	}
 	if (ok)
-		snprintf(why, len, "%u rings each ran a WRITE job", nr);
+		snprintf(why, len, "%u rings each ran a WRITE + ADD job once", nr);
 out:
 	close(fd);
 	return ok;
