@@ -78,7 +78,8 @@ EXPORT_SYMBOL(drm_sched_serial_cause_name);
  * drm_sched_serial_default_params - the default policy
  * @params: filled with the defaults: serial mode, 500 ms probes,
  *	elimination on, 3 s replay budget, 4 resets, ban at the first guilty
- *	verdict or at 3 suspect verdicts in 120 s, 50 ms timeout coalescing
+ *	verdict or at 3 suspect verdicts in 120 s, 50 ms timeout coalescing,
+ *	a job that progresses is hung after 10 s as its ring's head
  */
 void drm_sched_serial_default_params(struct drm_sched_serial_params *params)
 {
@@ -91,6 +92,7 @@ void drm_sched_serial_default_params(struct drm_sched_serial_params *params)
 	params->ban_suspect = 3;
 	params->suspect_window_ms = 120000;
 	params->coalesce_ms = 50;
+	params->max_runtime_ms = 10000;
 }
 EXPORT_SYMBOL(drm_sched_serial_default_params);
 
@@ -204,6 +206,7 @@ int drm_sched_serial_add_ring(struct drm_sched_serial_domain *domain,
 	ring->domain = domain;
 	ring->index = domain->nr_rings;
 	ring->last_verdict = -1;
+	ring->extensions = 0;
 	domain->rings[domain->nr_rings++] = ring;
 	return 0;
 }

@@ -411,6 +411,34 @@ static bool dss_progressing(struct drm_sched_serial_domain *d,
 }
 
 /*
+ * @job timed out on @ring, which still progresses. Count the extension;
+ * true once @job has been the ring's head for max_runtime_ms: then it is
+ * hung however it progresses. At its first timeout a job has been the head
+ * for about the ring's timeout (drm_sched arms the timer for each head).
+ */
+static bool dss_overrun(struct drm_sched_serial_domain *d,
+			struct drm_sched_serial_ring *ring,
+			struct drm_sched_job *job)
+{
+	const struct dma_fence *f = &job->s_fence->finished;
+	unsigned int max_ms = d->params.max_runtime_ms;
+	ktime_t now = ktime_get();
+
+	if (!ring->extensions || ring->ext_context != f->context ||
+	    ring->ext_seqno != f->seqno) {
+		ring->ext_context = f->context;
+		ring->ext_seqno = f->seqno;
+		ring->ext_since = ktime_sub_ms(now,
+					       jiffies_to_msecs(ring->sched->timeout));
+		ring->extensions = 0;
+	}
+	if (max_ms && ktime_ms_delta(now, ring->ext_since) >= max_ms)
+		return true;
+	ring->extensions++;
+	return false;
+}
+
+/*
  * The rings ran on until the reset landed: any pending job, the head or one
  * queued behind it, may have completed meanwhile (its hardware fence
  * signalled with anything but -ECANCELED). Such a job is done: it is
@@ -467,7 +495,7 @@ static bool dss_timer_due(struct drm_sched_serial_domain *d,
 static void dss_recover_locked(struct drm_sched_serial_domain *d,
 			       enum drm_sched_serial_cause cause,
 			       struct drm_sched_serial_ring *bad_ring,
-			       struct drm_sched_job *bad)
+			       struct drm_sched_job *bad, bool overrun)
 {
 	ktime_t start = ktime_get(), t;
 	bool shared_timeout = false, fallback = false;
@@ -502,6 +530,8 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 		d->cands[i].decided = false;
 		if (d->cands[i].timed_out && ring != bad_ring)
 			ring->timeouts++;
+		/* Every job runs anew after the reset: a new runtime count. */
+		ring->extensions = 0;
 		drm_sched_stop(ring->sched, ring == bad_ring ? bad : NULL);
 	}
 	dss_find_heads(d);
@@ -510,6 +540,18 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 	/* 2. One reset for the whole domain. */
 	dss_reset(d, cause);
 	dss_drop_done_heads(d);
+
+	/*
+	 * A head past max_runtime_ms is hung however it progressed: guilty
+	 * without a replay (which could only run out its window), as the head
+	 * of an independent ring. Its ring has no candidate left.
+	 */
+	if (overrun && !d->wedged && d->cands[bad_ring->index].head == bad) {
+		struct drm_sched_serial_cand *c = &d->cands[bad_ring->index];
+
+		dss_verdict(d, bad_ring, c, DRM_SCHED_SERIAL_GUILTY);
+		c->head = NULL;
+	}
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_serial_cand *c = &d->cands[i];
 
@@ -590,7 +632,7 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 	struct drm_sched_serial_domain *d = ring->domain;
 	struct drm_gpu_scheduler *sched = ring->sched;
 	enum drm_gpu_sched_stat stat = DRM_GPU_SCHED_STAT_NOMINAL;
-	bool cookie;
+	bool cookie, overrun = false;
 
 	mutex_lock(&d->lock);
 	cookie = dma_fence_begin_signalling();
@@ -610,16 +652,25 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 	}
 
 	if (dss_progressing(d, ring)) {
-		d->stats.false_timeouts++;
-		dev_dbg(d->dev, "%s: %s: still progressing, false timeout\n",
-			d->name, ring->name);
-		dss_requeue(sched, job);
-		goto out;
+		if (!dss_overrun(d, ring, job)) {
+			d->stats.false_timeouts++;
+			dev_dbg(d->dev, "%s: %s: still progressing, false timeout\n",
+				d->name, ring->name);
+			dss_requeue(sched, job);
+			goto out;
+		}
+		/* Progress forever is no excuse: the job is hung. */
+		overrun = true;
+		d->stats.overruns++;
+		dev_info(d->dev, "%s: %s: job %llu still running after %u ms (max_runtime_ms): hung\n",
+			 d->name, ring->name, job->s_fence->finished.seqno,
+			 d->params.max_runtime_ms);
 	}
 
 	/* The recovery has a section of its own, and reports after it. */
 	dma_fence_end_signalling(cookie);
-	dss_recover_locked(d, DRM_SCHED_SERIAL_CAUSE_TIMEOUT, ring, job);
+	dss_recover_locked(d, DRM_SCHED_SERIAL_CAUSE_TIMEOUT, ring, job,
+			   overrun);
 	mutex_unlock(&d->lock);
 	return stat;
 
@@ -643,7 +694,7 @@ static void dss_recover_work(struct work_struct *work)
 
 	mutex_lock(&w->domain->lock);
 	if (!w->domain->wedged)
-		dss_recover_locked(w->domain, w->cause, NULL, NULL);
+		dss_recover_locked(w->domain, w->cause, NULL, NULL, false);
 	mutex_unlock(&w->domain->lock);
 }
 

@@ -1227,6 +1227,62 @@ static void serial_fallback_convicts_no_undecided_head(struct kunit *test)
 	KUNIT_EXPECT_GE(test, mock->domain.stats.recoveries, 2);
 }
 
+/*
+ * A job that shows progress forever has its timeouts dismissed as false
+ * only until it has been the ring's head for max_runtime_ms: then it is
+ * hung, guilty without a replay, and its ring runs again. A job that
+ * progresses and ends within the cap is untouched.
+ */
+static void false_timeouts_end_at_max_runtime(struct kunit *test)
+{
+	struct dss_mock_job *endless, *longjob, *next;
+	struct drm_sched_serial_params p;
+	struct dss_mock_ctx *gfx, *gfx2;
+	struct dss_mock *mock;
+	ktime_t t;
+	s64 ran;
+
+	test_params(&p);
+	p.max_runtime_ms = 4 * JOB_TIMEOUT_MS;
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	gfx2 = dss_mock_ctx_new(mock, GFX);
+
+	/* Progress every 10 ms for 20 s: far beyond the cap. */
+	endless = dss_mock_job_new(gfx, 20 * USEC_PER_SEC, 0);
+	endless->progress_us = SHORT_US;
+	dss_mock_job_submit(endless);
+	next = submit(gfx2, SHORT_US, 0);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(endless, WAIT_MS));
+	t = ktime_get();
+
+	expect_finished(test, endless, -ETIME);
+	ran = ktime_ms_delta(ktime_get(), t);
+	/* Not before the cap: its first timeout only started the count. */
+	KUNIT_EXPECT_GE(test, ran, p.max_runtime_ms - JOB_TIMEOUT_MS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&endless->completions), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&endless->probes), 0);
+	KUNIT_EXPECT_EQ(test, endless->verdict, DRM_SCHED_SERIAL_GUILTY);
+	expect_finished(test, next, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&next->completions), 1);
+	sync_recovery(mock);
+	KUNIT_EXPECT_GE(test, mock->domain.stats.false_timeouts, 2);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.overruns, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx2->serial.banned), 0);
+
+	/* Long but within the cap: false timeouts only, no recovery. */
+	longjob = dss_mock_job_new(gfx2, 2 * JOB_TIMEOUT_MS * USEC_PER_MSEC, 0);
+	longjob->progress_us = SHORT_US;
+	dss_mock_job_submit(longjob);
+	expect_finished(test, longjob, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&longjob->runs), 1);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
+}
+
 static void dss_test_exit(struct kunit *test)
 {
 	if (test->priv)
@@ -1258,6 +1314,7 @@ static struct kunit_case drm_sched_serial_cases[] = {
 	KUNIT_CASE(serial_probe_that_cannot_start_convicts_nobody),
 	KUNIT_CASE(serial_budget_cut_window_convicts_nobody),
 	KUNIT_CASE(serial_fallback_convicts_no_undecided_head),
+	KUNIT_CASE(false_timeouts_end_at_max_runtime),
 	{}
 };
 

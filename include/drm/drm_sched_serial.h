@@ -113,6 +113,15 @@ struct drm_sched_serial_cand;
  * @innocent: timed-out or stalled heads of this ring found innocent
  * @probes: replays run on this ring
  * @last_verdict: verdict on this ring in the last recovery, or -1
+ * @ext_context: fence context of the finished fence of the job whose
+ *	timeouts were last dismissed as false on this ring
+ * @ext_seqno: its seqno
+ * @ext_since: when that job became the ring's head, as estimated at its
+ *	first false timeout (then minus the ring's timeout)
+ * @extensions: false timeouts dismissed for that job, 0 for none
+ *
+ * The ext_* fields and @extensions belong to the library (under the
+ * domain's lock): they enforce &drm_sched_serial_params.max_runtime_ms.
  */
 struct drm_sched_serial_ring {
 	struct drm_gpu_scheduler *sched;
@@ -125,6 +134,10 @@ struct drm_sched_serial_ring {
 	u64 innocent;
 	u64 probes;
 	int last_verdict;
+	u64 ext_context;
+	u64 ext_seqno;
+	ktime_t ext_since;
+	unsigned int extensions;
 };
 
 /**
@@ -173,6 +186,9 @@ struct drm_sched_serial_ops {
  * @suspect_window_ms: window of @ban_suspect
  * @coalesce_ms: a ring whose timeout would fire within this many ms of a
  *	recovery's start counts as timed out and joins it
+ * @max_runtime_ms: a job that has been its ring's head this long is hung
+ *	even if the ring still shows progress: its timeout is no longer
+ *	dismissed as false, and it is guilty without a replay; 0: no cap
  */
 struct drm_sched_serial_params {
 	enum drm_sched_serial_mode mode;
@@ -184,6 +200,7 @@ struct drm_sched_serial_params {
 	unsigned int ban_suspect;
 	unsigned int suspect_window_ms;
 	unsigned int coalesce_ms;
+	unsigned int max_runtime_ms;
 };
 
 /**
@@ -211,6 +228,7 @@ struct drm_sched_serial_step {
  * @innocent: timed-out or stalled jobs kept as innocent
  * @suspects: suspect verdicts
  * @false_timeouts: timeouts dismissed because the ring still progressed
+ * @overruns: jobs past &drm_sched_serial_params.max_runtime_ms, hung
  * @fallbacks: recoveries that ran out of budget and fell back to classic
  * @bans: contexts banned
  * @wedges: resets that failed and wedged the domain
@@ -224,6 +242,7 @@ struct drm_sched_serial_stats {
 	u64 innocent;
 	u64 suspects;
 	u64 false_timeouts;
+	u64 overruns;
 	u64 fallbacks;
 	u64 bans;
 	u64 wedges;
