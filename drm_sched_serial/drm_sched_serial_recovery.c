@@ -82,7 +82,9 @@ static void dss_verdict(struct drm_sched_serial_domain *d,
 		dev_info(d->dev, "%s: %s: job %llu of %s[%d] hangs: guilty\n",
 			 d->name, ring->name, finished->seqno, ctx->comm,
 			 ctx->pid);
-		if (atomic_inc_return(&ctx->guilty) >= d->params.ban_guilty)
+		/* ban_guilty 0, as ban_suspect 0: never ban for it. */
+		if (atomic_inc_return(&ctx->guilty) >= d->params.ban_guilty &&
+		    d->params.ban_guilty)
 			dss_ban(d, ctx, "guilty of a hang");
 		dss_report_guilty(d, ring, job);
 		break;

@@ -1228,6 +1228,44 @@ static void serial_fallback_convicts_no_undecided_head(struct kunit *test)
 }
 
 /*
+ * ban_guilty=0, like ban_suspect=0, never bans for that reason: guilty
+ * verdicts and suspect verdicts are counted, the context keeps running.
+ */
+static void ban_limits_zero_never_ban(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	struct dss_mock_job *job;
+	struct dss_mock_ctx *gfx;
+	struct dss_mock *mock;
+	int i;
+
+	test_params(&p);
+	p.ban_guilty = 0;
+	p.ban_suspect = 0;
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+
+	for (i = 1; i <= 2; i++) {
+		job = submit(gfx, 0, DSS_MOCK_JOB_HANG);
+		expect_finished(test, job, -ETIME);
+		sync_recovery(mock);
+		KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.guilty), i);
+		KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
+	}
+	for (i = 1; i <= 3; i++) {
+		job = submit(gfx, SHORT_US, DSS_MOCK_JOB_HANG_ONCE);
+		expect_finished(test, job, 0);
+		KUNIT_EXPECT_EQ(test, job->verdict, DRM_SCHED_SERIAL_SUSPECT);
+		sync_recovery(mock);
+		KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
+	}
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.bans, 0);
+	job = submit(gfx, SHORT_US, 0);
+	expect_finished(test, job, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&job->completions), 1);
+}
+
+/*
  * A job that shows progress forever has its timeouts dismissed as false
  * only until it has been the ring's head for max_runtime_ms: then it is
  * hung, guilty without a replay, and its ring runs again. A job that
@@ -1314,6 +1352,7 @@ static struct kunit_case drm_sched_serial_cases[] = {
 	KUNIT_CASE(serial_probe_that_cannot_start_convicts_nobody),
 	KUNIT_CASE(serial_budget_cut_window_convicts_nobody),
 	KUNIT_CASE(serial_fallback_convicts_no_undecided_head),
+	KUNIT_CASE(ban_limits_zero_never_ban),
 	KUNIT_CASE(false_timeouts_end_at_max_runtime),
 	{}
 };

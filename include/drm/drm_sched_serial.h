@@ -181,8 +181,10 @@ struct drm_sched_serial_ops {
  *	the last candidate is guilty without a replay
  * @budget_ms: cap on the total replay time of one recovery
  * @max_resets: cap on the resets of one recovery
- * @ban_guilty: guilty verdicts that ban a context
- * @ban_suspect: suspect verdicts within @suspect_window_ms that ban a context
+ * @ban_guilty: guilty verdicts that ban a context; 0: guilty verdicts
+ *	never ban
+ * @ban_suspect: suspect verdicts within @suspect_window_ms that ban a
+ *	context; 0: suspect verdicts never ban
  * @suspect_window_ms: window of @ban_suspect
  * @coalesce_ms: a ring whose timeout would fire within this many ms of a
  *	recovery's start counts as timed out and joins it
