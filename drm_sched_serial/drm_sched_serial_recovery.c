@@ -694,10 +694,49 @@ static void dss_recover_work(struct work_struct *work)
 {
 	struct dss_recover_work *w = container_of(work, typeof(*w), work);
 
+	WRITE_ONCE(w->domain->wq_task, current);
 	mutex_lock(&w->domain->lock);
 	if (!w->domain->wedged)
 		dss_recover_locked(w->domain, w->cause, NULL, NULL, false);
 	mutex_unlock(&w->domain->lock);
+	WRITE_ONCE(w->domain->wq_task, NULL);
+}
+
+/*
+ * Is the caller a work item of the domain's timeout workqueue: a ring's
+ * timeout handler (drm_sched's timeout work, the driver's timedout_job
+ * included) or the domain's own recovery or wedge? Queueing on the ordered
+ * queue from there and waiting would wait for itself. A work item the
+ * driver queued there on its own is not recognised (lockdep reports it).
+ */
+static bool dss_on_timeout_wq(struct drm_sched_serial_domain *d)
+{
+	struct work_struct *work = current_work();
+	unsigned int i;
+
+	if (!work)
+		return false;
+	if (READ_ONCE(d->wq_task) == current)
+		return true;
+	for (i = 0; i < d->nr_rings; i++)
+		if (work == &d->rings[i]->sched->work_tdr.work)
+			return true;
+	return false;
+}
+
+static int dss_refuse_on_timeout_wq(struct drm_sched_serial_domain *d,
+				    const char *what, unsigned long caller)
+{
+	if (!dss_on_timeout_wq(d))
+		return 0;
+	/*
+	 * A WARN would be apt, but the driver's mistake must not take the
+	 * machine down with panic_on_warn, and the KUnit runner fails any
+	 * test that splats: an error message and -EDEADLK.
+	 */
+	dev_err_ratelimited(d->dev, "%s: %s() called from the domain's timeout workqueue (%pS): refused, it would wait for itself\n",
+			    d->name, what, (void *)caller);
+	return -EDEADLK;
 }
 
 /*
@@ -722,23 +761,30 @@ static void dss_run_on_wq(struct drm_sched_serial_domain *d,
  *
  * Quiesces every ring, resets once and re-emits the pending work; jobs of
  * contexts the driver banned beforehand end with their ban_error. Nobody is
- * blamed. Sleeps; must not be called from a ring's timeout handler.
+ * blamed. Sleeps; must not be called from a ring's timeout handler nor
+ * from any other work item of the domain's timeout workqueue: it would
+ * wait for itself, so it refuses with -EDEADLK and an error message.
  *
  * The recovery runs on the domain's timeout workqueue: a timeout handler
  * that already took its job off the pending list finishes first. Otherwise
  * the reset would drop that job's work behind drm_sched's back, and its
  * hardware fence's -ECANCELED would finish it as if it had completed.
  *
- * Return: 0, or -EINVAL for a bad cause.
+ * Return: 0, -EINVAL for a bad cause, -EDEADLK when called from the
+ * domain's timeout workqueue.
  */
 int drm_sched_serial_recover(struct drm_sched_serial_domain *domain,
 			     enum drm_sched_serial_cause cause)
 {
 	struct dss_recover_work w = { .cause = cause };
+	int ret;
 
 	if (cause >= DRM_SCHED_SERIAL_CAUSE_COUNT ||
 	    cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT)
 		return -EINVAL;
+	ret = dss_refuse_on_timeout_wq(domain, __func__, _RET_IP_);
+	if (ret)
+		return ret;
 	dss_run_on_wq(domain, &w, dss_recover_work);
 	return 0;
 }
@@ -757,6 +803,7 @@ static void dss_wedge_work(struct work_struct *work)
 	unsigned int i;
 	bool cookie;
 
+	WRITE_ONCE(d->wq_task, current);
 	mutex_lock(&d->lock);
 	cookie = dma_fence_begin_signalling();
 	for (i = 0; i < d->nr_rings; i++)
@@ -785,6 +832,7 @@ static void dss_wedge_work(struct work_struct *work)
 		drm_sched_start(d->rings[i]->sched, true);
 	dma_fence_end_signalling(cookie);
 	mutex_unlock(&d->lock);
+	WRITE_ONCE(d->wq_task, NULL);
 }
 
 /**
@@ -799,20 +847,26 @@ static void dss_wedge_work(struct work_struct *work)
  * before the reset, otherwise with @error. From then on no recovery runs and
  * timeout handlers only put their job back; the driver's run_job must end
  * new jobs with drm_sched_serial_wedged(). Sleeps; must not be called from
- * a ring's timeout handler.
+ * a ring's timeout handler (nor from another work item of the domain's
+ * timeout workqueue: refused with -EDEADLK).
  *
  * A driver being unbound calls this before it tears down its contexts'
  * entities and its schedulers.
  *
- * Return: 0, or -EINVAL if @error is not a negative errno.
+ * Return: 0, -EINVAL if @error is not a negative errno, -EDEADLK when
+ * called from the domain's timeout workqueue.
  */
 int drm_sched_serial_domain_wedge(struct drm_sched_serial_domain *domain,
 				  int error)
 {
 	struct dss_recover_work w = { .error = error };
+	int ret;
 
 	if (error >= 0 || error < -MAX_ERRNO)
 		return -EINVAL;
+	ret = dss_refuse_on_timeout_wq(domain, __func__, _RET_IP_);
+	if (ret)
+		return ret;
 	/* Set first: a recovery queued behind us must not run any more. */
 	mutex_lock(&domain->lock);
 	WRITE_ONCE(domain->wedged, error);

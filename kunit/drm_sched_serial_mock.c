@@ -260,6 +260,13 @@ dss_mock_timedout_job(struct drm_sched_job *sched_job)
 			complete(&mock->tdr_entered);
 		wait_for_completion(&mock->tdr_release);
 	}
+	/* A driver that recovers from its own timeout handler. */
+	if (READ_ONCE(mock->recover_in_tdr)) {
+		WRITE_ONCE(mock->recover_in_tdr, false);
+		mock->tdr_recover_ret =
+			drm_sched_serial_recover(&mock->domain,
+						 DRM_SCHED_SERIAL_CAUSE_UECC);
+	}
 	return drm_sched_serial_timedout(&ring->serial, sched_job);
 }
 

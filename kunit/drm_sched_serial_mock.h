@@ -130,6 +130,9 @@ struct dss_mock_ring {
  * @tdr_first: ring of the first timedout_job call held, or -1
  * @tdr_entered: completed when the first timedout_job call is held
  * @tdr_release: releases held timedout_job calls
+ * @recover_in_tdr: the next timedout_job call first calls
+ *	drm_sched_serial_recover() (then the flag is cleared)
+ * @tdr_recover_ret: what that call returned
  * @fini_done: dss_mock_fini() ran
  *
  * Allocation managed by the test (kunit_kzalloc()); everything it creates
@@ -159,6 +162,8 @@ struct dss_mock {
 	atomic_t tdr_first;
 	struct completion tdr_entered;
 	struct completion tdr_release;
+	bool recover_in_tdr;
+	int tdr_recover_ret;
 	bool fini_done;
 };
 

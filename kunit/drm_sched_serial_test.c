@@ -1266,6 +1266,35 @@ static void ban_limits_zero_never_ban(struct kunit *test)
 }
 
 /*
+ * drm_sched_serial_recover() from a work item of the domain's timeout
+ * workqueue (here: the driver's timeout handler, drm_sched's timeout work)
+ * would queue its recovery behind itself and wait for it forever: it is
+ * refused with -EDEADLK, and the timeout is then handled as usual.
+ */
+static void recover_from_timeout_wq_refused(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	struct dss_mock_job *bad;
+	struct dss_mock_ctx *gfx;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+
+	mock->tdr_recover_ret = 1;
+	WRITE_ONCE(mock->recover_in_tdr, true);
+	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
+	expect_finished(test, bad, -ETIME);
+	sync_recovery(mock);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(mock->recover_in_tdr));
+	KUNIT_EXPECT_EQ(test, mock->tdr_recover_ret, -EDEADLK);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.by_cause[DRM_SCHED_SERIAL_CAUSE_UECC], 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
+}
+
+/*
  * A job that shows progress forever has its timeouts dismissed as false
  * only until it has been the ring's head for max_runtime_ms: then it is
  * hung, guilty without a replay, and its ring runs again. A job that
@@ -1354,6 +1383,7 @@ static struct kunit_case drm_sched_serial_cases[] = {
 	KUNIT_CASE(serial_fallback_convicts_no_undecided_head),
 	KUNIT_CASE(ban_limits_zero_never_ban),
 	KUNIT_CASE(false_timeouts_end_at_max_runtime),
+	KUNIT_CASE(recover_from_timeout_wq_refused),
 	{}
 };
 

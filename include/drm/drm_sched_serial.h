@@ -304,6 +304,8 @@ struct drm_sched_serial_report {
  *	while it is set
  * @stats: counters
  * @last: the last recovery
+ * @wq_task: the task running the domain's own work item (a recovery for
+ *	another cause, a wedge) on @timeout_wq, or NULL
  */
 struct drm_sched_serial_domain {
 	const struct drm_sched_serial_ops *ops;
@@ -320,6 +322,7 @@ struct drm_sched_serial_domain {
 	int wedged;
 	struct drm_sched_serial_stats stats;
 	struct drm_sched_serial_report last;
+	struct task_struct *wq_task;
 };
 
 const char *drm_sched_serial_mode_name(enum drm_sched_serial_mode mode);
