@@ -30,6 +30,7 @@ struct drm_sched_serial_cand {
 #define DSS_COREDUMP_SIZE	4096
 
 /* drm_sched_serial_report.c */
+void dss_snapshot(struct drm_sched_serial_domain *domain);
 void dss_report_begin(struct drm_sched_serial_domain *domain,
 		      enum drm_sched_serial_cause cause);
 void dss_step(struct drm_sched_serial_domain *domain, const char *what,

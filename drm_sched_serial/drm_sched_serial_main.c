@@ -6,6 +6,7 @@
  * sequence itself is in drm_sched_serial_recovery.c.
  */
 #include <linux/module.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
@@ -147,10 +148,13 @@ int drm_sched_serial_domain_init(struct drm_sched_serial_domain *domain,
 	domain->name = name;
 	domain->max_rings = max_rings;
 	mutex_init(&domain->lock);
+	spin_lock_init(&domain->snap_lock);
 
 	domain->rings = kcalloc(max_rings, sizeof(*domain->rings), GFP_KERNEL);
 	domain->cands = kcalloc(max_rings, sizeof(*domain->cands), GFP_KERNEL);
-	if (!domain->rings || !domain->cands)
+	domain->snap = kzalloc(struct_size(domain->snap, rings, max_rings),
+			       GFP_KERNEL);
+	if (!domain->rings || !domain->cands || !domain->snap)
 		goto err_free;
 	for (i = 0; i < max_rings; i++) {
 		domain->cands[i].dump = kzalloc(DSS_COREDUMP_SIZE, GFP_KERNEL);
@@ -167,10 +171,12 @@ int drm_sched_serial_domain_init(struct drm_sched_serial_domain *domain,
 	if (!domain->timeout_wq)
 		goto err_free;
 	domain->last.guilty_ring = -1;
+	domain->snap->last.guilty_ring = -1;
 	return 0;
 
 err_free:
 	dss_free_cands(domain);
+	kfree(domain->snap);
 	kfree(domain->rings);
 	mutex_destroy(&domain->lock);
 	return -ENOMEM;
@@ -185,6 +191,7 @@ void drm_sched_serial_domain_fini(struct drm_sched_serial_domain *domain)
 {
 	destroy_workqueue(domain->timeout_wq);
 	dss_free_cands(domain);
+	kfree(domain->snap);
 	kfree(domain->rings);
 	mutex_destroy(&domain->lock);
 }
@@ -207,6 +214,9 @@ int drm_sched_serial_add_ring(struct drm_sched_serial_domain *domain,
 	ring->index = domain->nr_rings;
 	ring->last_verdict = -1;
 	ring->extensions = 0;
+	spin_lock(&domain->snap_lock);
+	domain->snap->rings[domain->nr_rings].last_verdict = -1;
+	spin_unlock(&domain->snap_lock);
 	domain->rings[domain->nr_rings++] = ring;
 	return 0;
 }

@@ -604,6 +604,7 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 					    ktime_us_delta(ktime_get(), start),
 					    fallback);
 	d->in_recovery = false;
+	dss_snapshot(d);
 }
 
 /* A false timeout: put the job back where drm_sched took it from. */
@@ -677,6 +678,7 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 	return stat;
 
 out:
+	dss_snapshot(d);
 	dma_fence_end_signalling(cookie);
 	mutex_unlock(&d->lock);
 	return stat;
@@ -830,6 +832,7 @@ static void dss_wedge_work(struct work_struct *work)
 	}
 	for (i = 0; i < d->nr_rings; i++)
 		drm_sched_start(d->rings[i]->sched, true);
+	dss_snapshot(d);
 	dma_fence_end_signalling(cookie);
 	mutex_unlock(&d->lock);
 	WRITE_ONCE(d->wq_task, NULL);

@@ -8,7 +8,9 @@
  */
 #include <linux/devcoredump.h>
 #include <linux/kobject.h>
+#include <linux/overflow.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
 #include <drm/drm_print.h>
@@ -22,6 +24,35 @@ static const char * const dss_verdict_names[] = {
 	[DRM_SCHED_SERIAL_GUILTY] = "guilty",
 	[DRM_SCHED_SERIAL_SUSPECT] = "suspect",
 };
+
+/*
+ * Publish the domain's state for drm_sched_serial_show(). Only the holder
+ * of the domain lock changes that state, so the copy is consistent; the
+ * snapshot lock is held just for the copy (a few KiB, no wait).
+ */
+void dss_snapshot(struct drm_sched_serial_domain *d)
+{
+	struct drm_sched_serial_snapshot *s = d->snap;
+	unsigned int i;
+
+	lockdep_assert_held(&d->lock);
+	spin_lock(&d->snap_lock);
+	s->in_recovery = d->in_recovery;
+	s->stats = d->stats;
+	s->last = d->last;
+	for (i = 0; i < d->nr_rings; i++) {
+		const struct drm_sched_serial_ring *ring = d->rings[i];
+
+		s->rings[i] = (struct drm_sched_serial_ring_snap) {
+			.timeouts = ring->timeouts,
+			.guilty = ring->guilty,
+			.innocent = ring->innocent,
+			.probes = ring->probes,
+			.last_verdict = ring->last_verdict,
+		};
+	}
+	spin_unlock(&d->snap_lock);
+}
 
 void dss_report_begin(struct drm_sched_serial_domain *d,
 		      enum drm_sched_serial_cause cause)
@@ -42,6 +73,7 @@ void dss_report_begin(struct drm_sched_serial_domain *d,
 	r->start = ktime_get();
 	for (i = 0; i < d->nr_rings; i++)
 		d->rings[i]->last_verdict = -1;
+	dss_snapshot(d);
 }
 
 void dss_step(struct drm_sched_serial_domain *d, const char *what, int ring,
@@ -51,15 +83,15 @@ void dss_step(struct drm_sched_serial_domain *d, const char *what, int ring,
 	u64 duration = ktime_us_delta(ktime_get(), start);
 
 	trace_drm_sched_serial_step(d->name, what, ring, duration, result);
-	if (r->nr_steps >= DRM_SCHED_SERIAL_MAX_STEPS)
-		return;
-	r->steps[r->nr_steps++] = (struct drm_sched_serial_step) {
-		.what = what,
-		.ring = ring,
-		.start_us = ktime_us_delta(start, r->start),
-		.duration_us = duration,
-		.result = result,
-	};
+	if (r->nr_steps < DRM_SCHED_SERIAL_MAX_STEPS)
+		r->steps[r->nr_steps++] = (struct drm_sched_serial_step) {
+			.what = what,
+			.ring = ring,
+			.start_us = ktime_us_delta(start, r->start),
+			.duration_us = duration,
+			.result = result,
+		};
+	dss_snapshot(d);
 }
 
 /*
@@ -138,6 +170,7 @@ void dss_report_end(struct drm_sched_serial_domain *d, ktime_t start)
 
 	r->duration_us = ktime_us_delta(ktime_get(), start);
 	r->timestamp = ktime_get_real_seconds();
+	dss_snapshot(d);
 
 	snprintf(cause, sizeof(cause), "CAUSE=%s",
 		 drm_sched_serial_cause_name(r->cause));
@@ -168,31 +201,48 @@ static const char *dss_verdict_name(int v)
  * @domain: the domain
  * @m: the seq_file
  *
- * Prints the mode and policy, the counters, the last recovery's timeline
- * (cause, each step with its duration, the guilty ring, context, pid, comm,
- * seqno) and one line per ring.
+ * Prints the mode and policy, the state (idle, recovering, wedged), the
+ * counters, the last recovery's timeline (cause, each step with its
+ * duration, the guilty ring, context, pid, comm, seqno) and one line per
+ * ring. Never waits for a recovery: it prints a snapshot the recovery
+ * publishes at its start, after each step and at its end, so while one
+ * runs it shows "state: recovering" and the steps so far. The policy is
+ * read as it is (it changes between recoveries only).
  */
 void drm_sched_serial_show(struct drm_sched_serial_domain *domain,
 			   struct seq_file *m)
 {
 	struct drm_sched_serial_domain *d = domain;
-	const struct drm_sched_serial_params *p = &d->params;
-	const struct drm_sched_serial_stats *s = &d->stats;
-	const struct drm_sched_serial_report *r = &d->last;
-	unsigned int i;
+	const struct drm_sched_serial_params p = d->params;
+	unsigned int i, nr_rings = d->nr_rings;
+	const struct drm_sched_serial_report *r;
+	const struct drm_sched_serial_stats *s;
+	struct drm_sched_serial_snapshot *snap;
+	size_t size = struct_size(snap, rings, nr_rings);
+	int wedged;
 
-	mutex_lock(&d->lock);
+	/* Allocate outside the snapshot lock, which a recovery takes. */
+	snap = kmalloc(size, GFP_KERNEL);
+	if (!snap)
+		goto no_snapshot;
+	spin_lock(&d->snap_lock);
+	memcpy(snap, d->snap, size);
+	spin_unlock(&d->snap_lock);
+	wedged = READ_ONCE(d->wedged);
+	s = &snap->stats;
+	r = &snap->last;
+
 	seq_printf(m, "domain: %s\nmode: %s\nstate: %s\n", d->name,
-		   drm_sched_serial_mode_name(p->mode),
-		   d->wedged ? "wedged" : d->in_recovery ? "recovering" : "idle");
-	seq_printf(m, "policy: probe_timeout_ms=%u elimination=%d budget_ms=%u max_resets=%u ban_guilty=%u ban_suspect=%u suspect_window_ms=%u coalesce_ms=%u\n",
-		   p->probe_timeout_ms, p->elimination, p->budget_ms,
-		   p->max_resets, p->ban_guilty, p->ban_suspect,
-		   p->suspect_window_ms, p->coalesce_ms);
-	seq_printf(m, "counters: recoveries=%llu resets=%llu probes=%llu guilty=%llu innocent=%llu suspects=%llu false_timeouts=%llu fallbacks=%llu bans=%llu wedges=%llu\n",
+		   drm_sched_serial_mode_name(p.mode),
+		   wedged ? "wedged" : snap->in_recovery ? "recovering" : "idle");
+	seq_printf(m, "policy: probe_timeout_ms=%u elimination=%d budget_ms=%u max_resets=%u ban_guilty=%u ban_suspect=%u suspect_window_ms=%u coalesce_ms=%u max_runtime_ms=%u\n",
+		   p.probe_timeout_ms, p.elimination, p.budget_ms,
+		   p.max_resets, p.ban_guilty, p.ban_suspect,
+		   p.suspect_window_ms, p.coalesce_ms, p.max_runtime_ms);
+	seq_printf(m, "counters: recoveries=%llu resets=%llu probes=%llu guilty=%llu innocent=%llu suspects=%llu false_timeouts=%llu overruns=%llu fallbacks=%llu bans=%llu wedges=%llu\n",
 		   s->recoveries, s->resets, s->probes, s->guilty, s->innocent,
-		   s->suspects, s->false_timeouts, s->fallbacks, s->bans,
-		   s->wedges);
+		   s->suspects, s->false_timeouts, s->overruns, s->fallbacks,
+		   s->bans, s->wedges);
 	seq_printf(m, "causes: timeout=%llu uecc=%llu parity=%llu\n",
 		   s->by_cause[DRM_SCHED_SERIAL_CAUSE_TIMEOUT],
 		   s->by_cause[DRM_SCHED_SERIAL_CAUSE_UECC],
@@ -205,7 +255,7 @@ void drm_sched_serial_show(struct drm_sched_serial_domain *domain,
 			   drm_sched_serial_cause_name(r->cause),
 			   drm_sched_serial_mode_name(r->mode), r->timestamp,
 			   r->duration_us, r->resets, r->fallback);
-		if (r->guilty_ring >= 0)
+		if (r->guilty_ring >= 0 && r->guilty_ring < nr_rings)
 			seq_printf(m, "last guilty: ring=%s seqno=%llu pid=%d comm=%s\n",
 				   d->rings[r->guilty_ring]->name,
 				   r->guilty_seqno, r->guilty_pid,
@@ -217,20 +267,26 @@ void drm_sched_serial_show(struct drm_sched_serial_domain *domain,
 
 			seq_printf(m, "  step %2u: %-9s ring=%-10s at=%lluus took=%lluus result=%d\n",
 				   i, st->what,
-				   st->ring >= 0 ? d->rings[st->ring]->name : "-",
+				   st->ring >= 0 && st->ring < nr_rings ?
+				   d->rings[st->ring]->name : "-",
 				   st->start_us, st->duration_us, st->result);
 		}
 	}
 
 	seq_puts(m, "ring       kind         timeouts  guilty  innocent  probes  last\n");
-	for (i = 0; i < d->nr_rings; i++) {
+	for (i = 0; i < nr_rings; i++) {
+		const struct drm_sched_serial_ring_snap *rs = &snap->rings[i];
 		const struct drm_sched_serial_ring *ring = d->rings[i];
 
 		seq_printf(m, "%-10s %-11s %9llu %7llu %9llu %7llu  %s\n",
 			   ring->name, ring->independent ? "independent" : "shared",
-			   ring->timeouts, ring->guilty, ring->innocent,
-			   ring->probes, dss_verdict_name(ring->last_verdict));
+			   rs->timeouts, rs->guilty, rs->innocent, rs->probes,
+			   dss_verdict_name(rs->last_verdict));
 	}
-	mutex_unlock(&d->lock);
+	kfree(snap);
+	return;
+
+no_snapshot:
+	seq_printf(m, "domain: %s\nstate: unknown (%d)\n", d->name, -ENOMEM);
 }
 EXPORT_SYMBOL(drm_sched_serial_show);

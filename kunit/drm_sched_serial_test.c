@@ -20,6 +20,8 @@
 #include <linux/delay.h>
 #include <linux/dma-fence.h>
 #include <linux/jiffies.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
 #include <linux/workqueue.h>
 
 #include "drm_sched_serial_mock.h"
@@ -1228,6 +1230,63 @@ static void serial_fallback_convicts_no_undecided_head(struct kunit *test)
 }
 
 /*
+ * debugfs answers at once while a recovery runs, and shows it running: a
+ * recovery held in its (slow) resets does not make drm_sched_serial_show()
+ * wait for it, and the snapshot it prints says "state: recovering", with
+ * the counters of the running recovery. Afterwards it shows the result.
+ */
+static void show_answers_during_recovery(struct kunit *test)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(WAIT_MS);
+	struct drm_sched_serial_params p;
+	struct seq_file m = { .size = PAGE_SIZE };
+	s64 took, slowest = 0;
+	struct dss_mock_job *bad;
+	struct dss_mock_ctx *gfx;
+	struct dss_mock *mock;
+	bool seen = false;
+	ktime_t t;
+
+	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	test_params(&p);
+	mock = test_mock(test, &p);
+	mock->reset_delay_ms = 4 * PROBE_MS;
+	gfx = dss_mock_ctx_new(mock, GFX);
+
+	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	while (!seen && time_before(jiffies, deadline)) {
+		m.count = 0;
+		t = ktime_get();
+		drm_sched_serial_show(&mock->domain, &m);
+		took = ktime_ms_delta(ktime_get(), t);
+		slowest = max(slowest, took);
+		m.buf[min(m.count, m.size - 1)] = '\0';
+		seen = strstr(m.buf, "state: recovering");
+		if (!seen)
+			usleep_range(1000, 2000);
+	}
+	KUNIT_EXPECT_TRUE_MSG(test, seen, "never saw the recovery:\n%s", m.buf);
+	/* No wait for the recovery: well below one of its resets. */
+	KUNIT_EXPECT_LT(test, slowest, PROBE_MS);
+	if (seen) {
+		KUNIT_EXPECT_FALSE(test, dma_fence_is_signaled(bad->finished));
+		KUNIT_EXPECT_NOT_NULL(test, strstr(m.buf, "recoveries=1 "));
+		KUNIT_EXPECT_NOT_NULL(test, strstr(m.buf, "last: cause=timeout"));
+	}
+
+	expect_finished(test, bad, -ETIME);
+	sync_recovery(mock);
+	m.count = 0;
+	drm_sched_serial_show(&mock->domain, &m);
+	m.buf[min(m.count, m.size - 1)] = '\0';
+	KUNIT_EXPECT_NOT_NULL(test, strstr(m.buf, "state: idle"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(m.buf, " guilty=1 "));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(m.buf, "last guilty: ring=gfx"));
+}
+
+/*
  * ban_guilty=0, like ban_suspect=0, never bans for that reason: guilty
  * verdicts and suspect verdicts are counted, the context keeps running.
  */
@@ -1381,6 +1440,7 @@ static struct kunit_case drm_sched_serial_cases[] = {
 	KUNIT_CASE(serial_probe_that_cannot_start_convicts_nobody),
 	KUNIT_CASE(serial_budget_cut_window_convicts_nobody),
 	KUNIT_CASE(serial_fallback_convicts_no_undecided_head),
+	KUNIT_CASE(show_answers_during_recovery),
 	KUNIT_CASE(ban_limits_zero_never_ban),
 	KUNIT_CASE(false_timeouts_end_at_max_runtime),
 	KUNIT_CASE(recover_from_timeout_wq_refused),

@@ -286,6 +286,41 @@ struct drm_sched_serial_report {
 };
 
 /**
+ * struct drm_sched_serial_ring_snap - a ring's counters in a snapshot
+ * @timeouts: &drm_sched_serial_ring.timeouts
+ * @guilty: &drm_sched_serial_ring.guilty
+ * @innocent: &drm_sched_serial_ring.innocent
+ * @probes: &drm_sched_serial_ring.probes
+ * @last_verdict: &drm_sched_serial_ring.last_verdict
+ */
+struct drm_sched_serial_ring_snap {
+	u64 timeouts;
+	u64 guilty;
+	u64 innocent;
+	u64 probes;
+	int last_verdict;
+};
+
+/**
+ * struct drm_sched_serial_snapshot - what debugfs shows of a domain
+ * @in_recovery: a recovery is running
+ * @stats: the counters
+ * @last: the last (or the running) recovery
+ * @rings: the rings' counters, &drm_sched_serial_domain.nr_rings of them
+ *
+ * The recovery copies its state here, under
+ * &drm_sched_serial_domain.snap_lock, at its start, after each step and at
+ * its end; drm_sched_serial_show() copies it out under the same lock and
+ * prints outside it, so it never waits for a recovery.
+ */
+struct drm_sched_serial_snapshot {
+	bool in_recovery;
+	struct drm_sched_serial_stats stats;
+	struct drm_sched_serial_report last;
+	struct drm_sched_serial_ring_snap rings[];
+};
+
+/**
  * struct drm_sched_serial_domain - rings that hang and reset together
  * @ops: driver operations
  * @params: policy; may be changed between recoveries under @lock
@@ -304,6 +339,8 @@ struct drm_sched_serial_report {
  *	while it is set
  * @stats: counters
  * @last: the last recovery
+ * @snap_lock: protects @snap; held only to copy it, never across a wait
+ * @snap: the state debugfs shows, published by the recovery
  * @wq_task: the task running the domain's own work item (a recovery for
  *	another cause, a wedge) on @timeout_wq, or NULL
  */
@@ -322,6 +359,8 @@ struct drm_sched_serial_domain {
 	int wedged;
 	struct drm_sched_serial_stats stats;
 	struct drm_sched_serial_report last;
+	spinlock_t snap_lock; /* protects @snap */
+	struct drm_sched_serial_snapshot *snap;
 	struct task_struct *wq_task;
 };
 
