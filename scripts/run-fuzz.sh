@@ -76,6 +76,7 @@ trap 'rm -rf "$WORK"' EXIT
 
 repro="make fuzz SEED=$SEED SECONDS=$SECS THREADS=$THREADS"
 [ -n "${PPU_FUZZ_ARGS:-}" ] && repro="PPU_FUZZ_ARGS='$PPU_FUZZ_ARGS' $repro"
+[ "$PPU_VM_KERNEL" != prod ] && repro="PPU_VM_KERNEL=$PPU_VM_KERNEL $repro"
 echo "fuzz: seed $SEED, $SECS s, $THREADS threads (reproduce: $repro)"
 
 mkdir -p "$(dirname "$LOG")"
