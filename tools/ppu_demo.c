@@ -331,8 +331,19 @@ int main(int argc, char **argv)
 	printf("    sdma0 job of A (hangs): %s\n", status_str(job_status(sync[0])));
 	printf("    sdma1 job of B: %s, gfx0 job of B: %s\n",
 	       status_str(job_status(sync[1])), status_str(job_status(sync[2])));
-	sync[3] = submit(a, DRM_PPU_RING_SDMA, 0, &cmd, 310, 4, &data);
-	printf("    a later job of banned A: %s\n", status_str(job_status(sync[3])));
+	{
+		struct drm_ppu_submit s = {
+			.ctx_id = a, .ring_class = DRM_PPU_RING_SDMA,
+			.cmd_handle = cmd.handle, .cmd_offset = 310 * 4,
+			.cmd_length = 4 * 4, .bo_handles = (uintptr_t)&data.handle,
+			.bo_count = 1,
+		};
+
+		/* a banned context's submit fails at once */
+		printf("    a later submit of banned A: %s\n",
+		       drmIoctl(fd, DRM_IOCTL_PPU_SUBMIT, &s) ? strerror(errno) :
+		       "accepted (unexpected)");
+	}
 	show_ctx("A", a);
 	show_ctx("B", b);
 
