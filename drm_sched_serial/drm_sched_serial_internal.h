@@ -38,7 +38,8 @@ void dss_step(struct drm_sched_serial_domain *domain, const char *what,
 void dss_report_guilty(struct drm_sched_serial_domain *domain,
 		       struct drm_sched_serial_ring *ring,
 		       struct drm_sched_job *job);
-void dss_report_end(struct drm_sched_serial_domain *domain, ktime_t start);
+void dss_report_done(struct drm_sched_serial_domain *domain);
+void dss_report_end(struct drm_sched_serial_domain *domain);
 void dss_report_publish(struct drm_sched_serial_domain *domain);
 
 #endif /* _DRM_SCHED_SERIAL_INTERNAL_H_ */

@@ -398,9 +398,14 @@ static void dss_restart(struct drm_sched_serial_domain *d)
 			n++;
 		}
 	}
+	/*
+	 * The record is final before the first finished fence signals: who
+	 * saw a job of this recovery end reads all of it, "state: idle".
+	 */
+	dss_step(d, "restart", -1, t, n);
+	dss_report_done(d);
 	for (i = 0; i < d->nr_rings; i++)
 		drm_sched_start(d->rings[i]->sched, true);
-	dss_step(d, "restart", -1, t, n);
 }
 
 /* @ring retired work within the last half timeout: it is not hung. */
@@ -598,13 +603,12 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 	dma_fence_end_signalling(cookie);
 
 	/* 9. Tell the world: uevent, devcoredumps (these allocate). */
-	dss_report_end(d, start);
+	dss_report_end(d);
 	dss_report_publish(d);
 	trace_drm_sched_serial_recovery_end(d->name, d->last.resets,
 					    ktime_us_delta(ktime_get(), start),
 					    fallback);
 	d->in_recovery = false;
-	dss_snapshot(d);
 }
 
 /* A false timeout: put the job back where drm_sched took it from. */
@@ -830,9 +834,9 @@ static void dss_wedge_work(struct work_struct *work)
 						    w->error);
 		}
 	}
+	dss_snapshot(d);
 	for (i = 0; i < d->nr_rings; i++)
 		drm_sched_start(d->rings[i]->sched, true);
-	dss_snapshot(d);
 	dma_fence_end_signalling(cookie);
 	mutex_unlock(&d->lock);
 	WRITE_ONCE(d->wq_task, NULL);

@@ -162,15 +162,27 @@ void dss_report_guilty(struct drm_sched_serial_domain *d,
 	dss_coredump(d, ring, job, ctx);
 }
 
-void dss_report_end(struct drm_sched_serial_domain *d, ktime_t start)
+/*
+ * The recovery is over when its rings restart: finish its record and
+ * publish it, no longer running, before drm_sched_start() signals the
+ * first finished fence of it.
+ */
+void dss_report_done(struct drm_sched_serial_domain *d)
+{
+	struct drm_sched_serial_report *r = &d->last;
+
+	r->duration_us = ktime_us_delta(ktime_get(), r->start);
+	r->timestamp = ktime_get_real_seconds();
+	d->in_recovery = false;
+	dss_snapshot(d);
+}
+
+/* Tell the world, after the fence-signalling section: allocates. */
+void dss_report_end(struct drm_sched_serial_domain *d)
 {
 	struct drm_sched_serial_report *r = &d->last;
 	char cause[32], resets[24], guilty[48], fallback[24], wedged[24];
 	char *envp[7];
-
-	r->duration_us = ktime_us_delta(ktime_get(), start);
-	r->timestamp = ktime_get_real_seconds();
-	dss_snapshot(d);
 
 	snprintf(cause, sizeof(cause), "CAUSE=%s",
 		 drm_sched_serial_cause_name(r->cause));
