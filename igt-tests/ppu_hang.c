@@ -24,7 +24,8 @@
  *
  * Module parameters the timings assume (scripts/run-igt.sh): gfx and
  * compute job timeouts 1000 ms, sdma 500 ms, probe_timeout_ms 500 (default),
- * elimination on, hang_limit 1, suspect_limit 3 in suspect_window_ms 120 s.
+ * elimination on, hang_limit 1, suspect_limit 3 in suspect_window_ms 120 s,
+ * max_runtime_ms 10000 (default).
  */
 #include <signal.h>
 #include <stddef.h>
@@ -73,7 +74,7 @@ struct rr_ring {
 struct rr {
 	char mode[16], state[16];
 	uint64_t recoveries, resets, probes, guilty, innocent, suspects;
-	uint64_t false_timeouts, fallbacks, bans;
+	uint64_t false_timeouts, fallbacks, bans, overruns;
 	bool last_valid;
 	char last_cause[16], last_mode[16];
 	unsigned int last_resets;
@@ -141,6 +142,7 @@ static void rr_read(struct rr *r)
 			kv_u64(line, " innocent=", &r->innocent);
 			kv_u64(line, " suspects=", &r->suspects);
 			kv_u64(line, "false_timeouts=", &r->false_timeouts);
+			kv_u64(line, "overruns=", &r->overruns);
 			kv_u64(line, "fallbacks=", &r->fallbacks);
 			kv_u64(line, " bans=", &r->bans);
 		} else if (!strncmp(line, "last guilty:", 12)) {
@@ -1640,6 +1642,124 @@ static void test_recovery_debugfs(void)
 	munmap(sh, sizeof(*sh));
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * ring_recovery answers at once while a recovery runs, and says so: a gfx
+ * hang times out (1 s), its recovery replays the head for probe_timeout_ms
+ * (500 ms) and resets twice; reads in the meantime return quickly with
+ * "state: recovering" and the running recovery counted.
+ */
+static void test_debugfs_during_recovery(void)
+{
+	uint32_t ctx = ppu_ctx_create(fd);
+	uint32_t bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
+	uint64_t deadline, t, slowest = 0;
+	struct rr b, r, a;
+	bool seen = false;
+	uint32_t so;
+	int status;
+
+	prepare();
+	rr_read(&b);
+	so = submit_hang(fd, ctx, GFX0, bo, NULL);
+	deadline = mono_ns() + PPU_HANG_WAIT_NS;
+	while (!seen && mono_ns() < deadline) {
+		t = mono_ns();
+		rr_read(&r);
+		t = mono_ns() - t;
+		slowest = t > slowest ? t : slowest;
+		seen = !strcmp(r.state, "recovering");
+		if (seen)
+			break;
+		/* the job ended and no read saw its recovery */
+		if (ppu_syncobj_wait(fd, so, 0) == 0)
+			break;
+		usleep(2000);
+	}
+	status = ppu_wait_status(fd, so, PPU_HANG_WAIT_NS);
+	rr_read(&a);
+	rr_dump("during", &r);
+	rr_dump("after", &a);
+
+	igt_assert_f(seen, "no read saw state: recovering (last: %s)\n", r.state);
+	igt_assert_f(slowest < 250ull * 1000 * 1000,
+		     "a ring_recovery read took %" PRIu64 " ms\n", slowest / 1000000);
+	assert_delta(&b, &r, recoveries, 1);
+	igt_assert_f(!strcmp(r.last_cause, "timeout"), "cause %s\n", r.last_cause);
+	igt_assert_eq(status, -ETIME);
+	igt_assert_f(!strcmp(a.state, "idle"), "state after: %s\n", a.state);
+	assert_delta(&b, &a, recoveries, 1);
+	assert_delta(&b, &a, guilty, 1);
+	drmSyncobjDestroy(fd, so);
+	ppu_ctx_destroy(fd, ctx);
+	ppu_bo_close(fd, bo);
+}
+
+/*
+ * A job that shows progress forever: 40 DELAYs of 400 ms, each start
+ * within half of gfx0's 1 s timeout. Its timeouts are false until it has
+ * been the head for max_runtime_ms (10 s by default): then it is hung,
+ * guilty without a replay, its context banned, and gfx0 runs again.
+ */
+static void test_runtime_cap(void)
+{
+	uint32_t ctx = ppu_ctx_create(fd), ctx2 = ppu_ctx_create(fd);
+	uint32_t bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
+	uint32_t so = ppu_syncobj_create(fd);
+	struct ppu_cs cs = { .n = 0 };
+	struct drm_ppu_ctx_query_reset q;
+	uint64_t t;
+	struct rr b, a;
+	uint32_t *map;
+	int status;
+
+	prepare();
+	rr_read(&b);
+	for (int i = 0; i < 40; i++)
+		ppu_cs_delay(&cs, 400000);
+	ppu_cs_write(&cs, 0, 0, 0xf00d);
+	t = mono_ns();
+	igt_assert_eq(try_submit(fd, ctx, GFX0.cls, GFX0.inst, &cs, bo, 0, so, NULL), 0);
+	status = ppu_wait_status(fd, so, PPU_HANG_WAIT_NS);
+	t = (mono_ns() - t) / 1000000;
+	rr_read(&a);
+	rr_dump("after", &a);
+
+	igt_assert_f(status == -ETIME, "16 s of progress ended with %d after %" PRIu64 " ms\n",
+		     status, t);
+	/* not before the cap, well before the job's 16 s */
+	igt_assert_f(t >= 9000 && t < 15000, "ended after %" PRIu64 " ms\n", t);
+	map = ppu_bo_map(fd, bo, PPU_PAGE_SIZE);
+	igt_assert_eq_u32(map[0], 0);
+	munmap(map, PPU_PAGE_SIZE);
+	igt_assert_f(a.false_timeouts - b.false_timeouts >= 5, "false timeouts %" PRIu64
+		     " -> %" PRIu64 "\n", b.false_timeouts, a.false_timeouts);
+	assert_delta(&b, &a, overruns, 1);
+	assert_delta(&b, &a, recoveries, 1);
+	assert_delta(&b, &a, guilty, 1);
+	assert_delta(&b, &a, probes, 0);
+	assert_ring_last(&a, "gfx0", "guilty");
+	q = ppu_ctx_query_reset(fd, ctx);
+	igt_assert_eq_u32(q.banned, 1);
+
+	/* gfx0 goes on for another context */
+	drmSyncobjDestroy(fd, so);
+	so = ppu_syncobj_create(fd);
+	ppu_submit_write(fd, ctx2, GFX0.cls, GFX0.inst, bo, 4, 0xf00e, 0, so);
+	igt_assert_eq(ppu_wait_status(fd, so, PPU_WAIT_NS), 1);
+	drmSyncobjDestroy(fd, so);
+	ppu_ctx_destroy(fd, ctx);
+	ppu_ctx_destroy(fd, ctx2);
+	ppu_bo_close(fd, bo);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -1713,6 +1833,14 @@ igt_main
 	igt_describe("ring_recovery shows mode, cause, guilty ring, pid, comm and steps");
 	igt_subtest("recovery-debugfs")
 		test_recovery_debugfs();
+
+	igt_describe("ring_recovery answers at once during a recovery and shows it running");
+	igt_subtest("recovery-debugfs-during-recovery")
+		test_debugfs_during_recovery();
+
+	igt_describe("a job that progresses forever is hung after max_runtime_ms, no replay");
+	igt_subtest("false-timeout-runtime-cap")
+		test_runtime_cap();
 
 	igt_fixture {
 		set_mode("serial");
