@@ -228,19 +228,6 @@ static void test_reset_count(void)
 	ppu_bo_close(fd, bo);
 }
 
-static int write_file(const char *path, const char *val)
-{
-	int f = open(path, O_WRONLY);
-	ssize_t r;
-
-	if (f < 0)
-		return -errno;
-	r = write(f, val, strlen(val));
-	r = r < 0 ? -errno : 0;
-	close(f);
-	return (int)r;
-}
-
 #define FAIL_RESETS "/sys/module/ppu_sim/parameters/fail_resets"
 
 /*
@@ -266,7 +253,7 @@ static void test_failed_reset_wedges(void)
 
 	ctx = ppu_ctx_create(fd);
 	bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
-	igt_assert_eq(write_file(FAIL_RESETS, "1"), 0);
+	igt_assert_eq(ppu_file_write(FAIL_RESETS, "1"), 0);
 	so_hang = submit_hang(ctx, DRM_PPU_RING_COMPUTE, 0, bo);
 	usleep(100 * 1000);	/* compute0 hangs: gfx0 stalls behind it */
 	so_stalled = ppu_syncobj_create(fd);
@@ -290,7 +277,7 @@ static void test_failed_reset_wedges(void)
 	/* the admin's device reset, with every file closed */
 	close(fd);
 	for (int t = 0; t < 100; t++) {
-		ret = write_file(ras, "1");
+		ret = ppu_file_write(ras, "1");
 		if (ret != -EBUSY)
 			break;
 		usleep(50 * 1000);

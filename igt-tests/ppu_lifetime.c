@@ -112,26 +112,13 @@ static void require_unbind(void)
 	igt_require_f(access(path, W_OK) == 0, "cannot write %s (not root?)\n", path);
 }
 
-static int sysfs_write(const char *path, const char *val)
-{
-	int f = open(path, O_WRONLY);
-	ssize_t r;
-
-	if (f < 0)
-		return -errno;
-	r = write(f, val, strlen(val));
-	r = r < 0 ? -errno : 0;
-	close(f);
-	return (int)r;
-}
-
 static void driver_unbind(void)
 {
 	char path[600];
 	int r;
 
 	snprintf(path, sizeof(path), "%s/unbind", drv_dir);
-	r = sysfs_write(path, dev_name);
+	r = ppu_file_write(path, dev_name);
 
 	igt_assert_f(r == 0, "unbind %s: %d (%s)\n", dev_name, r, strerror(-r));
 }
@@ -142,7 +129,7 @@ static void driver_bind(void)
 	int r;
 
 	snprintf(path, sizeof(path), "%s/bind", drv_dir);
-	r = sysfs_write(path, dev_name);
+	r = ppu_file_write(path, dev_name);
 
 	igt_assert_f(r == 0, "bind %s: %d (%s)\n", dev_name, r, strerror(-r));
 }
@@ -447,7 +434,7 @@ static void test_unbind_uecc_pending(void)
 	close(fd);
 	/* -EBUSY until the jobs of closed files are gone */
 	for (int t = 0; t < 100; t++) {
-		ret = sysfs_write(buf, "1");
+		ret = ppu_file_write(buf, "1");
 		if (ret != -EBUSY)
 			break;
 		usleep(50 * 1000);

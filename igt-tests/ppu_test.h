@@ -395,21 +395,28 @@ static inline int ppu_debugfs_read(const char *dir, const char *name, char *buf,
 	return (int)len;
 }
 
+/* write @val to the (sysfs, debugfs) file @path in one write; 0 or -errno */
+static inline int ppu_file_write(const char *path, const char *val)
+{
+	ssize_t r;
+	int f;
+
+	f = open(path, O_WRONLY);
+	if (f < 0)
+		return -errno;
+	r = write(f, val, strlen(val));
+	r = r < 0 ? -errno : 0;
+	close(f);
+	return (int)r;
+}
+
 /* write @val to debugfs file @dir/@name; 0 or -errno */
 static inline int ppu_debugfs_write(const char *dir, const char *name, const char *val)
 {
 	char path[128];
-	ssize_t r;
-	int dfd;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	dfd = open(path, O_WRONLY);
-	if (dfd < 0)
-		return -errno;
-	r = write(dfd, val, strlen(val));
-	r = r < 0 ? -errno : 0;
-	close(dfd);
-	return (int)r;
+	return ppu_file_write(path, val);
 }
 
 #endif /* PPU_TEST_H */
