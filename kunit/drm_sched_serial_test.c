@@ -1269,8 +1269,11 @@ static void show_answers_during_recovery(struct kunit *test)
 			usleep_range(1000, 2000);
 	}
 	KUNIT_EXPECT_TRUE_MSG(test, seen, "never saw the recovery:\n%s", m.buf);
-	/* No wait for the recovery: well below one of its resets. */
-	KUNIT_EXPECT_LT(test, slowest, PROBE_MS);
+	/*
+	 * No wait for the recovery: no read as long as one of its resets
+	 * (a read waiting for it took 490 ms), with room for a loaded host.
+	 */
+	KUNIT_EXPECT_LT(test, slowest, (s64)mock->reset_delay_ms);
 	if (seen) {
 		KUNIT_EXPECT_FALSE(test, dma_fence_is_signaled(bad->finished));
 		KUNIT_EXPECT_NOT_NULL(test, strstr(m.buf, "recoveries=1 "));
