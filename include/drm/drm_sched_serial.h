@@ -333,7 +333,8 @@ struct drm_sched_serial_snapshot {
  * @nr_rings: number of rings
  * @max_rings: capacity of @rings
  * @cands: per-ring scratch of a recovery, preallocated
- * @in_recovery: a recovery is running
+ * @in_recovery: a recovery is running, under @lock; readers without the
+ *	lock (debugfs) see it in @snap
  * @wedged: 0, or the error every job of the domain ends with since
  *	drm_sched_serial_domain_wedge() or a failed reset; no recovery runs
  *	while it is set
