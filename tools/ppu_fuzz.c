@@ -388,7 +388,7 @@ static struct {
 	uint64_t max_bo_size;
 } fz = {
 	.seconds = 60, .threads = 4, .watchdog_s = 120,
-	.hang_interval_ms = 8000, .vgem_fd = -1,
+	.hang_interval_ms = 2000, .vgem_fd = -1,
 };
 
 static struct fz_shared *sh;
@@ -2696,7 +2696,7 @@ static void fz_usage(FILE *f)
 		"  --threads T         worker threads, 1..%d (default 4)\n"
 		"  --ops N             at most N operations per thread (default no limit)\n"
 		"  --disable LIST      comma-separated operations or features to leave out\n"
-		"  --hang-interval MS  at most one stalling stream per MS ms (default 8000)\n"
+		"  --hang-interval MS  at most one stalling stream per MS ms (default 2000)\n"
 		"  --watchdog S        fail when one operation takes S s (default 120)\n"
 		"  --keep-going        go on fuzzing after a kernel splat\n"
 		"  --verbose           print every call\n"
