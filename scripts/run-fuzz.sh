@@ -25,7 +25,8 @@
 #   PPU_FUZZ_VGEM=0   do not load vgem in the guest even if it is there
 #   PPU_VM_KERNEL     prod (default): Debian's 6.1 kernel; debug: the
 #                     lockdep + KASAN + kmemleak guest kernel (run-vm.sh)
-#   PPU_FUZZ_LOG      serial log (default build/fuzz/serial.log)
+#   PPU_FUZZ_LOG      serial log (default: PPU_IGT_LOG if set, else
+#                     build/fuzz/serial.log)
 #   PPU_PARAMS        ppu.ko parameters (default: short job timeouts)
 #   PPU_SKIP_BUILD=1  use the modules and the tool as built
 #   plus what scripts/vm/run-vm.sh and mkinitramfs.sh read; PPU_VM_TIMEOUT
@@ -34,7 +35,7 @@ set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
-LOG=${PPU_FUZZ_LOG:-$ROOT/build/fuzz/serial.log}
+LOG=${PPU_FUZZ_LOG:-${PPU_IGT_LOG:-$ROOT/build/fuzz/serial.log}}
 SECS=${PPU_FUZZ_SECONDS:-60}
 THREADS=${PPU_FUZZ_THREADS:-4}
 SEED=${PPU_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
