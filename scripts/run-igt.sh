@@ -8,15 +8,22 @@
 #   igt: <binary>/<subtest>: PASS|FAIL|SKIP
 #   igt: N passed, N failed
 # Exit status nonzero on any failed subtest, a subtest that never reported,
-# a kernel splat in the serial log, or a missing end marker.
+# a kernel splat in the serial log, a missing end marker, or (debug kernel)
+# a kmemleak report naming our modules.
 #
 # Environment:
+#   PPU_VM_KERNEL    prod (default): Debian's 6.1 kernel; debug: the lockdep
+#                    + KASAN + kmemleak guest kernel (scripts/vm/
+#                    build-debug-kernel.sh, built on first use), our modules
+#                    built against it in build/debug-modules; 3-6x slower
+#   PPU_IGT_TIMEOUT  seconds per igt binary in the guest (600, debug 1800)
 #   PPU_PARAMS       ppu.ko parameters (default: short job timeouts)
 #   PPU_SKIP_BUILD=1 use the modules and tests as built
 #   PPU_IGT_LOG      serial log file (default build/igt/serial.log under ROOT)
 #   PPU_IGT_FILTER   only binaries whose name matches this regex; the
 #                    ppu-smi steps run with ppu_ecc or when "ppu-smi"
 #                    matches it (PPU_IGT_FILTER='^ppu-smi$': only them)
+#   PPU_IGT_EXCLUDE  skip binaries whose name matches this regex
 #   PPU_SMI_TEST=0   never run the ppu-smi steps
 #   plus what scripts/vm/run-vm.sh and mkinitramfs.sh read
 set -uo pipefail
@@ -36,6 +43,7 @@ bins=()
 for b in "$ROOT"/igt-tests/build/ppu_*; do
 	[ -f "$b" ] && [ -x "$b" ] || continue
 	[ -n "${PPU_IGT_FILTER:-}" ] && ! [[ ${b##*/} =~ $PPU_IGT_FILTER ]] && continue
+	[ -n "${PPU_IGT_EXCLUDE:-}" ] && [[ ${b##*/} =~ $PPU_IGT_EXCLUDE ]] && continue
 	bins+=("$b")
 done
 # the ppu-smi checks: with ppu_ecc (the ECC flow) or when the filter asks
@@ -159,6 +167,8 @@ if [ $vmrc != 0 ]; then
 	2) echo "igt: kernel splat in the serial log ($LOG)" ;;
 	3) echo "igt: VM did not finish (no end marker) ($LOG)" ;;
 	4) echo "igt: modules failed to load ($LOG)" ;;
+	5) echo "igt: our modules did not unload ($LOG)" ;;
+	6) echo "igt: kmemleak: a leak in our modules, or no scan ($LOG)" ;;
 	*) echo "igt: VM run failed with $vmrc ($LOG)" ;;
 	esac
 fi

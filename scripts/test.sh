@@ -1,7 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make test: style checks, KUnit on UML, igt in a QEMU guest. Ends with one
-# line "N passed, N failed" and exits non-zero on any failure.
+# make test: style checks, KUnit on UML, igt in a QEMU guest: a short smoke
+# stage on Debian's production kernel (what users load), then every igt
+# binary, the reload flows and the ppu-smi checks on the debug guest kernel
+# (lockdep, KASAN, UBSAN, debug objects, kmemleak; built once into
+# PPU_CACHE by scripts/vm/build-debug-kernel.sh). Ends with one line
+# "N passed, N failed" and exits non-zero on any failure.
+# Logs: build/test-logs/<stage>.log, VM serial logs <stage>-serial.log.
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LOG=${PPU_TEST_LOG:-$ROOT/build/test-logs}
 mkdir -p "$LOG"
@@ -24,18 +29,46 @@ count() {	# $1: name, $2: log file, $3: exit code of the suite
 	failed=$((failed + f))
 }
 
+# run_stage <log name> <result prefix> <title> <command...>: run a suite,
+# log it to $LOG/<log name>.log and add the "<prefix>: N passed, N failed"
+# line it ends with to the totals
+run_stage() {
+	local name=$1 prefix=$2 title=$3 t0 rc
+	shift 3
+	echo "== $title =="
+	t0=$(date +%s)
+	"$@" 2>&1 | tee "$LOG/$name.log"
+	rc=${PIPESTATUS[0]}
+	count "$prefix" "$LOG/$name.log" "$rc"
+	echo "== $title: $(( $(date +%s) - t0 )) s"
+}
+
 echo "== check (checkpatch --strict, sparse) =="
 "$ROOT/scripts/check.sh" 2>&1 | tee "$LOG/check.log"
 rc=${PIPESTATUS[0]}
 if [ "$rc" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 
-echo "== kunit =="
-"$ROOT/scripts/run-kunit.sh" 2>&1 | tee "$LOG/kunit.log"
-count kunit "$LOG/kunit.log" "${PIPESTATUS[0]}"
+run_stage kunit kunit "kunit" "$ROOT/scripts/run-kunit.sh"
 
-echo "== igt =="
-"$ROOT/scripts/run-igt.sh" 2>&1 | tee "$LOG/igt.log"
-count igt "$LOG/igt.log" "${PIPESTATUS[0]}"
+# Debian's kernel, the one users load: a smoke stage, plus ppu_hang, whose
+# scenarios are wall-clock windows (two timeouts within the 50 ms
+# coalescing window, an innocent job still running when the hang starts)
+# that the 3-6x slower debug guest does not keep
+run_stage igt-prod igt "igt smoke (production kernel)" \
+	env PPU_VM_KERNEL=prod PPU_IGT_FILTER='^(ppu_basic|ppu_hang_basic|ppu_hang)$' \
+	PPU_SMI_TEST=0 PPU_IGT_LOG="$LOG/igt-prod-serial.log" "$ROOT/scripts/run-igt.sh"
+
+# every other igt binary, the ecc-reload flows and the ppu-smi checks on the
+# debug kernel: any splat, or a kmemleak report naming our modules, fails it
+run_stage igt-debug igt "igt (debug kernel: lockdep, KASAN, UBSAN, kmemleak)" \
+	env PPU_VM_KERNEL=debug PPU_IGT_FILTER= PPU_IGT_EXCLUDE='^ppu_hang$' \
+	PPU_IGT_LOG="$LOG/igt-debug-serial.log" "$ROOT/scripts/run-igt.sh"
+
+# the ioctl fuzzer on the debug kernel, a fixed budget and seed (make fuzz
+# SECONDS=N SEED=S runs others)
+run_stage fuzz fuzz "fuzz (debug kernel)" \
+	env PPU_VM_KERNEL=debug PPU_FUZZ_SECONDS=60 PPU_FUZZ_SEED=${PPU_FUZZ_SEED:-20261201} \
+	PPU_IGT_LOG="$LOG/fuzz-serial.log" "$ROOT/scripts/run-fuzz.sh"
 
 echo "make test: $(( $(date +%s) - start )) s"
 echo "$passed passed, $failed failed"

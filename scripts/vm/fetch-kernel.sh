@@ -2,20 +2,37 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Make sure the host has what the VM harness needs and that the cache holds
-# Debian's 6.1 kernel image plus the in-kernel modules our drivers need.
+# the guest kernel, and print the directory that holds it (vmlinuz,
+# modules/*.ko, modules.load):
 #
 #   scripts/vm/fetch-kernel.sh [extra-module-name ...]
+#
+# PPU_VM_KERNEL selects the kernel:
+#   prod (default)  Debian's 6.1 kernel image plus the in-kernel modules our
+#                   drivers need (below); make demo and make bench use it
+#   debug           the lockdep + KASAN + kmemleak guest kernel built from
+#                   linux-source-6.1 by build-debug-kernel.sh (built once,
+#                   cached by config); DRM and the helpers are built in, its
+#                   modules.load lists what /init loads, its other modules
+#                   (vgem, kmemleak_test) are there for PPU_EXTRA_KMODS or
+#                   the payload to load
 #
 # Cache layout (PPU_CACHE, default /var/cache/ppu):
 #   deb/linux-image-<abi>-unsigned_*.deb       the downloaded package
 #   kernel/<abi>/vmlinuz                       kernel image
 #   kernel/<abi>/modules/<name>.ko             uncompressed modules
 #   kernel/<abi>/modules.load                  load order (dependencies first)
+#   kernel/<abi>/ondemand/<name>.ko            modules in the guest but not
+#                                              loaded at boot (vgem)
 #
 # Modules fetched: drm, gpu-sched, drm_shmem_helper, plus a few helper
 # libraries (reed_solomon, libcrc32c, bch, drm_buddy), the names given on
 # the command line and PPU_EXTRA_KMODS, and their dependencies recursively
-# (modinfo depends). Idempotent; a cached run takes well under a second.
+# (modinfo depends). On-demand modules, PPU_ONDEMAND_KMODS (default vgem):
+# copied to the guest's /kmod/kernel/ but never loaded by /init (vgem
+# loaded at boot would take /dev/dri/card0); a test insmods them. Their
+# own dependencies must be among the modules loaded at boot.
+# Idempotent; a cached run takes well under a second.
 set -euo pipefail
 
 KABI=${PPU_KABI:-6.1.0-57-amd64}
@@ -24,9 +41,11 @@ CACHE=${PPU_CACHE:-/var/cache/ppu}
 KDIR=$CACHE/kernel/$KABI
 BASE_MODS="drm gpu-sched drm_shmem_helper reed_solomon crc32c_generic libcrc32c bch drm_buddy"
 WANT="$BASE_MODS ${PPU_EXTRA_KMODS:-} $*"
+ONDEMAND=${PPU_ONDEMAND_KMODS-vgem}
 
 log() { echo "fetch-kernel: $*" >&2; }
 norm() { echo "${1//-/_}"; }
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # hard dependencies plus "softdep pre:" ones (crc32c -> crc32c_generic)
 deps_of() { # file.ko
@@ -112,8 +131,28 @@ decompress_to() { # src dst
 	mv "$2.tmp" "$2"
 }
 
+# the debug kernel: every wanted module must be built in or in modules/
+debug_kernel() {
+	local d m
+	d=$("$HERE/build-debug-kernel.sh") || { log "the debug kernel did not build"; exit 1; }
+	for m in ${PPU_EXTRA_KMODS:-} "$@"; do
+		m=$(norm "$m")
+		[ -s "$d/modules/$m.ko" ] && continue
+		grep -q "/$m\.ko$" "$d/build/modules.builtin" 2>/dev/null && continue
+		grep -q "/${m//_/-}\.ko$" "$d/build/modules.builtin" 2>/dev/null && continue
+		log "module $m is neither built in nor a module of the debug kernel ($d)"
+		exit 1
+	done
+	echo "$d"
+}
+
 main() {
 	ensure_packages
+	case ${PPU_VM_KERNEL:-prod} in
+	prod) ;;
+	debug) debug_kernel "$@"; return ;;
+	*) log "PPU_VM_KERNEL=${PPU_VM_KERNEL}: prod or debug"; exit 2 ;;
+	esac
 	mkdir -p "$KDIR/modules"
 	fetch_deb
 
@@ -122,6 +161,9 @@ main() {
 	[ -s "$KDIR/vmlinuz" ] || missing=1
 	for m in $WANT; do
 		[ -s "$KDIR/modules/$(norm "$m").ko" ] || missing=1
+	done
+	for m in $ONDEMAND; do
+		[ -s "$KDIR/ondemand/$(norm "$m").ko" ] || missing=1
 	done
 	if [ $missing = 0 ] && [ -s "$KDIR/modules.load" ] && [ "$KDIR/modules.load" -nt "$DEB" ]; then
 		# also make sure the deps of everything cached are cached
@@ -202,10 +244,26 @@ main() {
 	for m in "$KDIR"/modules/*.ko; do
 		n=${m##*/}; visit "${n%.ko}"
 	done
+	# on-demand modules, kept out of modules/ (so out of the load order)
+	mkdir -p "$KDIR/ondemand"
+	for m in $ONDEMAND; do
+		n=$(norm "$m")
+		[ -s "$KDIR/ondemand/$n.ko" ] && continue
+		p=${MODPATH[$n]:-}
+		[ -n "$p" ] || { log "on-demand module $n not in $PKG - skipped"; continue; }
+		log "extracting ${p##*/} (on demand)"
+		t=$(extract_members "$p")
+		decompress_to "$t/$p" "$KDIR/ondemand/$n.ko"
+		rm -rf "$t"
+		for d in $(deps_of "$KDIR/ondemand/$n.ko"); do
+			[[ " ${order[*]} " == *" $d "* ]] ||
+				log "warning: on-demand $n needs $d, not loaded at boot (add it to PPU_EXTRA_KMODS)"
+		done
+	done
 	printf '%s\n' "${order[@]}" > "$KDIR/modules.load.tmp"
 	mv "$KDIR/modules.load.tmp" "$KDIR/modules.load"
 	log "cached in $KDIR: $(tr '\n' ' ' < "$KDIR/modules.load")"
 	echo "$KDIR"
 }
 
-main
+main "$@"

@@ -10,6 +10,11 @@
 #   PPU-VM: MODULES OK|FAILED
 #   PPU-VM: PAYLOAD-START
 #   PPU-VM: PAYLOAD-EXIT rc=N
+#   PPU-VM: MODULE <line of /proc/modules>   (our modules, after loading
+#           and before unloading: where their code was, for kmemleak-check)
+#   PPU-VM: KMEMLEAK-BEGIN <phase> ... PPU-VM: KMEMLEAK-END <phase>
+#           (PPU_KMEMLEAK=1: the leak report after two scans, phase
+#           before-unload, then after-unload; kmemleak-check.py reads it)
 #   PPU-VM: DMESG-BEGIN ... PPU-VM: DMESG-END
 #   PPU-VM: END
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
@@ -33,11 +38,38 @@ exec </dev/console >/dev/console 2>&1
 echo "PPU-VM: BOOTED $(uname -r)"
 
 # settings written by mkinitramfs.sh: PPU_PARAMS, PPU_SIM_PARAMS,
-# PPU_SERIAL_PARAMS, PPU_LOAD_MODULES, PPU_GUEST_ENV
+# PPU_SERIAL_PARAMS, PPU_LOAD_MODULES, PPU_GUEST_ENV, PPU_VM_KERNEL,
+# PPU_KMEMLEAK
 [ -f /etc/vm.env ] && . /etc/vm.env
+export PPU_VM_KERNEL="${PPU_VM_KERNEL:-prod}"
 
 # show warnings (and worse) live on the console; quiet hides them otherwise
 echo 5 > /proc/sys/kernel/printk
+
+our_modules() {
+	grep -E '^(ppu|ppu_sim|drm_sched_serial) ' /proc/modules | sed 's/^/PPU-VM: MODULE /'
+}
+
+# kmemleak: an object is reported only when a scan finds it unreferenced
+# and unchanged since the scan before (and at least 5 s old), so scan
+# twice with a pause; print the report, then forget it (clear) so that the
+# next phase shows only new ones
+kmemleak_report() { # phase
+	k=/sys/kernel/debug/kmemleak
+	[ "${PPU_KMEMLEAK:-0}" = 1 ] || return 0
+	if [ ! -w $k ]; then
+		echo "PPU-VM: KMEMLEAK UNAVAILABLE"
+		return 0
+	fi
+	t0=$(cut -d. -f1 /proc/uptime)
+	echo scan > $k
+	sleep 6
+	echo scan > $k
+	echo "PPU-VM: KMEMLEAK-BEGIN $1 ($(( $(cut -d. -f1 /proc/uptime) - t0 )) s)"
+	cat $k
+	echo "PPU-VM: KMEMLEAK-END $1"
+	echo clear > $k
+}
 
 load() { # file params...
 	f=$1; shift
@@ -73,6 +105,7 @@ if [ "${PPU_LOAD_MODULES:-1}" = 1 ]; then
 		load "/kmod/ppu/$m.ko" $params || mods_ok=0
 	done < /kmod/ppu.load
 fi
+our_modules
 if [ $mods_ok = 1 ]; then
 	echo "PPU-VM: MODULES OK"
 else
@@ -93,6 +126,11 @@ rc=$?
 echo "PPU-VM: PAYLOAD-EXIT rc=$rc"
 
 # Unload our modules: a leak or a stuck reference shows up here.
+# kmemleak (debug kernel): once with the modules loaded (objects nothing
+# points to any more), once after unloading them (objects only their
+# code or data pointed to)
+our_modules
+kmemleak_report before-unload
 if [ "${PPU_LOAD_MODULES:-1}" = 1 ] && [ "${PPU_UNLOAD:-1}" = 1 ]; then
 	if rmmod ppu && rmmod ppu_sim && rmmod drm_sched_serial; then
 		echo "PPU-VM: RMMOD OK"
@@ -100,6 +138,7 @@ if [ "${PPU_LOAD_MODULES:-1}" = 1 ] && [ "${PPU_UNLOAD:-1}" = 1 ]; then
 		echo "PPU-VM: RMMOD FAILED"
 		lsmod
 	fi
+	kmemleak_report after-unload
 fi
 
 echo "PPU-VM: DMESG-BEGIN"

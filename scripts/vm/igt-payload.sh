@@ -12,7 +12,12 @@
 # (PPU-SMI-TEST:). Exit status: 0 if every binary exited 0 or 77 (skip)
 # and both scripts passed.
 export IGT_FORCE_DRIVER=${IGT_FORCE_DRIVER:-ppu}
-T=${PPU_IGT_TIMEOUT:-600}
+# per binary and per reload script: the debug kernel is 3-6x slower
+if [ "${PPU_VM_KERNEL:-prod}" = debug ]; then
+	T=${PPU_IGT_TIMEOUT:-1800}
+else
+	T=${PPU_IGT_TIMEOUT:-600}
+fi
 
 if [ "${PPU_MODULES_OK:-1}" != 1 ]; then
 	echo "PPU-IGT: modules failed to load; running anyway"

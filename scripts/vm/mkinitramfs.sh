@@ -9,18 +9,29 @@
 #   /init                   scripts/vm/guest-init.sh
 #   /payload.sh             the payload (run by /init after loading modules)
 #   /bin, /sbin, /usr/bin   busybox-static + applet symlinks
-#   /kmod/kernel/*.ko       Debian modules (fetch-kernel.sh), load order in
-#                           /kmod/kernel.load
+#   /kmod/kernel/*.ko       the guest kernel's modules (fetch-kernel.sh),
+#                           load order in /kmod/kernel.load; the ones not in
+#                           it (vgem) are there for a test to insmod
 #   /kmod/ppu/*.ko          our modules, load order in /kmod/ppu.load
 #   /igt/*                  igt test binaries (+ their shared libraries)
 #   /extra/*                PPU_EXTRA_FILES (executables get their libraries)
 #   /etc/vm.env             PPU_PARAMS, PPU_SIM_PARAMS, PPU_SERIAL_PARAMS,
-#                           PPU_LOAD_MODULES, PPU_GUEST_ENV
+#                           PPU_LOAD_MODULES, PPU_GUEST_ENV, PPU_VM_KERNEL,
+#                           PPU_KMEMLEAK
+# The root of the tree is mode 0755 (not mktemp's 0700), so that processes
+# that drop root still reach /dev/dri, /bin and /igt.
 #
 # Environment:
+#   PPU_VM_KERNEL    prod (default): Debian's kernel; debug: the debug guest
+#                    kernel (see fetch-kernel.sh)
 #   PPU_KOS          our modules in load order (default: drm_sched_serial.ko,
-#                    ppu_sim.ko, ppu.ko of the tree; missing ones are skipped
-#                    with a warning)
+#                    ppu_sim.ko, ppu.ko of the tree, missing ones skipped
+#                    with a warning; with PPU_VM_KERNEL=debug, the same
+#                    modules built against the debug kernel by
+#                    build-debug-modules.sh)
+#   PPU_EXTRA_KMODS  more modules of the guest kernel to load at boot
+#   PPU_KMEMLEAK     1 (default on the debug kernel): /init scans for leaks
+#                    at the end, before and after unloading our modules
 #   PPU_IGT_BINS     igt binaries (default: igt-tests/build/ppu_* executables;
 #                    "none": no igt binary)
 #   PPU_EXTRA_FILES  more files for /extra
@@ -40,7 +51,11 @@ OUT=$2
 KDIR=$("$HERE/fetch-kernel.sh")
 
 STAGE=$(mktemp -d "${TMPDIR:-/tmp}/ppu-initramfs.XXXXXX")
-trap 'rm -rf "$STAGE"' EXIT
+KOS=$(mktemp -d "${TMPDIR:-/tmp}/ppu-initramfs-kos.XXXXXX")
+trap 'rm -rf "$STAGE" "$KOS"' EXIT
+# the guest's / (mktemp -d makes it 0700)
+chmod 755 "$STAGE"
+VMK=${PPU_VM_KERNEL:-prod}
 
 mkdir -p "$STAGE"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,root,etc,kmod/kernel,kmod/ppu,igt,extra}
 mkdir -p "$STAGE/usr/lib/x86_64-linux-gnu" "$STAGE/usr/lib64"
@@ -66,10 +81,26 @@ mknod "$STAGE/dev/null" c 1 3 2>/dev/null || true
 # kernel modules
 cp "$KDIR"/modules/*.ko "$STAGE/kmod/kernel/"
 cp "$KDIR/modules.load" "$STAGE/kmod/kernel.load"
+# on-demand modules of Debian's kernel: in the guest, not loaded at boot
+if [ -d "$KDIR/ondemand" ]; then
+	find "$KDIR/ondemand" -name '*.ko' -exec cp {} "$STAGE/kmod/kernel/" \;
+fi
+# the debug kernel's on-demand modules asked for (fetch-kernel.sh checked
+# that each one is built in or there)
+if [ "$VMK" = debug ]; then
+	for m in ${PPU_EXTRA_KMODS:-}; do
+		m=${m//-/_}
+		[ -f "$STAGE/kmod/kernel/$m.ko" ] || continue
+		grep -qx "$m" "$STAGE/kmod/kernel.load" || echo "$m" >> "$STAGE/kmod/kernel.load"
+	done
+fi
 
 # our modules
 if [ -n "${PPU_KOS:-}" ]; then
 	read -r -a kos <<< "$PPU_KOS"
+elif [ "$VMK" = debug ]; then
+	"$HERE/build-debug-modules.sh" "$KDIR" "$KOS"
+	kos=("$KOS/drm_sched_serial.ko" "$KOS/ppu_sim.ko" "$KOS/ppu.ko")
 else
 	kos=("$ROOT/drm_sched_serial/drm_sched_serial.ko" "$ROOT/ppu_drv/sim/ppu_sim.ko" "$ROOT/ppu_drv/ppu.ko")
 fi
@@ -83,6 +114,14 @@ for ko in "${kos[@]}"; do
 	# every kernel module it depends on must be in the initramfs
 	for d in $(modinfo -F depends "$ko" | tr , ' '); do
 		d=${d//-/_}
+		if [ "$VMK" = debug ]; then
+			# built in, or a module of the debug kernel loaded at boot
+			[ -f "$STAGE/kmod/ppu/$d.ko" ] && continue
+			[ -f "$STAGE/kmod/kernel/$d.ko" ] ||
+				{ echo "mkinitramfs: $m needs $d, not in the debug kernel" >&2; exit 1; }
+			grep -qx "$d" "$STAGE/kmod/kernel.load" || echo "$d" >> "$STAGE/kmod/kernel.load"
+			continue
+		fi
 		[ -f "$STAGE/kmod/kernel/$d.ko" ] || [ -f "$STAGE/kmod/ppu/$d.ko" ] || {
 			echo "mkinitramfs: fetching kernel module $d needed by $m" >&2
 			KDIR=$("$HERE/fetch-kernel.sh" "$d")
@@ -145,6 +184,8 @@ chmod 755 "$STAGE/payload.sh"
 	printf 'PPU_SERIAL_PARAMS=%q\n' "${PPU_SERIAL_PARAMS:-}"
 	printf 'PPU_LOAD_MODULES=%q\n' "${PPU_LOAD_MODULES:-1}"
 	printf 'PPU_GUEST_ENV=%q\n' "${PPU_GUEST_ENV:-}"
+	printf 'PPU_VM_KERNEL=%q\n' "$VMK"
+	printf 'PPU_KMEMLEAK=%q\n' "${PPU_KMEMLEAK:-$([ "$VMK" = debug ] && echo 1 || echo 0)}"
 } > "$STAGE/etc/vm.env"
 
 mkdir -p "$(dirname "$OUT")"

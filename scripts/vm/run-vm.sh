@@ -1,8 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Boot Debian's 6.1 kernel in QEMU (TCG) with a busybox initramfs that loads
+# Boot the guest kernel in QEMU (TCG) with a busybox initramfs that loads
 # the PPU modules and runs a payload script, then check the serial log.
+# PPU_VM_KERNEL=prod (default): Debian's 6.1 kernel; debug: the lockdep +
+# KASAN + kmemleak kernel of build-debug-kernel.sh (several times slower;
+# built on first use, 8-15 min on 2 cores).
 #
 #   scripts/vm/run-vm.sh <payload-script> [logfile]
 #
@@ -13,8 +16,11 @@
 #   3   end marker missing (guest panicked, hung, or QEMU timed out)
 #   4   our modules failed to load
 #   5   our modules failed to unload after the payload
+#   6   kmemleak reported a leak in our modules (kmemleak-check.py), or
+#       did not run on the debug kernel
 # Environment (besides what mkinitramfs.sh reads):
-#   PPU_VM_TIMEOUT  seconds before QEMU is killed (default 900)
+#   PPU_VM_KERNEL   prod (default) or debug
+#   PPU_VM_TIMEOUT  seconds before QEMU is killed (default 900, debug 2700)
 #   PPU_VM_MEM      guest memory in MB (default 1024)
 #   PPU_VM_SMP      guest CPUs (default 2)
 #   PPU_VM_APPEND   extra kernel command line
@@ -27,7 +33,12 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: $0 <payload-script> [logfile]" >&2; exit 2; }
 PAYLOAD=$1
 LOG=${2:-${TMPDIR:-/tmp}/ppu-vm-$(date +%Y%m%d-%H%M%S)-$$.log}
-TIMEOUT=${PPU_VM_TIMEOUT:-900}
+export PPU_VM_KERNEL=${PPU_VM_KERNEL:-prod}
+case $PPU_VM_KERNEL in
+prod) TIMEOUT=${PPU_VM_TIMEOUT:-900} ;;
+debug) TIMEOUT=${PPU_VM_TIMEOUT:-2700} ;;
+*) echo "run-vm: PPU_VM_KERNEL=$PPU_VM_KERNEL: prod or debug" >&2; exit 2 ;;
+esac
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/ppu-vm.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
@@ -36,7 +47,7 @@ KDIR=$("$HERE/fetch-kernel.sh") || { echo "run-vm: fetch-kernel failed" >&2; exi
 "$HERE/mkinitramfs.sh" "$PAYLOAD" "$WORK/initrd.gz" || { echo "run-vm: mkinitramfs failed" >&2; exit 3; }
 
 mkdir -p "$(dirname "$LOG")"
-echo "run-vm: booting (timeout ${TIMEOUT}s), serial log $LOG" >&2
+echo "run-vm: booting the $PPU_VM_KERNEL kernel (timeout ${TIMEOUT}s), serial log $LOG" >&2
 start=$(date +%s)
 QEMU=(qemu-system-x86_64 -accel tcg -m "${PPU_VM_MEM:-1024}" -smp "${PPU_VM_SMP:-2}"
       -nographic -no-reboot -nic none -vga none -monitor none -serial stdio
@@ -79,6 +90,19 @@ fi
 if grep -qx 'PPU-VM: RMMOD FAILED' "$LOG"; then
 	echo "run-vm: FAIL: our modules did not unload" >&2
 	[ $rc = 0 ] && rc=5
+fi
+# kmemleak (debug kernel; guest-init.sh scans before and after unloading)
+if grep -q '^PPU-VM: KMEMLEAK-BEGIN ' "$LOG"; then
+	if ! python3 "$HERE/kmemleak-check.py" "$LOG" > "$WORK/kmemleak" 2>&1; then
+		echo "run-vm: FAIL: kmemleak reports a leak in our modules:" >&2
+		[ $rc = 0 ] && rc=6
+	fi
+	sed 's/^/run-vm: /' "$WORK/kmemleak" >&2
+elif [ "$PPU_VM_KERNEL" = debug ] && [ "${PPU_KMEMLEAK:-1}" = 1 ] &&
+	grep -qx 'PPU-VM: END' "$LOG"; then
+	echo "run-vm: FAIL: kmemleak did not run on the debug kernel" >&2
+	grep 'PPU-VM: KMEMLEAK' "$LOG" | sed 's/^/run-vm:   /' >&2
+	[ $rc = 0 ] && rc=6
 fi
 prc=$(sed -n 's/^PPU-VM: PAYLOAD-EXIT rc=\([0-9]*\)$/\1/p' "$LOG" | tail -n1)
 if [ -n "$prc" ] && [ "$prc" != 0 ]; then
