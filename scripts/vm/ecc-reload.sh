@@ -242,6 +242,19 @@ C=$(taddr 3 0 5)
 cecc "$C" 3
 E=$(taddr 4 0 6)
 uecc "$E" || fail "UECC at $E"
+# busybox uevent runs the helper once per event and waits for it (a few
+# forks: ~0.2 s each on the debug kernel, which then lags seconds behind):
+# wait for the events checked below, up to 60 s, not a fixed time
+i=0
+while [ $i -lt 120 ]; do
+	grep -q "ADDRESS=$(page "$C") PPU_RAS_EVENT=retired" /tmp/uevents.log &&
+		grep -q "ADDRESS=$E PPU_RAS_EVENT=uecc" /tmp/uevents.log &&
+		grep -q "PPU_RAS_EVENT=rma" /tmp/uevents.log &&
+		grep -q "CAUSE=uecc DRM_SCHED_SERIAL_RECOVERY=1" /tmp/uevents.log && break
+	sleep 0.5
+	i=$((i + 1))
+done
+log "uevents: waited $((i / 2)) s for the helper"
 sleep 1
 kill "$UEVPID"
 sed 's/^/ecc-reload:   uevent: /' /tmp/uevents.log
