@@ -7,7 +7,9 @@
 
 #include <linux/dma-fence.h>
 #include <linux/kref.h>
+#include <linux/llist.h>
 #include <linux/mutex.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <drm/drm_device.h>
 #include <drm/drm_file.h>
@@ -67,6 +69,8 @@ struct ppu_ring {
  * @files: open DRM files, for UECC handling and the last close
  * @limits: what one DRM file may hold, from the module parameters
  * @nr_jobs: jobs allocated and not yet freed; the unbind waits for zero
+ * @free_jobs: jobs the scheduler is done with, freed by @free_work
+ * @free_work: frees @free_jobs outside the scheduler's paths
  */
 struct ppu_device {
 	struct drm_device drm;
@@ -80,6 +84,8 @@ struct ppu_device {
 	struct list_head files;
 	struct ppu_limits limits;
 	atomic_t nr_jobs;
+	struct llist_head free_jobs;
+	struct work_struct free_work;
 };
 
 static inline struct ppu_device *to_ppu(struct drm_device *drm)
@@ -143,6 +149,7 @@ struct ppu_ctx {
  * @hw: descriptor handed to the device
  * @fence_prealloc: hw fence allocated at submit for the first run
  * @hw_fence: hw fence of the last run of the job (reference), or NULL
+ * @free_node: entry in &ppu_device.free_jobs
  * @usage: usage counters of the submitting file, which count the job
  *	(reference), or NULL
  */
@@ -158,6 +165,7 @@ struct ppu_job {
 	struct ppu_hw_job hw;
 	struct ppu_fence *fence_prealloc;
 	struct dma_fence *hw_fence;
+	struct llist_node free_node;
 	struct ppu_usage *usage;
 };
 

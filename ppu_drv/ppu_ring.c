@@ -248,9 +248,31 @@ static enum drm_gpu_sched_stat ppu_ring_timedout_job(struct drm_sched_job *sched
 	return ppu_reset_timedout(to_ppu_job(sched_job));
 }
 
+/*
+ * drm_sched_stop() frees the jobs that completed, and it runs inside the
+ * recovery's fence-signalling section: freeing a job unpins its BOs, which
+ * takes the shmem pages lock, held elsewhere around allocations. Jobs are
+ * freed from a work item instead (llist_add() and queue_work() neither
+ * sleep nor allocate).
+ */
 static void ppu_ring_free_job(struct drm_sched_job *sched_job)
 {
-	ppu_job_free(to_ppu_job(sched_job));
+	struct ppu_job *job = to_ppu_job(sched_job);
+	struct ppu_device *ppu = job->ring->ppu;
+
+	if (llist_add(&job->free_node, &ppu->free_jobs))
+		queue_work(system_wq, &ppu->free_work);
+}
+
+static void ppu_ring_free_work(struct work_struct *work)
+{
+	struct ppu_device *ppu = container_of(work, struct ppu_device,
+					      free_work);
+	struct ppu_job *job, *tmp;
+
+	llist_for_each_entry_safe(job, tmp, llist_del_all(&ppu->free_jobs),
+				  free_node)
+		ppu_job_free(job);
 }
 
 static const struct drm_sched_backend_ops ppu_sched_ops = {
@@ -335,6 +357,8 @@ int ppu_rings_init(struct ppu_device *ppu)
 	u32 i;
 	int ret;
 
+	init_llist_head(&ppu->free_jobs);
+	INIT_WORK(&ppu->free_work, ppu_ring_free_work);
 	/*
 	 * The schedulers outlive an unbind: the finished fences that
 	 * userspace may still hold (syncobjs, sync_files of open files) name
@@ -434,6 +458,7 @@ void ppu_rings_fini(struct ppu_device *ppu)
 		ppu_ring_cancel_fences(&ppu->rings[i]);
 		ppu_ring_free_pending(&ppu->rings[i]);
 	}
-	/* Jobs killed with their entity are freed from a work item. */
+	/* Jobs are freed from work items (killed entities', free_work). */
 	wait_var_event(&ppu->nr_jobs, !atomic_read(&ppu->nr_jobs));
+	flush_work(&ppu->free_work);
 }
