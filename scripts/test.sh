@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make test: style checks, KUnit on UML, igt in a QEMU guest: a short smoke
-# stage on Debian's production kernel (what users load), then every igt
-# binary, the reload flows and the ppu-smi checks on the debug guest kernel
-# (lockdep, KASAN, UBSAN, debug objects, kmemleak; built once into
-# PPU_CACHE by scripts/vm/build-debug-kernel.sh). Ends with one line
-# "N passed, N failed" and exits non-zero on any failure.
+# make test: style checks, KUnit on UML, igt in a QEMU guest: a smoke stage
+# on Debian's production kernel (what users load; with ppu_hang, whose
+# timing the debug guest cannot keep), then every other igt binary, the
+# reload flows and the ppu-smi checks on the debug guest kernel (lockdep,
+# KASAN, UBSAN, debug objects, kmemleak; built once into PPU_CACHE by
+# scripts/vm/build-debug-kernel.sh), then the ioctl fuzzer on it. Ends with
+# one line "N passed, N failed" and exits non-zero on any failure.
 # Logs: build/test-logs/<stage>.log, VM serial logs <stage>-serial.log.
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 LOG=${PPU_TEST_LOG:-$ROOT/build/test-logs}
