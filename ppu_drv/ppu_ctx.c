@@ -48,10 +48,25 @@ struct ppu_ctx *ppu_ctx_lookup(struct ppu_file *pfile, u32 id)
 	return ctx;
 }
 
+/*
+ * How long the close of a killed process waits for its queued jobs to
+ * reach the rings (drm_sched_entity_destroy() waits 1 s). Jobs still
+ * queued after that are killed, and 6.1's drm_sched_entity_kill_jobs()
+ * leaks a reference to the entity's last scheduled fence for each one when
+ * that fence has signalled already (kmemleak on the debug kernel, igt
+ * ppu_clients jobs-outlive-kill). Every fence signals in finite time: a
+ * foreign one or a hang's recovery well within this.
+ */
+#define PPU_CTX_DRAIN_MS	10000
+
 static void ppu_ctx_destroy_entities(struct ppu_ctx *ctx, u32 count)
 {
-	while (count)
-		drm_sched_entity_destroy(&ctx->entities[--count]);
+	while (count) {
+		struct drm_sched_entity *entity = &ctx->entities[--count];
+
+		drm_sched_entity_flush(entity, msecs_to_jiffies(PPU_CTX_DRAIN_MS));
+		drm_sched_entity_fini(entity);
+	}
 }
 
 static struct ppu_ctx *ppu_ctx_alloc(struct ppu_device *ppu)
