@@ -252,7 +252,10 @@ static void print_query(const struct dev *devs, unsigned int n, unsigned int sec
 		Q(4, "Bus Id", "%s", d->info.pci_bus_id[0] ? d->info.pci_bus_id : "N/A");
 		Q(4, "Rings", "%u gfx, %u compute, %u sdma", d->info.rings_gfx,
 		  d->info.rings_compute, d->info.rings_sdma);
-		Q(4, "Device Resets", "%" PRIu64, d->info.reset_count);
+		if (d->info.reset_count == PPU_UNKNOWN)
+			Q(4, "Device Resets", "N/A (root only)");
+		else
+			Q(4, "Device Resets", "%" PRIu64, d->info.reset_count);
 		Q(4, "Health", "%s", health_name(health(d)));
 		if (sec & SEC_MEMORY) {
 			printf("    Memory Usage\n");
@@ -393,7 +396,10 @@ static void print_json(const struct dev *devs, unsigned int n)
 		printf(",\n      \"health\": \"%s\",\n", health_name(health(d)));
 		printf("      \"rings\": {\"gfx\": %u, \"compute\": %u, \"sdma\": %u},\n",
 		       d->info.rings_gfx, d->info.rings_compute, d->info.rings_sdma);
-		printf("      \"reset_count\": %" PRIu64 ",\n", d->info.reset_count);
+		if (d->info.reset_count == PPU_UNKNOWN)
+			printf("      \"reset_count\": null,\n");
+		else
+			printf("      \"reset_count\": %" PRIu64 ",\n", d->info.reset_count);
 		printf("      \"memory\": {\"total_bytes\": %" PRIu64 ", \"available_bytes\": %" PRIu64 ", \"used_bytes\": %" PRIu64 "},\n",
 		       r->mem_total, r->mem_available, r->mem_total - r->mem_available);
 		printf("      \"ecc\": {\n        \"enabled\": %s,\n        \"code\": ",
@@ -589,8 +595,9 @@ static void print_prometheus(const struct dev *devs, unsigned int n)
 	prom_head("ppu_device_resets_total", "counter",
 		  "Device resets since the driver loaded.");
 	for (i = 0; i < n; i++)
-		printf("ppu_device_resets_total{device=\"%u\"} %" PRIu64 "\n",
-		       devs[i].index, devs[i].info.reset_count);
+		if (devs[i].info.reset_count != PPU_UNKNOWN)
+			printf("ppu_device_resets_total{device=\"%u\"} %" PRIu64 "\n",
+			       devs[i].index, devs[i].info.reset_count);
 	prom_head("ppu_recovery_readable", "gauge",
 		  "1 if the ring recovery status (debugfs, root) could be read.");
 	for (i = 0; i < n; i++) {

@@ -14,7 +14,8 @@
 #   rma            ppu_sim with spare_rows=0, a UECC, reload: exit 2
 #   prometheus     every sample line matches the exposition format, every
 #                  metric has HELP and TYPE (output of every state)
-#   errors         -i 9: exit 3; bad -d: exit 6; as user nobody: exit 4
+#   errors         -i 9: exit 3; bad -d: exit 6; as user nobody: exit 4;
+#                  nobody on a 0666 render node: exit 0-2, resets N/A
 #                  (SKIP if su cannot switch users)
 #   json           host-side: every JSON document printed between
 #                  "PPU-SMI-JSON: BEGIN <state>" and "PPU-SMI-JSON: END"
@@ -306,6 +307,15 @@ if [ "$uid" = 65534 ]; then
 	sed 's/^/ppu-smi-test:   stderr: /' /tmp/smi.err
 	check "as nobody: exit 4 (got $r)" [ $r = 4 ]
 	check "as nobody: permission message" grep -q "permission" /tmp/smi.err
+	# a user who may open the render node (udev's render group) sees
+	# everything but the device-wide reset count, which is root's
+	for n in /dev/dri/renderD*; do chmod 666 "$n"; done
+	as_nobody "$SMI -q" > /tmp/smi.out 2> /tmp/smi.err
+	r=$?
+	for n in /dev/dri/renderD*; do chmod 600 "$n"; done
+	sed 's/^/ppu-smi-test:   stderr: /' /tmp/smi.err
+	check "render-node user: a health exit code, 0-2 (got $r)" [ $r -le 2 ]
+	check "render-node user: reset count N/A" grep -q "Device Resets.*N/A" /tmp/smi.out
 else
 	log "SKIP: su cannot run a command as nobody (id -u: '$uid'); no permission check"
 	skip=skip

@@ -370,8 +370,11 @@ ppu_return_t ppu_device_get_info(ppu_device_t *dev, ppu_device_info_t *info)
 	if (r)
 		return r;
 	info->rings_sdma = (unsigned int)val;
+	/* device-wide, so CAP_SYS_ADMIN's only (-EPERM otherwise) */
 	r = get_param(dev, DRM_PPU_PARAM_RESET_COUNT, &val);
-	if (r)
+	if (r == PPU_ERROR_NO_PERMISSION)
+		val = PPU_UNKNOWN;
+	else if (r)
 		return r;
 	info->reset_count = val;
 	return PPU_SUCCESS;

@@ -17,6 +17,9 @@ extern "C" {
 #endif
 
 /** Return codes of every libppu call. */
+/* A value the caller may not read (the driver keeps it for root). */
+#define PPU_UNKNOWN	UINT64_MAX
+
 typedef enum {
 	PPU_SUCCESS = 0,
 	PPU_ERROR_NO_DEVICE = 1,	/* no PPU, or index out of range */
@@ -45,7 +48,8 @@ typedef struct {
 	char driver_version[32];	/* "1.0.0" */
 	char ecc_code[16];		/* "secded", "sddc" or "" */
 	unsigned int rings_gfx, rings_compute, rings_sdma;
-	uint64_t reset_count;		/* device resets since load */
+	uint64_t reset_count;		/* device resets since load, or
+					 * PPU_UNKNOWN (CAP_SYS_ADMIN only) */
 } ppu_device_info_t;
 
 ppu_return_t ppu_device_get_info(ppu_device_t *dev, ppu_device_info_t *info);
