@@ -120,6 +120,24 @@ static bool dss_fence_done(struct dma_fence *f)
 }
 
 /*
+ * If @job's work is done (its hardware fence signalled with anything but
+ * -ECANCELED), finish it with that fence at drm_sched_start(): it never
+ * runs again. Returns true then.
+ */
+static bool dss_finish_if_done(struct drm_sched_serial_domain *d,
+			       struct drm_sched_job *job)
+{
+	struct dma_fence *hw = d->ops->hw_fence(job);
+
+	if (!dss_fence_done(hw)) {
+		dma_fence_put(hw);
+		return false;
+	}
+	dss_complete_with(job, hw);
+	return true;
+}
+
+/*
  * Find each ring's head: the first pending job whose work is not done. A
  * job whose hardware fence signalled between the quiesce and now is done:
  * it is finished with that fence and never runs again.
@@ -135,13 +153,8 @@ static void dss_find_heads(struct drm_sched_serial_domain *d)
 
 		c->head = NULL;
 		list_for_each_entry(job, &sched->pending_list, list) {
-			struct dma_fence *hw = d->ops->hw_fence(job);
-
-			if (dss_fence_done(hw)) {
-				dss_complete_with(job, hw);
+			if (dss_finish_if_done(d, job))
 				continue;
-			}
-			dma_fence_put(hw);
 			if (job->s_fence->finished.error)
 				continue;
 			c->head = job;
@@ -463,16 +476,8 @@ static void dss_drop_done_heads(struct drm_sched_serial_domain *d)
 		struct drm_sched_job *job;
 
 		list_for_each_entry(job, &sched->pending_list, list) {
-			struct dma_fence *hw;
-
-			if (job->s_fence->parent)
+			if (job->s_fence->parent || !dss_finish_if_done(d, job))
 				continue;
-			hw = d->ops->hw_fence(job);
-			if (!dss_fence_done(hw)) {
-				dma_fence_put(hw);
-				continue;
-			}
-			dss_complete_with(job, hw);
 			if (job == c->head)
 				c->head = NULL;
 		}
@@ -822,13 +827,8 @@ static void dss_wedge_work(struct work_struct *work)
 		struct drm_sched_job *job;
 
 		list_for_each_entry(job, &sched->pending_list, list) {
-			struct dma_fence *hw = d->ops->hw_fence(job);
-
-			if (dss_fence_done(hw)) {
-				dss_complete_with(job, hw);
+			if (dss_finish_if_done(d, job))
 				continue;
-			}
-			dma_fence_put(hw);
 			if (!job->s_fence->finished.error)
 				dma_fence_set_error(&job->s_fence->finished,
 						    w->error);
