@@ -23,6 +23,17 @@ static const char * const drm_sched_serial_mode_names[] = {
 	[DRM_SCHED_SERIAL_MODE_OFF] = "off",
 };
 
+static const char * const drm_sched_serial_hint_names[] = {
+	[DRM_SCHED_SERIAL_HINT_UNKNOWN] = "unknown",
+	[DRM_SCHED_SERIAL_HINT_STALLED] = "stalled",
+	[DRM_SCHED_SERIAL_HINT_HUNG] = "hung",
+};
+
+static const char * const drm_sched_serial_strategy_names[] = {
+	[DRM_SCHED_SERIAL_PROBE_SERIAL] = "serial",
+	[DRM_SCHED_SERIAL_PROBE_GROUP] = "group",
+};
+
 static const char * const drm_sched_serial_cause_names[] = {
 	[DRM_SCHED_SERIAL_CAUSE_TIMEOUT] = "timeout",
 	[DRM_SCHED_SERIAL_CAUSE_UECC] = "uecc",
@@ -62,6 +73,54 @@ int drm_sched_serial_mode_parse(const char *s, enum drm_sched_serial_mode *mode)
 EXPORT_SYMBOL(drm_sched_serial_mode_parse);
 
 /**
+ * drm_sched_serial_hint_name - printable name of a hardware hint
+ * @hint: the hint
+ *
+ * Return: "unknown", "stalled" or "hung".
+ */
+const char *drm_sched_serial_hint_name(enum drm_sched_serial_hint hint)
+{
+	if ((unsigned int)hint >= ARRAY_SIZE(drm_sched_serial_hint_names))
+		return "unknown";
+	return drm_sched_serial_hint_names[hint];
+}
+EXPORT_SYMBOL(drm_sched_serial_hint_name);
+
+/**
+ * drm_sched_serial_probe_strategy_name - printable name of a probe strategy
+ * @s: the strategy
+ *
+ * Return: "serial", "group", or "unknown".
+ */
+const char *
+drm_sched_serial_probe_strategy_name(enum drm_sched_serial_probe_strategy s)
+{
+	if ((unsigned int)s >= ARRAY_SIZE(drm_sched_serial_strategy_names))
+		return "unknown";
+	return drm_sched_serial_strategy_names[s];
+}
+EXPORT_SYMBOL(drm_sched_serial_probe_strategy_name);
+
+/**
+ * drm_sched_serial_probe_strategy_parse - parse a probe strategy name
+ * @s: "serial" or "group", a trailing newline allowed
+ * @strategy: the strategy, on success
+ *
+ * Return: 0, or -EINVAL for anything else.
+ */
+int drm_sched_serial_probe_strategy_parse(const char *s,
+					  enum drm_sched_serial_probe_strategy *strategy)
+{
+	int i = sysfs_match_string(drm_sched_serial_strategy_names, s);
+
+	if (i < 0)
+		return -EINVAL;
+	*strategy = i;
+	return 0;
+}
+EXPORT_SYMBOL(drm_sched_serial_probe_strategy_parse);
+
+/**
  * drm_sched_serial_cause_name - printable name of a recovery cause
  * @cause: the cause
  *
@@ -80,7 +139,8 @@ EXPORT_SYMBOL(drm_sched_serial_cause_name);
  * @params: filled with the defaults: serial mode, 500 ms probes,
  *	elimination on, 3 s replay budget, 4 resets, ban at the first guilty
  *	verdict or at 3 suspect verdicts in 120 s, 50 ms timeout coalescing,
- *	a job that progresses is hung after 10 s as its ring's head
+ *	a job that progresses is hung after 10 s as its ring's head, serial
+ *	(one ring at a time) replays
  */
 void drm_sched_serial_default_params(struct drm_sched_serial_params *params)
 {
@@ -94,6 +154,7 @@ void drm_sched_serial_default_params(struct drm_sched_serial_params *params)
 	params->suspect_window_ms = 120000;
 	params->coalesce_ms = 50;
 	params->max_runtime_ms = 10000;
+	params->probe_strategy = DRM_SCHED_SERIAL_PROBE_SERIAL;
 }
 EXPORT_SYMBOL(drm_sched_serial_default_params);
 
@@ -213,6 +274,7 @@ int drm_sched_serial_add_ring(struct drm_sched_serial_domain *domain,
 	ring->domain = domain;
 	ring->index = domain->nr_rings;
 	ring->last_verdict = -1;
+	ring->last_hint = DRM_SCHED_SERIAL_HINT_UNKNOWN;
 	ring->extensions = 0;
 	spin_lock(&domain->snap_lock);
 	domain->snap->rings[domain->nr_rings].last_verdict = -1;

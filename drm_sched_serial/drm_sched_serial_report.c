@@ -49,6 +49,7 @@ void dss_snapshot(struct drm_sched_serial_domain *d)
 			.innocent = ring->innocent,
 			.probes = ring->probes,
 			.last_verdict = ring->last_verdict,
+			.last_hint = ring->last_hint,
 		};
 	}
 	spin_unlock(&d->snap_lock);
@@ -71,8 +72,10 @@ void dss_report_begin(struct drm_sched_serial_domain *d,
 	r->guilty_comm[0] = '\0';
 	r->nr_steps = 0;
 	r->start = ktime_get();
-	for (i = 0; i < d->nr_rings; i++)
+	for (i = 0; i < d->nr_rings; i++) {
 		d->rings[i]->last_verdict = -1;
+		d->rings[i]->last_hint = DRM_SCHED_SERIAL_HINT_UNKNOWN;
+	}
 	dss_snapshot(d);
 }
 
@@ -247,14 +250,17 @@ void drm_sched_serial_show(struct drm_sched_serial_domain *domain,
 	seq_printf(m, "domain: %s\nmode: %s\nstate: %s\n", d->name,
 		   drm_sched_serial_mode_name(p.mode),
 		   wedged ? "wedged" : snap->in_recovery ? "recovering" : "idle");
-	seq_printf(m, "policy: probe_timeout_ms=%u elimination=%d budget_ms=%u max_resets=%u ban_guilty=%u ban_suspect=%u suspect_window_ms=%u coalesce_ms=%u max_runtime_ms=%u\n",
+	seq_printf(m, "policy: probe_timeout_ms=%u elimination=%d budget_ms=%u max_resets=%u ban_guilty=%u ban_suspect=%u suspect_window_ms=%u coalesce_ms=%u max_runtime_ms=%u probe_strategy=%s\n",
 		   p.probe_timeout_ms, p.elimination, p.budget_ms,
 		   p.max_resets, p.ban_guilty, p.ban_suspect,
-		   p.suspect_window_ms, p.coalesce_ms, p.max_runtime_ms);
+		   p.suspect_window_ms, p.coalesce_ms, p.max_runtime_ms,
+		   drm_sched_serial_probe_strategy_name(p.probe_strategy));
 	seq_printf(m, "counters: recoveries=%llu resets=%llu probes=%llu guilty=%llu innocent=%llu suspects=%llu false_timeouts=%llu overruns=%llu fallbacks=%llu bans=%llu wedges=%llu\n",
 		   s->recoveries, s->resets, s->probes, s->guilty, s->innocent,
 		   s->suspects, s->false_timeouts, s->overruns, s->fallbacks,
 		   s->bans, s->wedges);
+	seq_printf(m, "hints: given=%llu wrong=%llu group_probes=%llu\n",
+		   s->hints, s->hints_wrong, s->group_probes);
 	seq_printf(m, "causes: timeout=%llu uecc=%llu parity=%llu\n",
 		   s->by_cause[DRM_SCHED_SERIAL_CAUSE_TIMEOUT],
 		   s->by_cause[DRM_SCHED_SERIAL_CAUSE_UECC],
@@ -295,6 +301,11 @@ void drm_sched_serial_show(struct drm_sched_serial_domain *domain,
 			   rs->timeouts, rs->guilty, rs->innocent, rs->probes,
 			   dss_verdict_name(rs->last_verdict));
 	}
+	seq_puts(m, "last hints:");
+	for (i = 0; i < nr_rings; i++)
+		seq_printf(m, " %s=%s", d->rings[i]->name,
+			   drm_sched_serial_hint_name(snap->rings[i].last_hint));
+	seq_puts(m, "\n");
 	kfree(snap);
 	return;
 

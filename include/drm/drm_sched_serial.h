@@ -62,6 +62,37 @@ enum drm_sched_serial_verdict {
 	DRM_SCHED_SERIAL_SUSPECT,
 };
 
+/**
+ * enum drm_sched_serial_hint - what the hardware says of a ring's engine
+ * @DRM_SCHED_SERIAL_HINT_UNKNOWN: no answer, or the ring is idle
+ * @DRM_SCHED_SERIAL_HINT_STALLED: the engine is not hung: it is waiting
+ *	(e.g. behind a hang elsewhere) or busy, and would yield to a
+ *	preemption request
+ * @DRM_SCHED_SERIAL_HINT_HUNG: the engine is hung: it ignores a
+ *	preemption request
+ *
+ * Hints are imperfect. The library never convicts on a hint: it uses
+ * them to order and group the replays, to let a replayed head that the
+ * hardware calls busy run longer, and to spare a stalled head from
+ * elimination and suspect strikes.
+ */
+enum drm_sched_serial_hint {
+	DRM_SCHED_SERIAL_HINT_UNKNOWN,
+	DRM_SCHED_SERIAL_HINT_STALLED,
+	DRM_SCHED_SERIAL_HINT_HUNG,
+};
+
+/**
+ * enum drm_sched_serial_probe_strategy - how the shared heads are replayed
+ * @DRM_SCHED_SERIAL_PROBE_SERIAL: one head at a time, as in the RFC
+ * @DRM_SCHED_SERIAL_PROBE_GROUP: every head presumed innocent at once;
+ *	a group that does not complete is reset and split
+ */
+enum drm_sched_serial_probe_strategy {
+	DRM_SCHED_SERIAL_PROBE_SERIAL,
+	DRM_SCHED_SERIAL_PROBE_GROUP,
+};
+
 /* Most suspect verdicts remembered per context. */
 #define DRM_SCHED_SERIAL_MAX_SUSPECTS	16
 /* Most steps recorded in the timeline of the last recovery. */
@@ -113,6 +144,7 @@ struct drm_sched_serial_cand;
  * @innocent: timed-out or stalled heads of this ring found innocent
  * @probes: replays run on this ring
  * @last_verdict: verdict on this ring in the last recovery, or -1
+ * @last_hint: &enum drm_sched_serial_hint of the ring in the last recovery
  * @ext_context: fence context of the finished fence of the job whose
  *	timeouts were last dismissed as false on this ring
  * @ext_seqno: its seqno
@@ -134,6 +166,7 @@ struct drm_sched_serial_ring {
 	u64 innocent;
 	u64 probes;
 	int last_verdict;
+	int last_hint;
 	u64 ext_context;
 	u64 ext_seqno;
 	ktime_t ext_since;
@@ -159,6 +192,13 @@ struct drm_sched_serial_ring {
  *	made progress in the last half timeout is not hung: false timeout.
  * @verdict: optional; told of every verdict, after the library recorded it
  * @print_job: optional; describe @job in the devcoredump of a guilty job
+ * @classify: optional; ask the hardware whether @ring's engine is hung or
+ *	only stalled (e.g. with a preemption request). Called with the rings
+ *	stopped, before the reset, and during replays. Must not sleep for
+ *	long nor allocate: it runs in the fence-signalling section.
+ *
+ * @probe may be called for the heads of several rings before the library
+ * waits for any of them (&DRM_SCHED_SERIAL_PROBE_GROUP).
  */
 struct drm_sched_serial_ops {
 	int (*reset)(struct drm_sched_serial_domain *domain,
@@ -171,6 +211,7 @@ struct drm_sched_serial_ops {
 	void (*verdict)(struct drm_sched_job *job,
 			enum drm_sched_serial_verdict verdict);
 	void (*print_job)(struct drm_sched_job *job, struct drm_printer *p);
+	enum drm_sched_serial_hint (*classify)(struct drm_sched_serial_ring *ring);
 };
 
 /**
@@ -191,6 +232,7 @@ struct drm_sched_serial_ops {
  * @max_runtime_ms: a job that has been its ring's head this long is hung
  *	even if the ring still shows progress: its timeout is no longer
  *	dismissed as false, and it is guilty without a replay; 0: no cap
+ * @probe_strategy: serial (the default) or group replay
  */
 struct drm_sched_serial_params {
 	enum drm_sched_serial_mode mode;
@@ -203,6 +245,7 @@ struct drm_sched_serial_params {
 	unsigned int suspect_window_ms;
 	unsigned int coalesce_ms;
 	unsigned int max_runtime_ms;
+	enum drm_sched_serial_probe_strategy probe_strategy;
 };
 
 /**
@@ -234,6 +277,10 @@ struct drm_sched_serial_step {
  * @fallbacks: recoveries that ran out of budget and fell back to classic
  * @bans: contexts banned
  * @wedges: resets that failed and wedged the domain
+ * @group_probes: group replays (several heads at once)
+ * @hints: hints the hardware gave (other than unknown)
+ * @hints_wrong: hints the verdicts contradicted: a head called hung that
+ *	completed, a head called stalled that was guilty
  * @by_cause: recoveries per cause
  */
 struct drm_sched_serial_stats {
@@ -248,6 +295,9 @@ struct drm_sched_serial_stats {
 	u64 fallbacks;
 	u64 bans;
 	u64 wedges;
+	u64 group_probes;
+	u64 hints;
+	u64 hints_wrong;
 	u64 by_cause[DRM_SCHED_SERIAL_CAUSE_COUNT];
 };
 
@@ -292,6 +342,7 @@ struct drm_sched_serial_report {
  * @innocent: &drm_sched_serial_ring.innocent
  * @probes: &drm_sched_serial_ring.probes
  * @last_verdict: &drm_sched_serial_ring.last_verdict
+ * @last_hint: &drm_sched_serial_ring.last_hint
  */
 struct drm_sched_serial_ring_snap {
 	u64 timeouts;
@@ -299,6 +350,7 @@ struct drm_sched_serial_ring_snap {
 	u64 innocent;
 	u64 probes;
 	int last_verdict;
+	int last_hint;
 };
 
 /**
@@ -367,6 +419,11 @@ struct drm_sched_serial_domain {
 
 const char *drm_sched_serial_mode_name(enum drm_sched_serial_mode mode);
 int drm_sched_serial_mode_parse(const char *s, enum drm_sched_serial_mode *mode);
+const char *drm_sched_serial_hint_name(enum drm_sched_serial_hint hint);
+const char *
+drm_sched_serial_probe_strategy_name(enum drm_sched_serial_probe_strategy s);
+int drm_sched_serial_probe_strategy_parse(const char *s,
+					  enum drm_sched_serial_probe_strategy *strategy);
 const char *drm_sched_serial_cause_name(enum drm_sched_serial_cause cause);
 void drm_sched_serial_default_params(struct drm_sched_serial_params *params);
 
