@@ -13,6 +13,10 @@
  * @timed_out: the ring reported a timeout in this recovery
  * @decided: @head has a verdict
  * @verdict: the verdict
+ * @hint: what the hardware said of the ring before the reset
+ * @order: ring index of the candidate replayed in this position (the
+ *	replay order of a recovery, kept in the scratch of its rings)
+ * @probe: hardware fence of the head's replay in a group, or NULL
  * @dump: devcoredump text of a guilty head, preallocated: it is written
  *	inside the recovery, where nothing may allocate, and published after
  * @dump_len: bytes of @dump to publish, 0 for none
@@ -22,6 +26,9 @@ struct drm_sched_serial_cand {
 	bool timed_out;
 	bool decided;
 	enum drm_sched_serial_verdict verdict;
+	enum drm_sched_serial_hint hint;
+	unsigned int order;
+	struct dma_fence *probe;
 	char *dump;
 	size_t dump_len;
 };

@@ -71,6 +71,12 @@ static void dss_verdict(struct drm_sched_serial_domain *d,
 	c->decided = true;
 	c->verdict = verdict;
 	ring->last_verdict = verdict;
+	/* A replay contradicted the hardware: count it, trust it less. */
+	if ((verdict == DRM_SCHED_SERIAL_GUILTY &&
+	     c->hint == DRM_SCHED_SERIAL_HINT_STALLED) ||
+	    (verdict != DRM_SCHED_SERIAL_GUILTY &&
+	     c->hint == DRM_SCHED_SERIAL_HINT_HUNG))
+		d->stats.hints_wrong++;
 	trace_drm_sched_serial_verdict(d->name, ring->index, finished->seqno,
 				       verdict);
 
@@ -217,21 +223,72 @@ static bool dss_probe_wait(struct dma_fence *f, unsigned int window_ms)
 	return dma_fence_is_signaled(f);
 }
 
+static enum drm_sched_serial_hint dss_classify(struct drm_sched_serial_domain *d,
+					       struct drm_sched_serial_ring *ring)
+{
+	if (!d->ops->classify)
+		return DRM_SCHED_SERIAL_HINT_UNKNOWN;
+	return d->ops->classify(ring);
+}
+
+/* A job may run this long without progress before its ring times out. */
+static unsigned int dss_ring_timeout_ms(struct drm_sched_serial_ring *ring)
+{
+	return jiffies_to_msecs(ring->sched->timeout);
+}
+
+/*
+ * How long a replay that has not completed after @elapsed ms may go on:
+ * 0 if it is over. The first window is probe_timeout_ms. Past it, the
+ * hardware is asked about the replayed rings: while it calls every one of
+ * them busy rather than hung (a long job, not a hang), the window extends
+ * by probe_timeout_ms up to @limit_ms, what the job could run without
+ * progress in normal operation. The hint never convicts: a replay that
+ * ends is guilty only because it did not complete.
+ */
+static unsigned int dss_probe_more(struct drm_sched_serial_domain *d,
+				   unsigned int elapsed, unsigned int limit_ms)
+{
+	unsigned int i, step = d->params.probe_timeout_ms;
+
+	if (!elapsed)
+		return min(step, limit_ms);
+	if (elapsed >= limit_ms)
+		return 0;
+	for (i = 0; i < d->nr_rings; i++) {
+		struct dma_fence *f = d->cands[i].probe;
+
+		if (!f || dma_fence_is_signaled(f))
+			continue;
+		if (dss_classify(d, d->rings[i]) !=
+		    DRM_SCHED_SERIAL_HINT_STALLED)
+			return 0;
+	}
+	return min(step, limit_ms - elapsed);
+}
+
 /*
  * Replay @c->head alone on its ring. Returns 1 if it completed: it is then
- * finished with the probe fence. Returns 0 if it did not complete within
- * @window_ms: the probe's DMA is still running and the caller resets
- * before anything else runs. Returns a negative errno if the probe could
- * not start: nothing ran, nothing is proven.
+ * finished with the probe fence. Returns 0 if it did not complete in its
+ * window (see dss_probe_more()): the probe's DMA is still running and the
+ * caller resets before anything else runs. Returns a negative errno if the
+ * probe could not start: nothing ran, nothing is proven. @budget_ms is
+ * what is left of the recovery's budget; *@cut is set if the window
+ * stopped at it rather than at its own end: that proves no hang.
  */
 static int dss_probe(struct drm_sched_serial_domain *d,
 		     struct drm_sched_serial_ring *ring,
-		     struct drm_sched_serial_cand *c, unsigned int window_ms)
+		     struct drm_sched_serial_cand *c, unsigned int budget_ms,
+		     bool *cut)
 {
+	unsigned int limit = max(dss_ring_timeout_ms(ring),
+				 d->params.probe_timeout_ms);
+	unsigned int elapsed = 0, more;
 	ktime_t t = ktime_get();
 	struct dma_fence *f;
-	bool done;
+	bool done = false;
 
+	*cut = false;
 	ring->probes++;
 	d->stats.probes++;
 	f = d->ops->probe(c->head);
@@ -239,7 +296,19 @@ static int dss_probe(struct drm_sched_serial_domain *d,
 		dss_step(d, "probe", ring->index, t, PTR_ERR(f));
 		return PTR_ERR(f);
 	}
-	done = dss_probe_wait(f, window_ms);
+	c->probe = f;
+	while (!done && (more = dss_probe_more(d, elapsed, limit))) {
+		if (elapsed + more > budget_ms) {
+			more = budget_ms > elapsed ? budget_ms - elapsed : 0;
+			*cut = true;
+		}
+		done = more && dss_probe_wait(f, more);
+		elapsed = ktime_ms_delta(ktime_get(), t);
+		if (*cut)
+			break;
+	}
+	c->probe = NULL;
+	*cut = *cut && !done;
 	dss_step(d, "probe", ring->index, t, done);
 	if (done) {
 		dss_complete_with(c->head, f);
@@ -265,7 +334,8 @@ static void dss_blame_timed_out(struct drm_sched_serial_domain *d)
 /*
  * Give the replayed heads that completed their verdict: innocent, or, when
  * no replay hung (@no_hang), suspect for the heads that had timed out, as
- * the hang did not reproduce and nobody can be blamed.
+ * the hang did not reproduce and nobody can be blamed. A head the hardware
+ * called stalled is not struck: it was waiting, the hang was elsewhere.
  */
 static void dss_settle(struct drm_sched_serial_domain *d, bool no_hang)
 {
@@ -273,107 +343,251 @@ static void dss_settle(struct drm_sched_serial_domain *d, bool no_hang)
 
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_serial_cand *c = &d->cands[i];
+		bool suspect = no_hang && c->timed_out &&
+			       c->hint != DRM_SCHED_SERIAL_HINT_STALLED;
 
 		if (!c->head || !c->decided ||
 		    c->verdict != DRM_SCHED_SERIAL_INNOCENT)
 			continue;
-		dss_verdict(d, d->rings[i], c, no_hang && c->timed_out ?
+		dss_verdict(d, d->rings[i], c, suspect ?
 			    DRM_SCHED_SERIAL_SUSPECT : DRM_SCHED_SERIAL_INNOCENT);
 	}
 }
 
+/* Replay rank of a hint: stalled heads first, hung heads last. */
+static unsigned int dss_hint_rank(enum drm_sched_serial_hint hint)
+{
+	switch (hint) {
+	case DRM_SCHED_SERIAL_HINT_STALLED:
+		return 0;
+	case DRM_SCHED_SERIAL_HINT_HUNG:
+		return 2;
+	default:
+		return 1;
+	}
+}
+
+/* Sort key of candidate @i: the lower, the earlier it is replayed. */
+static u64 dss_order_key(struct drm_sched_serial_domain *d, unsigned int i)
+{
+	struct drm_sched_serial_cand *c = &d->cands[i];
+	struct drm_sched_serial_ctx *ctx = dss_ctx(d, c->head);
+	u64 history = (u64)atomic_read(&ctx->guilty) +
+		      atomic_read(&ctx->suspect);
+
+	return (u64)dss_hint_rank(c->hint) << 62 | (u64)!c->timed_out << 61 |
+	       min_t(u64, history, 0xffff) << 8 | min(i, 255u);
+}
+
 /*
- * Arbitrate the shared rings: replay each head alone, one ring at a time.
- * The heads of rings that timed out go first. A ring that did not time out
- * only stalled behind the hang, so its head is replayed only while no
- * guilty job was found: a legitimately long job there is not put at risk.
- * A head is convicted only by a hang in a full probe window: a probe that
- * cannot start or whose window the budget cut short leaves it undecided.
- * Returns true if the budget ran out: the undecided heads run again.
+ * The replay order of the shared heads: what the hardware calls stalled
+ * first, unknown next, hung last; then the heads that timed out before
+ * the ones that only stalled; then contexts with fewer earlier guilty or
+ * suspect verdicts first. The hung head comes last, where elimination can
+ * blame it without a replay. A hint only orders: a wrong one costs time.
+ * Returns the number of candidates, in d->cands[0..n-1].order.
+ */
+static unsigned int dss_order(struct drm_sched_serial_domain *d)
+{
+	unsigned int i, j, n = 0;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		if (!d->cands[i].head || d->rings[i]->independent)
+			continue;
+		/* Insertion sort: a few rings, no allocation. */
+		for (j = n; j > 0 &&
+		     dss_order_key(d, d->cands[j - 1].order) >
+		     dss_order_key(d, i); j--)
+			d->cands[j].order = d->cands[j - 1].order;
+		d->cands[j].order = i;
+		n++;
+	}
+	return n;
+}
+
+/* Progress of an arbitration. */
+struct dss_arb {
+	unsigned int n;
+	unsigned int innocent;
+	unsigned int guilty;
+	unsigned int undecided;
+	unsigned int used_ms;
+};
+
+/*
+ * The group strategy: replay at once every head not called hung. Each
+ * head that completes is done and innocent (it ran to its end); if some
+ * do not complete within the window, which dss_probe_more() extends while
+ * the hardware calls them all busy, reset and leave them to the serial
+ * replays. Returns the reset's result (non-zero: wedged).
+ */
+static int dss_group(struct drm_sched_serial_domain *d,
+		     enum drm_sched_serial_cause cause, struct dss_arb *a)
+{
+	unsigned int i, nr = 0, done = 0, limit = U32_MAX, elapsed = 0;
+	const unsigned int budget = d->params.budget_ms;
+	ktime_t t = ktime_get();
+	unsigned int more;
+	int ret = 0;
+
+	for (i = 0; i < a->n; i++) {
+		unsigned int r = d->cands[i].order;
+
+		if (d->cands[r].hint == DRM_SCHED_SERIAL_HINT_HUNG)
+			continue;
+		nr++;
+		limit = min(limit, max(dss_ring_timeout_ms(d->rings[r]),
+				       d->params.probe_timeout_ms));
+	}
+	/* A group of one is a serial replay; a failed group needs a reset. */
+	if (nr < 2 || d->last.resets + 1 > d->params.max_resets || !budget)
+		return 0;
+
+	d->stats.group_probes++;
+	for (i = 0; i < a->n; i++) {
+		unsigned int r = d->cands[i].order;
+		struct drm_sched_serial_cand *c = &d->cands[r];
+		struct dma_fence *f;
+
+		if (c->hint == DRM_SCHED_SERIAL_HINT_HUNG)
+			continue;
+		d->rings[r]->probes++;
+		d->stats.probes++;
+		f = d->ops->probe(c->head);
+		/* One that cannot start stays undecided: nothing ran. */
+		c->probe = IS_ERR(f) ? NULL : f;
+	}
+	while ((more = dss_probe_more(d, elapsed, limit))) {
+		ktime_t deadline = ktime_add_ms(t, elapsed +
+						min(more, budget > elapsed ?
+						    budget - elapsed : 0));
+		bool all = true;
+
+		for (i = 0; i < d->nr_rings; i++) {
+			struct dma_fence *f = d->cands[i].probe;
+			s64 left = ktime_ms_delta(deadline, ktime_get());
+
+			if (f && !dma_fence_is_signaled(f) &&
+			    !(left > 0 && dss_probe_wait(f, left)))
+				all = false;
+		}
+		elapsed = ktime_ms_delta(ktime_get(), t);
+		if (all || elapsed >= budget)
+			break;
+	}
+
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_serial_cand *c = &d->cands[i];
+		struct dma_fence *f = c->probe;
+
+		if (!f)
+			continue;
+		c->probe = NULL;
+		if (dss_fence_done(f)) {
+			dss_complete_with(c->head, f);
+			c->decided = true;
+			c->verdict = DRM_SCHED_SERIAL_INNOCENT;
+			a->innocent++;
+			done++;
+			continue;
+		}
+		dma_fence_put(f);
+	}
+	dss_step(d, "group", -1, t, done);
+	if (done < nr)
+		ret = dss_reset(d, cause);	/* cancel what still runs */
+	a->used_ms += ktime_ms_delta(ktime_get(), t);
+	return ret;
+}
+
+/*
+ * Arbitrate the shared rings: replay each head alone, one ring at a time,
+ * in dss_order()'s order; with the group strategy, first every head
+ * presumed innocent at once. A head that did not time out only stalled
+ * behind the hang, so it is replayed only while no guilty job was found: a
+ * legitimately long job there is not put at risk. A head is convicted only
+ * by a hang in a full probe window: a probe that cannot start or whose
+ * window the budget cut short leaves it undecided. Returns true if the
+ * budget ran out: the undecided heads run again.
  */
 static bool dss_arbitrate(struct drm_sched_serial_domain *d,
 			  enum drm_sched_serial_cause cause)
 {
 	const struct drm_sched_serial_params *p = &d->params;
-	unsigned int i, k, n = 0, innocent = 0, guilty = 0, undecided = 0;
-	u64 used_ms = 0;
-	int pass, ret;
+	struct dss_arb a = { .n = dss_order(d) };
+	unsigned int j, left;
 	bool cut;
+	int ret;
 
-	for (i = 0; i < d->nr_rings; i++)
-		if (d->cands[i].head && !d->rings[i]->independent)
-			n++;
+	if (p->probe_strategy == DRM_SCHED_SERIAL_PROBE_GROUP &&
+	    dss_group(d, cause, &a)) {
+		dss_settle(d, false);
+		return false;
+	}
 
-	for (pass = 0, k = 0; pass < 2; pass++) {
-		for (i = 0; i < d->nr_rings; i++) {
-			struct drm_sched_serial_ring *ring = d->rings[i];
-			struct drm_sched_serial_cand *c = &d->cands[i];
-			bool first_pass = !pass;
-			unsigned int window;
-			ktime_t t;
+	for (j = 0, left = a.n - a.innocent; j < a.n; j++) {
+		unsigned int i = d->cands[j].order;
+		struct drm_sched_serial_ring *ring = d->rings[i];
+		struct drm_sched_serial_cand *c = &d->cands[i];
+		unsigned int budget;
+		ktime_t t;
 
-			if (!c->head || ring->independent ||
-			    c->timed_out != first_pass)
-				continue;
-			k++;
-			if (pass == 1 && guilty)
-				continue;
-
-			/*
-			 * The hang was seen and everybody else is innocent. A
-			 * head that did not time out may be a bystander that
-			 * stalled behind a hang that did not reproduce.
-			 */
-			if (p->elimination && n > 1 && k == n && c->timed_out &&
-			    innocent == n - 1) {
-				dss_step(d, "eliminate", ring->index,
-					 ktime_get(), 1);
-				dss_verdict(d, ring, c, DRM_SCHED_SERIAL_GUILTY);
-				dss_settle(d, false);
-				return false;
-			}
-
-			/* A window cut short by the budget proves no hang. */
-			window = p->probe_timeout_ms;
-			cut = used_ms + window > p->budget_ms;
-			if (cut)
-				window = p->budget_ms > used_ms ?
-					 p->budget_ms - used_ms : 0;
-			if (!window || d->last.resets + 1 > p->max_resets) {
-				dss_step(d, "fallback", ring->index,
-					 ktime_get(), 0);
-				dss_settle(d, false);
-				return true;
-			}
-
-			t = ktime_get();
-			ret = dss_probe(d, ring, c, window);
-			if (ret > 0) {
-				/* Innocent, or suspect if nothing hangs. */
-				innocent++;
-				c->decided = true;
-				c->verdict = DRM_SCHED_SERIAL_INNOCENT;
-			} else if (ret < 0) {
-				/* Nothing ran: the head stays undecided. */
-				undecided++;
-			} else {
-				if (cut)
-					undecided++;
-				else
-					dss_verdict(d, ring, c,
-						    DRM_SCHED_SERIAL_GUILTY);
-				guilty += !cut;
-				/* Cancel the probe's DMA first. */
-				if (dss_reset(d, cause) || cut) {
-					dss_settle(d, false);
-					return cut;
-				}
-			}
-			used_ms += ktime_ms_delta(ktime_get(), t);
+		if (c->decided)
+			continue;
+		if (!c->timed_out && a.guilty) {
+			left--;
+			continue;
 		}
+
+		/*
+		 * The hang was seen and everybody else is innocent. A head
+		 * that did not time out may be a bystander that stalled
+		 * behind a hang that did not reproduce, and one the hardware
+		 * calls stalled was waiting: those are replayed.
+		 */
+		if (p->elimination && a.n > 1 && left == 1 && c->timed_out &&
+		    a.innocent == a.n - 1 &&
+		    c->hint != DRM_SCHED_SERIAL_HINT_STALLED) {
+			dss_step(d, "eliminate", ring->index, ktime_get(), 1);
+			dss_verdict(d, ring, c, DRM_SCHED_SERIAL_GUILTY);
+			dss_settle(d, false);
+			return false;
+		}
+
+		budget = p->budget_ms > a.used_ms ? p->budget_ms - a.used_ms : 0;
+		if (!budget || d->last.resets + 1 > p->max_resets) {
+			dss_step(d, "fallback", ring->index, ktime_get(), 0);
+			dss_settle(d, false);
+			return true;
+		}
+
+		t = ktime_get();
+		ret = dss_probe(d, ring, c, budget, &cut);
+		left--;
+		if (ret > 0) {
+			/* Innocent, or suspect if nothing hangs. */
+			a.innocent++;
+			c->decided = true;
+			c->verdict = DRM_SCHED_SERIAL_INNOCENT;
+		} else if (ret < 0) {
+			/* Nothing ran: the head stays undecided. */
+			a.undecided++;
+		} else {
+			if (cut)
+				a.undecided++;
+			else
+				dss_verdict(d, ring, c, DRM_SCHED_SERIAL_GUILTY);
+			a.guilty += !cut;
+			/* Cancel the probe's DMA first. */
+			if (dss_reset(d, cause) || cut) {
+				dss_settle(d, false);
+				return cut;
+			}
+		}
+		a.used_ms += ktime_ms_delta(ktime_get(), t);
 	}
 	/* Suspects only if every head was replayed and none hung. */
-	dss_settle(d, !guilty && !undecided);
+	dss_settle(d, !a.guilty && !a.undecided);
 	return false;
 }
 
@@ -503,6 +717,30 @@ static bool dss_timer_due(struct drm_sched_serial_domain *d,
 			      msecs_to_jiffies(d->params.coalesce_ms));
 }
 
+/*
+ * Ask the hardware, with the rings stopped and before the reset, which
+ * engines are hung and which only stalled. Only the replay order, the
+ * replay windows and the strikes follow the answers, never a verdict.
+ */
+static void dss_hints(struct drm_sched_serial_domain *d)
+{
+	ktime_t t = ktime_get();
+	unsigned int i, hung = 0;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_serial_cand *c = &d->cands[i];
+
+		c->hint = c->head ? dss_classify(d, d->rings[i]) :
+			  DRM_SCHED_SERIAL_HINT_UNKNOWN;
+		d->rings[i]->last_hint = c->hint;
+		if (c->hint != DRM_SCHED_SERIAL_HINT_UNKNOWN)
+			d->stats.hints++;
+		hung += c->hint == DRM_SCHED_SERIAL_HINT_HUNG;
+	}
+	if (d->ops->classify)
+		dss_step(d, "classify", -1, t, hung);
+}
+
 /* Called with d->lock held and every scheduler running. */
 static void dss_recover_locked(struct drm_sched_serial_domain *d,
 			       enum drm_sched_serial_cause cause,
@@ -540,6 +778,8 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 		d->cands[i].timed_out = ring == bad_ring ||
 			(dss_timer_due(d, ring) && !dss_progressing(d, ring));
 		d->cands[i].decided = false;
+		d->cands[i].hint = DRM_SCHED_SERIAL_HINT_UNKNOWN;
+		d->cands[i].probe = NULL;
 		if (d->cands[i].timed_out && ring != bad_ring)
 			ring->timeouts++;
 		/* Every job runs anew after the reset: a new runtime count. */
@@ -548,6 +788,9 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 	}
 	dss_find_heads(d);
 	dss_step(d, "quiesce", -1, t, 0);
+	if (cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT &&
+	    d->params.mode == DRM_SCHED_SERIAL_MODE_SERIAL)
+		dss_hints(d);
 
 	/* 2. One reset for the whole domain. */
 	dss_reset(d, cause);

@@ -406,6 +406,32 @@ static void dss_mock_print_job(struct drm_sched_job *sched_job,
 		   atomic_read(&job->runs));
 }
 
+/* A preemption request: a hung engine ignores it, any other one parks. */
+static enum drm_sched_serial_hint
+dss_mock_classify(struct drm_sched_serial_ring *sring)
+{
+	struct dss_mock_ring *ring = container_of(sring, struct dss_mock_ring,
+						  serial);
+	struct dss_mock *mock = ring->mock;
+	enum drm_sched_serial_hint hint;
+	unsigned long flags;
+	bool hung, busy;
+
+	atomic_inc(&mock->classify_calls);
+	if (READ_ONCE(mock->hints) == DSS_MOCK_HINTS_NONE)
+		return DRM_SCHED_SERIAL_HINT_UNKNOWN;
+	spin_lock_irqsave(&mock->lock, flags);
+	hung = ring->hung;
+	busy = !list_empty(&ring->queue);
+	spin_unlock_irqrestore(&mock->lock, flags);
+	if (!busy)
+		return DRM_SCHED_SERIAL_HINT_UNKNOWN;
+	if (READ_ONCE(mock->hints) == DSS_MOCK_HINTS_WRONG)
+		hung = !hung;
+	hint = hung ? DRM_SCHED_SERIAL_HINT_HUNG : DRM_SCHED_SERIAL_HINT_STALLED;
+	return hint;
+}
+
 static const struct drm_sched_serial_ops dss_mock_serial_ops = {
 	.reset = dss_mock_reset,
 	.hw_fence = dss_mock_hw_fence,
@@ -415,6 +441,7 @@ static const struct drm_sched_serial_ops dss_mock_serial_ops = {
 	.last_progress = dss_mock_last_progress,
 	.verdict = dss_mock_verdict,
 	.print_job = dss_mock_print_job,
+	.classify = dss_mock_classify,
 };
 
 /**

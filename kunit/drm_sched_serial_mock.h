@@ -45,6 +45,13 @@
 /* The first run of the job hangs, later runs complete. */
 #define DSS_MOCK_JOB_HANG_ONCE	BIT(1)
 
+/* The classify op answers unknown, as a driver without it (default). */
+#define DSS_MOCK_HINTS_NONE	0
+/* It answers right: hung for a ring whose run hangs, else stalled. */
+#define DSS_MOCK_HINTS_RIGHT	1
+/* Every answer is wrong: hung and stalled swapped. */
+#define DSS_MOCK_HINTS_WRONG	2
+
 /**
  * struct dss_mock_ring_desc - what dss_mock_new() creates a ring from
  * @name: ring name, must outlive the mock (a string literal)
@@ -134,6 +141,8 @@ struct dss_mock_ring {
  *	drm_sched_serial_recover() (then the flag is cleared)
  * @tdr_recover_ret: what that call returned
  * @fini_done: dss_mock_fini() ran
+ * @hints: what the classify op answers: DSS_MOCK_HINTS_*
+ * @classify_calls: classify op calls
  *
  * Allocation managed by the test (kunit_kzalloc()); everything it creates
  * (schedulers, domain, device, hardware fences) is torn down by
@@ -165,6 +174,8 @@ struct dss_mock {
 	bool recover_in_tdr;
 	int tdr_recover_ret;
 	bool fini_done;
+	int hints;
+	atomic_t classify_calls;
 };
 
 /**

@@ -1418,6 +1418,266 @@ static void false_timeouts_end_at_max_runtime(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
 }
 
+/*
+ * Issue 9, hints: the hung job sits on gfx, which the replays used to try
+ * first (a full probe window and a reset). The hardware calls gfx hung and
+ * compute0 stalled: compute0's head is replayed first, innocent, and gfx's
+ * head is blamed by elimination with no replay: one reset in all.
+ */
+static void hints_replay_stalled_first_eliminate_hung(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	struct dss_mock_ctx *gfx, *cmp;
+	struct dss_mock_job *bad, *head;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	mock->hints = DSS_MOCK_HINTS_RIGHT;
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+
+	dss_mock_hold_timeouts(mock);
+	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	head = submit(cmp, HEAD_US, 0);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+
+	expect_finished(test, bad, -ETIME);
+	expect_finished(test, head, 0);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad->probes), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->probes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
+	KUNIT_EXPECT_EQ(test, head->verdict, DRM_SCHED_SERIAL_INNOCENT);
+	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.hints, 2);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.hints_wrong, 0);
+	KUNIT_EXPECT_EQ(test, mock->rings[GFX].serial.last_hint,
+			DRM_SCHED_SERIAL_HINT_HUNG);
+	KUNIT_EXPECT_EQ(test, mock->rings[COMPUTE0].serial.last_hint,
+			DRM_SCHED_SERIAL_HINT_STALLED);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
+}
+
+/*
+ * Every hint wrong: the hung gfx head is called stalled (replayed first,
+ * its window extended while the hardware calls it busy, up to the job
+ * timeout) and the innocent head hung. The verdicts are those of right
+ * hints; only time is lost. The hardware's lies are counted.
+ */
+static void hints_wrong_cost_time_not_verdicts(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	struct dss_mock_ctx *gfx, *cmp;
+	struct dss_mock_job *bad, *head;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	mock->hints = DSS_MOCK_HINTS_WRONG;
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+
+	dss_mock_hold_timeouts(mock);
+	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	head = submit(cmp, HEAD_US, 0);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+
+	expect_finished(test, bad, -ETIME);
+	expect_finished(test, head, 0);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad->probes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
+	KUNIT_EXPECT_EQ(test, head->verdict, DRM_SCHED_SERIAL_INNOCENT);
+	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.hints_wrong, 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.suspect), 0);
+	/* The guilty window ran to the job timeout, not just PROBE_MS. */
+	KUNIT_EXPECT_GE(test, mock->domain.last.duration_us,
+			(u64)JOB_TIMEOUT_MS * USEC_PER_MSEC);
+}
+
+/*
+ * Issue 9, "a legitimately long head is convicted": a gfx job needing
+ * LONG_US (more than a probe window, less than the job timeout) stalls
+ * behind a compute hang that starts after it. Its replay does not complete
+ * in PROBE_MS, but the hardware calls it busy, not hung: its window grows
+ * and it completes, innocent. Without hints it was convicted.
+ */
+#define LONG_US		((2 * PROBE_MS + 30) * USEC_PER_MSEC)
+static void hints_long_head_not_convicted(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	struct dss_mock_ctx *gfx, *cmp;
+	struct dss_mock_job *bad, *head;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	mock->hints = DSS_MOCK_HINTS_RIGHT;
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+
+	dss_mock_hold_timeouts(mock);
+	head = submit(gfx, LONG_US, 0);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(head, WAIT_MS));
+	msleep(20);
+	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX)));
+
+	expect_finished(test, head, 0);
+	expect_finished(test, bad, -ETIME);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
+	KUNIT_EXPECT_NE(test, head->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.guilty), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.suspect), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 1);
+}
+
+/*
+ * Issue 9, blame shifting: an attacker's hang that does not reproduce
+ * (HANG_ONCE) stalls a victim's gfx head, round after round, with a new
+ * attacker context each time. The hardware calls the victim's ring
+ * stalled: the victim is never struck as suspect nor eliminated, whatever
+ * the elimination setting; the attacker is blamed (guilty by elimination,
+ * or suspect when elimination is off).
+ */
+static void hints_stalled_victim_never_struck(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	struct dss_mock_ctx *victim, *attacker;
+	struct dss_mock_job *bad, *head;
+	struct dss_mock *mock;
+	unsigned int round;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	mock->hints = DSS_MOCK_HINTS_RIGHT;
+	victim = dss_mock_ctx_new(mock, GFX);
+
+	for (round = 0; round < 4; round++) {
+		p.elimination = round & 1;
+		dss_mock_set_params(mock, &p);
+		attacker = dss_mock_ctx_new(mock, COMPUTE0);
+		dss_mock_hold_timeouts(mock);
+		bad = submit(attacker, SHORT_US, DSS_MOCK_JOB_HANG_ONCE);
+		KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+		head = submit(victim, HEAD_US, 0);
+		KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) |
+							  BIT(COMPUTE0)));
+		expect_finished(test, head, 0);
+		KUNIT_EXPECT_EQ(test, head->verdict, DRM_SCHED_SERIAL_INNOCENT);
+		KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
+		KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(bad, WAIT_MS));
+		KUNIT_EXPECT_EQ(test, bad->verdict, p.elimination ?
+				DRM_SCHED_SERIAL_GUILTY :
+				DRM_SCHED_SERIAL_SUSPECT);
+		sync_recovery(mock);
+	}
+	KUNIT_EXPECT_EQ(test, atomic_read(&victim->serial.suspect), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&victim->serial.guilty), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&victim->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&victim->serial.innocent), 4);
+}
+
+/*
+ * probe_strategy=group: the heads the hardware calls stalled are replayed
+ * together, all complete, and the hung head is eliminated: one reset and
+ * one replay step for three rings.
+ */
+static void group_replays_innocents_at_once(struct kunit *test)
+{
+	struct dss_mock_job *bad, *head0, *head1;
+	struct dss_mock_ctx *gfx, *cmp0, *cmp1;
+	struct drm_sched_serial_params p;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	p.probe_strategy = DRM_SCHED_SERIAL_PROBE_GROUP;
+	mock = test_mock(test, &p);
+	mock->hints = DSS_MOCK_HINTS_RIGHT;
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp0 = dss_mock_ctx_new(mock, COMPUTE0);
+	cmp1 = dss_mock_ctx_new(mock, COMPUTE1);
+
+	dss_mock_hold_timeouts(mock);
+	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	head0 = submit(cmp0, HEAD_US, 0);
+	head1 = submit(cmp1, HEAD_US, 0);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, SHARED_RINGS));
+
+	expect_finished(test, bad, -ETIME);
+	expect_finished(test, head0, 0);
+	expect_finished(test, head1, 0);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.group_probes, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&bad->probes), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head0->probes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head1->probes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head0->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head1->completions), 1);
+	KUNIT_EXPECT_EQ(test, head0->verdict, DRM_SCHED_SERIAL_INNOCENT);
+	KUNIT_EXPECT_EQ(test, head1->verdict, DRM_SCHED_SERIAL_INNOCENT);
+	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp0->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp1->serial.banned), 0);
+}
+
+/*
+ * probe_strategy=group without hints: the hung head is in the group, the
+ * group stalls; it is reset and the heads are replayed one at a time. A
+ * group that hangs costs a reset, never a wrong verdict.
+ */
+static void group_that_hangs_is_split(struct kunit *test)
+{
+	struct dss_mock_job *bad, *head0, *head1;
+	struct dss_mock_ctx *gfx, *cmp0, *cmp1;
+	struct drm_sched_serial_params p;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	p.probe_strategy = DRM_SCHED_SERIAL_PROBE_GROUP;
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp0 = dss_mock_ctx_new(mock, COMPUTE0);
+	cmp1 = dss_mock_ctx_new(mock, COMPUTE1);
+
+	dss_mock_hold_timeouts(mock);
+	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	head0 = submit(cmp0, HEAD_US, 0);
+	head1 = submit(cmp1, HEAD_US, 0);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, SHARED_RINGS));
+
+	expect_finished(test, bad, -ETIME);
+	expect_finished(test, head0, 0);
+	expect_finished(test, head1, 0);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.group_probes, 1);
+	/* The domain's, the failed group's, the guilty replay's. */
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 3);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head0->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&head1->completions), 1);
+	KUNIT_EXPECT_EQ(test, head0->verdict, DRM_SCHED_SERIAL_INNOCENT);
+	KUNIT_EXPECT_EQ(test, head1->verdict, DRM_SCHED_SERIAL_INNOCENT);
+	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp0->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cmp1->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
+}
+
 static void dss_test_exit(struct kunit *test)
 {
 	if (test->priv)
@@ -1453,6 +1713,12 @@ static struct kunit_case drm_sched_serial_cases[] = {
 	KUNIT_CASE(ban_limits_zero_never_ban),
 	KUNIT_CASE(false_timeouts_end_at_max_runtime),
 	KUNIT_CASE(recover_from_timeout_wq_refused),
+	KUNIT_CASE(hints_replay_stalled_first_eliminate_hung),
+	KUNIT_CASE(hints_wrong_cost_time_not_verdicts),
+	KUNIT_CASE(hints_long_head_not_convicted),
+	KUNIT_CASE(hints_stalled_victim_never_struck),
+	KUNIT_CASE(group_replays_innocents_at_once),
+	KUNIT_CASE(group_that_hangs_is_split),
 	{}
 };
 
