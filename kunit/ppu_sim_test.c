@@ -285,6 +285,7 @@ static void ppu_sim_test_exit(struct kunit *test)
 
 	if (!f)
 		return;
+	ppu_sim_wrong_hints_pct = 0;
 	if (f->sim) {
 		f->hw->ops->set_irq_handler(f->hw, NULL, NULL);
 		ppu_sim_destroy(f->sim);
@@ -843,6 +844,123 @@ static void ppu_sim_no_callback_after_irq_handler_removed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->ev[0].seqno, 2u);
 }
 
+static int preempt(struct sim_fixture *f, u32 ring)
+{
+	return f->hw->ops->preempt(f->hw, ring);
+}
+
+/*
+ * A preemption request tells a hung engine (it does not park) from a
+ * stalled, delayed or running one (it parks); an idle ring has nothing to
+ * park. The request is withdrawn at once: every job still runs exactly
+ * once, and the hung ring stays hung until the reset.
+ */
+static void ppu_sim_preempt_tells_hung_from_stalled(struct kunit *test)
+{
+	struct sim_fixture *f = test->priv;
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, f->hw->ops->preempt);
+	for (i = 0; i < NR_RINGS; i++)
+		KUNIT_EXPECT_EQ_MSG(test, preempt(f, i), -ENODATA, "ring %u", i);
+	KUNIT_EXPECT_EQ(test, preempt(f, NR_RINGS), -EINVAL);
+
+	SUBMIT_OK(f, SDMA0, 1, DELAY, 50000, ADD, 0, 0, 1);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, SDMA0, PPU_HW_ENGINE_DELAY,
+					   SOON_MS));
+	KUNIT_EXPECT_EQ(test, preempt(f, SDMA0), 1);
+
+	SUBMIT_OK(f, COMPUTE0, 1, HANG, ADD, 0, 4, 1);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, COMPUTE0, PPU_HW_ENGINE_HUNG,
+					   SOON_MS));
+	SUBMIT_OK(f, GFX, 1, ADD, 0, 8, 1);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, GFX, PPU_HW_ENGINE_STALLED,
+					   SOON_MS));
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, preempt(f, COMPUTE0), 0);
+		KUNIT_EXPECT_EQ(test, preempt(f, GFX), 1);
+	}
+	KUNIT_EXPECT_EQ(test, preempt(f, COMPUTE1), -ENODATA);
+	KUNIT_EXPECT_EQ(test, ring_state(f, COMPUTE0).state, PPU_HW_ENGINE_HUNG);
+	KUNIT_EXPECT_EQ(test, ring_state(f, GFX).state, PPU_HW_ENGINE_STALLED);
+
+	/* the parked DELAY resumed: the sdma job completes, once */
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 1, SOON_MS));
+	KUNIT_EXPECT_EQ(test, f->ev[0].ring, (u32)SDMA0);
+	KUNIT_EXPECT_EQ(test, f->ev[0].error, 0);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0), 1u);
+	KUNIT_EXPECT_EQ(test, preempt(f, SDMA0), -ENODATA);
+
+	/* after the reset the stalled ring runs again: idle, nothing to park */
+	KUNIT_ASSERT_EQ(test, f->hw->ops->reset(f->hw), 0);
+	KUNIT_EXPECT_EQ(test, preempt(f, COMPUTE0), -ENODATA);
+	KUNIT_EXPECT_EQ(test, preempt(f, GFX), -ENODATA);
+	SUBMIT_OK(f, GFX, 2, ADD, 0, 8, 1);
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 2, SOON_MS));
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, rec_count(f), 2u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 4), 0u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 8), 1u);
+}
+
+/*
+ * wrong_hints_pct turns that share of the answers on busy engines wrong,
+ * evenly and reproducibly: 100 inverts every answer, 50 every second one,
+ * 25 every fourth, counted over all the device's answers. Idle rings always
+ * answer -ENODATA and use up no answer.
+ */
+static void ppu_sim_preempt_wrong_hints_pct(struct kunit *test)
+{
+	struct sim_fixture *f = test->priv;
+	static const int want50[] = { 0, 1, 0, 1, 0, 1 };
+	/* answers 6-13 of the device: 7 and 11 are wrong */
+	static const int want25[] = { 0, 1, 0, 0, 0, 1, 0, 0 };
+	u32 i;
+
+	SUBMIT_OK(f, COMPUTE0, 1, HANG);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, COMPUTE0, PPU_HW_ENGINE_HUNG,
+					   SOON_MS));
+	SUBMIT_OK(f, GFX, 1, NOP);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, GFX, PPU_HW_ENGINE_STALLED,
+					   SOON_MS));
+
+	ppu_sim_wrong_hints_pct = 100;
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_EQ(test, preempt(f, COMPUTE0), 1);
+		KUNIT_EXPECT_EQ(test, preempt(f, GFX), 0);
+		KUNIT_EXPECT_EQ(test, preempt(f, SDMA1), -ENODATA);
+	}
+
+	/* a fresh device counts its answers from 0 */
+	f->hw->ops->set_irq_handler(f->hw, NULL, NULL);
+	ppu_sim_destroy(f->sim);
+	f->sim = make_sim(test, 1000);
+	if (IS_ERR(f->sim))
+		f->sim = NULL;
+	KUNIT_ASSERT_NOT_NULL(test, f->sim);
+	f->hw = &f->sim->hw;
+	f->hw->ops->set_irq_handler(f->hw, rec_irq, f);
+	SUBMIT_OK(f, COMPUTE0, 1, HANG);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, COMPUTE0, PPU_HW_ENGINE_HUNG,
+					   SOON_MS));
+
+	ppu_sim_wrong_hints_pct = 50;
+	for (i = 0; i < ARRAY_SIZE(want50); i++) {
+		KUNIT_EXPECT_EQ(test, preempt(f, SDMA0), -ENODATA);
+		KUNIT_EXPECT_EQ_MSG(test, preempt(f, COMPUTE0), want50[i],
+				    "answer %u at 50%%", i);
+	}
+	ppu_sim_wrong_hints_pct = 25;
+	for (i = 0; i < ARRAY_SIZE(want25); i++)
+		KUNIT_EXPECT_EQ_MSG(test, preempt(f, COMPUTE0), want25[i],
+				    "answer %u at 25%%", i);
+	ppu_sim_wrong_hints_pct = 0;
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, preempt(f, COMPUTE0), 0);
+	KUNIT_EXPECT_EQ(test, ring_state(f, COMPUTE0).state, PPU_HW_ENGINE_HUNG);
+	KUNIT_EXPECT_EQ(test, rec_count(f), 0u);
+}
+
 static struct kunit_case ppu_sim_cases[] = {
 	KUNIT_CASE(ppu_sim_create_describes_rings_and_domains),
 	KUNIT_CASE(ppu_sim_create_rejects_no_rings_and_too_many),
@@ -864,6 +982,8 @@ static struct kunit_case ppu_sim_cases[] = {
 	KUNIT_CASE(ppu_sim_full_ring_submit_returns_ebusy),
 	KUNIT_CASE(ppu_sim_submit_during_reset_returns_ebusy),
 	KUNIT_CASE(ppu_sim_no_callback_after_irq_handler_removed),
+	KUNIT_CASE(ppu_sim_preempt_tells_hung_from_stalled),
+	KUNIT_CASE(ppu_sim_preempt_wrong_hints_pct),
 	{}
 };
 

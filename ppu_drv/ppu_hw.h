@@ -124,6 +124,14 @@ typedef void (*ppu_hw_job_done_fn)(void *data, u32 ring, u32 seqno, int error);
  * @reset: reset the whole device: every engine stops and its queued jobs are
  *	dropped without completion; sleeps for the device's reset time
  * @reset_count: resets done since the device was created
+ * @preempt: optional; send @ring's engine a preemption request and return
+ *	its answer at once, without sleeping: 1 if the engine parked, 0 if it
+ *	did not, -ENODATA if the ring is idle (nothing to park), -EBUSY while
+ *	the device is in reset. A hung engine does not park. A running engine,
+ *	one busy in a DELAY, or one stalled behind a hang elsewhere in its
+ *	hang domain parks at once; the request is then answered and withdrawn
+ *	and the engine resumes where it was: its work is not disturbed. Like
+ *	real hardware, the answer may be wrong (see ppu_sim's wrong_hints_pct).
  */
 struct ppu_hw_ops {
 	void (*set_irq_handler)(struct ppu_hw *hw, ppu_hw_job_done_fn fn,
@@ -134,6 +142,7 @@ struct ppu_hw_ops {
 			   struct ppu_hw_ring_state *st);
 	int (*reset)(struct ppu_hw *hw);
 	u32 (*reset_count)(struct ppu_hw *hw);
+	int (*preempt)(struct ppu_hw *hw, u32 ring);
 };
 
 /**

@@ -136,6 +136,8 @@ struct ppu_sim_config {
  * @irq_data: cookie for @irq
  * @reset_count: resets done
  * @reset_us: reset duration
+ * @preempt_answers: answers given to preemption requests on busy engines;
+ *	picks which answers ppu_sim_wrong_hints_pct turns wrong
  * @ras: memory, flash and error injection, see ppu_sim_ras.c
  * @hbm_access: read or write one dword of HBM through the ECC, set by
  *	ppu_sim_ras_init(); -EBADMSG on an uncorrectable error, -EIO on a
@@ -154,6 +156,7 @@ struct ppu_sim {
 	void *irq_data;
 	u32 reset_count;
 	u32 reset_us;
+	u64 preempt_answers;
 	struct ppu_sim_ras *ras;
 	int (*hbm_access)(struct ppu_sim *sim, u64 addr, u32 *val, bool write);
 };
@@ -162,6 +165,12 @@ static inline struct ppu_sim *to_ppu_sim(struct ppu_hw *hw)
 {
 	return container_of(hw, struct ppu_sim, hw);
 }
+
+/*
+ * Module parameter wrong_hints_pct: percentage (0-100) of the answers to
+ * preemption requests on busy engines that are wrong, spread evenly.
+ */
+extern unsigned int ppu_sim_wrong_hints_pct;
 
 struct ppu_sim *ppu_sim_create(const struct ppu_sim_config *cfg);
 void ppu_sim_destroy(struct ppu_sim *sim);

@@ -11,6 +11,7 @@
  */
 #include <linux/delay.h>
 #include <linux/highmem.h>
+#include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 
@@ -432,12 +433,73 @@ static u32 ppu_sim_reset_count(struct ppu_hw *hw)
 	return count;
 }
 
+static int ppu_sim_wrong_hints_set(const char *val,
+				   const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, 100);
+}
+
+static const struct kernel_param_ops ppu_sim_wrong_hints_ops = {
+	.set = ppu_sim_wrong_hints_set,
+	.get = param_get_uint,
+};
+
+/* Test hook: hardware whose hang/stall hints are imperfect. */
+unsigned int ppu_sim_wrong_hints_pct;
+module_param_cb(wrong_hints_pct, &ppu_sim_wrong_hints_ops,
+		&ppu_sim_wrong_hints_pct, 0644);
+MODULE_PARM_DESC(wrong_hints_pct, "Percentage (0-100) of the answers to preemption requests on busy engines that are wrong, spread evenly (default 0)");
+
+/*
+ * Is answer number @n of the device wrong? With p = wrong_hints_pct, answer
+ * n is wrong when floor((n + 1) * p / 100) > floor(n * p / 100): p of every
+ * 100 consecutive answers, spread evenly and reproducibly; 100 makes every
+ * answer wrong.
+ */
+static bool ppu_sim_answer_wrong(u64 n, unsigned int pct)
+{
+	return div_u64((n + 1) * pct, 100) > div_u64(n * pct, 100);
+}
+
+/*
+ * A preemption request, answered from the engine's state: a hung engine
+ * does not park; a running, delayed or stalled one parks at once and
+ * resumes when the request is withdrawn, which happens at once here, so
+ * its work is not disturbed.
+ */
+static int ppu_sim_preempt(struct ppu_hw *hw, u32 ring)
+{
+	unsigned long flags;
+	struct ppu_sim *sim = to_ppu_sim(hw);
+	unsigned int pct = min(READ_ONCE(ppu_sim_wrong_hints_pct), 100u);
+	struct ppu_sim_engine *e;
+	int parked;
+
+	if (ring >= hw->nr_rings)
+		return -EINVAL;
+	e = &sim->engines[ring];
+
+	spin_lock_irqsave(&sim->lock, flags);
+	if (sim->resetting) {
+		parked = -EBUSY;
+	} else if (e->head == e->tail) {
+		parked = -ENODATA;
+	} else {
+		parked = e->state != PPU_HW_ENGINE_HUNG;
+		if (ppu_sim_answer_wrong(sim->preempt_answers++, pct))
+			parked = !parked;
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+	return parked;
+}
+
 static const struct ppu_hw_ops ppu_sim_ops = {
 	.set_irq_handler = ppu_sim_set_irq_handler,
 	.ring_submit = ppu_sim_ring_submit,
 	.ring_state = ppu_sim_ring_state,
 	.reset = ppu_sim_reset,
 	.reset_count = ppu_sim_reset_count,
+	.preempt = ppu_sim_preempt,
 };
 
 static void ppu_sim_add_rings(struct ppu_sim *sim, enum drm_ppu_ring_class class,
