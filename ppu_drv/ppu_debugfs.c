@@ -192,6 +192,59 @@ static const struct file_operations ppu_debugfs_mode_fops = {
 	.write = ppu_debugfs_mode_write,
 };
 
+static int ppu_debugfs_strategy_show(struct seq_file *m, void *data)
+{
+	struct ppu_device *ppu = m->private;
+	enum drm_sched_serial_probe_strategy s;
+
+	s = READ_ONCE(ppu->domain.params.probe_strategy);
+	seq_printf(m, "%s\n", drm_sched_serial_probe_strategy_name(s));
+	return 0;
+}
+
+static int ppu_debugfs_strategy_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, ppu_debugfs_strategy_show, inode->i_private);
+}
+
+/* Switch the replay of the shared heads at run time: "serial" or "group". */
+static ssize_t ppu_debugfs_strategy_write(struct file *file,
+					  const char __user *ubuf,
+					  size_t len, loff_t *offp)
+{
+	struct ppu_device *ppu = file_inode(file)->i_private;
+	enum drm_sched_serial_probe_strategy strategy;
+	char buf[16];
+
+	if (len >= sizeof(buf)) {
+		drm_dbg_driver(&ppu->drm, "probe_strategy: input too long\n");
+		return -EINVAL;
+	}
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (drm_sched_serial_probe_strategy_parse(buf, &strategy)) {
+		drm_info(&ppu->drm, "probe_strategy: '%s' is not serial or group\n",
+			 strim(buf));
+		return -EINVAL;
+	}
+	mutex_lock(&ppu->domain.lock);
+	ppu->domain.params.probe_strategy = strategy;
+	mutex_unlock(&ppu->domain.lock);
+	drm_info(&ppu->drm, "probe strategy: %s\n",
+		 drm_sched_serial_probe_strategy_name(strategy));
+	return len;
+}
+
+static const struct file_operations ppu_debugfs_strategy_fops = {
+	.owner = THIS_MODULE,
+	.open = ppu_debugfs_strategy_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = ppu_debugfs_strategy_write,
+};
+
 /**
  * ppu_debugfs_init - create the driver's debugfs files
  * @minor: the DRM minor
@@ -202,6 +255,8 @@ void ppu_debugfs_init(struct drm_minor *minor)
 				 minor->debugfs_root, minor);
 	debugfs_create_file("recovery_mode", 0600, minor->debugfs_root,
 			    to_ppu(minor->dev), &ppu_debugfs_mode_fops);
+	debugfs_create_file("probe_strategy", 0600, minor->debugfs_root,
+			    to_ppu(minor->dev), &ppu_debugfs_strategy_fops);
 	debugfs_create_file("ras_inject", 0200, minor->debugfs_root,
 			    to_ppu(minor->dev), &ppu_debugfs_ras_inject_fops);
 	debugfs_create_file("flash_reset", 0200, minor->debugfs_root,

@@ -53,6 +53,10 @@ static unsigned int max_runtime_ms = 10000;
 module_param(max_runtime_ms, uint, 0444);
 MODULE_PARM_DESC(max_runtime_ms, "A job still progressing after this many ms at its ring's head is hung: guilty; 0: no cap (default 10000)");
 
+static char *probe_strategy = "serial";
+module_param(probe_strategy, charp, 0444);
+MODULE_PARM_DESC(probe_strategy, "Replay of the shared heads: serial (one at a time, default) or group (every head not reported hung at once)");
+
 static struct ppu_device *to_ppu_domain(struct drm_sched_serial_domain *d)
 {
 	return container_of(d, struct ppu_device, domain);
@@ -100,6 +104,26 @@ static ktime_t ppu_reset_last_progress(struct drm_sched_serial_ring *sring)
 	return st.last_progress;
 }
 
+/*
+ * The hardware hint of a ring: a preemption request. An engine that parks
+ * is only stalled (or busy); one that does not is hung; an idle ring, a
+ * device in reset or without the operation tells nothing.
+ */
+static enum drm_sched_serial_hint
+ppu_reset_classify(struct drm_sched_serial_ring *sring)
+{
+	struct ppu_ring *ring = container_of(sring, struct ppu_ring, serial);
+	struct ppu_hw *hw = ring->ppu->hw;
+	int parked;
+
+	if (!hw->ops->preempt)
+		return DRM_SCHED_SERIAL_HINT_UNKNOWN;
+	parked = hw->ops->preempt(hw, ring->index);
+	if (parked < 0)
+		return DRM_SCHED_SERIAL_HINT_UNKNOWN;
+	return parked ? DRM_SCHED_SERIAL_HINT_STALLED : DRM_SCHED_SERIAL_HINT_HUNG;
+}
+
 static void ppu_reset_print_job(struct drm_sched_job *sched_job,
 				struct drm_printer *p)
 {
@@ -139,6 +163,7 @@ static const struct drm_sched_serial_ops ppu_serial_ops = {
 	.last_progress = ppu_reset_last_progress,
 	.print_job = ppu_reset_print_job,
 	.verdict = ppu_reset_verdict,
+	.classify = ppu_reset_classify,
 };
 
 /**
@@ -156,7 +181,7 @@ enum drm_gpu_sched_stat ppu_reset_timedout(struct ppu_job *job)
  * ppu_reset_init - set the reset domain up, before the rings
  * @ppu: the device
  *
- * Return: 0, -EINVAL for a bad recovery_mode, -ENOMEM.
+ * Return: 0, -EINVAL for a bad recovery_mode or probe_strategy, -ENOMEM.
  */
 int ppu_reset_init(struct ppu_device *ppu)
 {
@@ -168,6 +193,13 @@ int ppu_reset_init(struct ppu_device *ppu)
 	if (ret) {
 		drm_err(&ppu->drm, "recovery_mode=%s: use serial, classic or off\n",
 			recovery_mode);
+		return ret;
+	}
+	ret = drm_sched_serial_probe_strategy_parse(probe_strategy,
+						    &params.probe_strategy);
+	if (ret) {
+		drm_err(&ppu->drm, "probe_strategy=%s: use serial or group\n",
+			probe_strategy);
 		return ret;
 	}
 	params.probe_timeout_ms = probe_timeout_ms;
