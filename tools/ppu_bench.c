@@ -15,6 +15,9 @@
  *   ppu-bench scale N        recovery_ms_per_ring_N, on a device that has
  *                            N shared rings (1 gfx + N-1 compute)
  *   ppu-bench linearity N:T_ms...   recovery_growth_linearity
+ *   ppu-bench double         double_execution, completed_without_run: the
+ *                            ADD counts the other runs left in
+ *                            PPU_BENCH_COUNTS
  *
  * Result lines are "bench: <name> <value> <unit>"; lines starting with '#'
  * explain how a figure was obtained. See Documentation/bench.rst.
@@ -43,8 +46,13 @@
 
 #include "ppu_drm.h"
 
-#define BENCH_CMD_BO_SIZE	(1u << 20)
-#define BENCH_DATA_BO_SIZE	4096u
+#define BENCH_CMD_BO_SIZE	(2u << 20)
+/*
+ * The data BO: dwords below BENCH_COUNTER_FIRST are WRITE targets and
+ * flags, the rest one ADD counter per job (double_execution).
+ */
+#define BENCH_DATA_BO_SIZE	(512u << 10)
+#define BENCH_COUNTER_FIRST	4096u
 #define BENCH_WAIT_S		30
 #define BENCH_MAX_RINGS		64
 
@@ -213,14 +221,70 @@ static uint32_t ring_count(uint32_t class)
  */
 struct stream {
 	uint32_t at, ndw;
+	uint32_t counter; /* data dword the stream ADDs 1 to last, or 0 */
 };
 
 static struct bo cmd, data;
+
+/*
+ * double_execution: every job of a recovery scenario ends with ADD 1 to a
+ * counter dword of its own, so the counter says how often the job really
+ * ran to its end: exactly once for a job whose fence completed, at most
+ * once for one that ended with an error (cancelled, guilty). The ADD is the
+ * last command, so a head that stalled part-way and is replayed still
+ * counts once. submit() records each counted job, job_status() its
+ * outcome, and counters_check() compares them when the scenario is over.
+ */
+struct counted {
+	uint32_t so, counter;
+	int status;
+	bool waited;
+};
+
+static struct counted *counted;
+static unsigned int nr_counted, max_counted;
+static uint32_t next_counter = BENCH_COUNTER_FIRST;
+
+static uint32_t counter_new(void)
+{
+	if (next_counter >= BENCH_DATA_BO_SIZE / 4)
+		fail("%s", "out of ADD counters");
+	data.map[next_counter] = 0;
+	return next_counter++;
+}
+
+static void counted_add(uint32_t so, uint32_t counter)
+{
+	if (nr_counted == max_counted) {
+		max_counted = max_counted ? 2 * max_counted : 256;
+		counted = realloc(counted, max_counted * sizeof(*counted));
+		if (!counted)
+			fail("%s", "out of memory");
+	}
+	counted[nr_counted++] = (struct counted){ .so = so, .counter = counter };
+}
+
+/* The job last submitted with @so ended with @status. */
+static void counted_done(uint32_t so, int status)
+{
+	unsigned int i = nr_counted;
+
+	while (i--) {
+		if (counted[i].so != so)
+			continue;
+		if (!counted[i].waited) {
+			counted[i].waited = true;
+			counted[i].status = status;
+		}
+		return;
+	}
+}
 
 static uint32_t *stream_begin(struct stream *s)
 {
 	s->at = cmd.used;
 	s->ndw = 0;
+	s->counter = 0;
 	return &cmd.map[s->at];
 }
 
@@ -232,7 +296,18 @@ static void stream_end(struct stream *s, uint32_t ndw)
 		fail("%s", "command BO full");
 }
 
-/* DELAY @delay_us (if not 0), then WRITE @val to data dword @slot. */
+/* Append "ADD 1 to a new counter" at @cs[@n]; returns the new length. */
+static uint32_t stream_count(struct stream *s, uint32_t *cs, uint32_t n)
+{
+	s->counter = counter_new();
+	cs[n++] = DRM_PPU_CMD(DRM_PPU_OP_ADD, 3);
+	cs[n++] = 0;
+	cs[n++] = s->counter * 4;
+	cs[n++] = 1;
+	return n;
+}
+
+/* DELAY @delay_us (if not 0), then WRITE @val to data dword @slot, ADD. */
 static struct stream stream_delay_write(uint32_t delay_us, uint32_t slot,
 					uint32_t val)
 {
@@ -247,10 +322,12 @@ static struct stream stream_delay_write(uint32_t delay_us, uint32_t slot,
 	cs[n++] = 0;
 	cs[n++] = slot * 4;
 	cs[n++] = val;
+	n = stream_count(&s, cs, n);
 	stream_end(&s, n);
 	return s;
 }
 
+/* A single command, not counted: for streams run many times (NOPs). */
 static struct stream stream_op(uint32_t op)
 {
 	struct stream s;
@@ -261,13 +338,28 @@ static struct stream stream_op(uint32_t op)
 	return s;
 }
 
-/* Queue @s on a ring; its fence goes to @syncobj (created if 0). */
-static uint32_t submit(uint32_t ctx, uint32_t class, uint32_t inst,
-		       const struct stream *s, uint32_t syncobj)
+/* HANG, then ADD: the counter must stay 0, the job must fail. */
+static struct stream stream_hang(void)
+{
+	struct stream s;
+	uint32_t *cs = stream_begin(&s), n = 0;
+
+	cs[n++] = DRM_PPU_CMD(DRM_PPU_OP_HANG, 0);
+	n = stream_count(&s, cs, n);
+	stream_end(&s, n);
+	return s;
+}
+
+/*
+ * Queue @s on a ring; its fence goes to @syncobj (created if 0). Returns
+ * 0 or the ioctl's negative errno; the syncobj in *@so.
+ */
+static int submit_ret(uint32_t ctx, uint32_t class, uint32_t inst,
+		      const struct stream *s, uint32_t *so)
 {
 	struct drm_ppu_submit sub = { 0 };
 
-	if (!syncobj && drmSyncobjCreate(fd, 0, &syncobj))
+	if (!*so && drmSyncobjCreate(fd, 0, so))
 		die("syncobj create");
 	sub.ctx_id = ctx;
 	sub.ring_class = class;
@@ -277,8 +369,23 @@ static uint32_t submit(uint32_t ctx, uint32_t class, uint32_t inst,
 	sub.cmd_length = s->ndw * 4;
 	sub.bo_handles = (uintptr_t)&data.handle;
 	sub.bo_count = 1;
-	sub.out_syncobj = syncobj;
-	xioctl(DRM_IOCTL_PPU_SUBMIT, &sub, "SUBMIT");
+	sub.out_syncobj = *so;
+	if (drmIoctl(fd, DRM_IOCTL_PPU_SUBMIT, &sub))
+		return -errno;
+	if (s->counter)
+		counted_add(*so, s->counter);
+	return 0;
+}
+
+static uint32_t submit(uint32_t ctx, uint32_t class, uint32_t inst,
+		       const struct stream *s, uint32_t syncobj)
+{
+	int ret = submit_ret(ctx, class, inst, s, &syncobj);
+
+	if (ret) {
+		errno = -ret;
+		die("SUBMIT");
+	}
 	return syncobj;
 }
 
@@ -297,12 +404,62 @@ static int job_status(uint32_t syncobj)
 		die("SYNC_IOC_FILE_INFO");
 	ret = info.status;
 	close(sync_fd);
+	counted_done(syncobj, ret);
 	return ret;
 }
 
 static void syncobj_free(uint32_t syncobj)
 {
 	drmSyncobjDestroy(fd, syncobj);
+}
+
+/* Where each process appends its double_execution counts. */
+static const char *counts_path(void)
+{
+	const char *p = getenv("PPU_BENCH_COUNTS");
+
+	return p && *p ? p : "/tmp/ppu-bench-counts";
+}
+
+/*
+ * Check the counters of the jobs counted since the last check, after a
+ * pause in which a late second run would land, and append the result
+ * for `ppu-bench double`. Returns the jobs that broke the rule.
+ */
+static unsigned int counters_check(const char *scenario)
+{
+	unsigned int i, twice = 0, not_run = 0, done = 0, unknown = 0;
+	FILE *f;
+
+	if (!nr_counted)
+		return 0;
+	usleep(200000);
+	for (i = 0; i < nr_counted; i++) {
+		const struct counted *c = &counted[i];
+		uint32_t v = __atomic_load_n(&data.map[c->counter],
+					     __ATOMIC_SEQ_CST);
+
+		if (!c->waited) {
+			unknown++;
+			continue;
+		}
+		done += c->status == 1;
+		if (v > 1)
+			twice++;
+		else if (c->status == 1 && v != 1)
+			not_run++;
+	}
+	printf("# double_execution %s: %u jobs counted with ADD (%u completed, %u ended with an error, %u not waited for): %u ran more than once, %u completed without running\n",
+	       scenario, nr_counted, done, nr_counted - done - unknown, unknown,
+	       twice, not_run);
+	f = fopen(counts_path(), "a");
+	if (f) {
+		fprintf(f, "%s %u %u %u\n", scenario, nr_counted, twice,
+			not_run);
+		fclose(f);
+	}
+	nr_counted = 0;
+	return twice + not_run;
 }
 
 static void dbg_write(const char *file, const char *val)
@@ -488,7 +645,7 @@ static bool rfc_run(const struct rfc_case *rc, unsigned int i,
 		    uint32_t slot, double runtime_us, double *ratio,
 		    double *window)
 {
-	struct stream s_hang = stream_op(DRM_PPU_OP_HANG);
+	struct stream s_hang = stream_hang();
 	uint32_t a = ctx_new(), b = ctx_new(), so_a = 0, so_b = 0;
 	struct recovery before, r;
 	unsigned int replayed;
@@ -611,6 +768,7 @@ static int bench_rfc(void)
 	printf("# rfc_guilty_first_recovery_ratio: the same with A hanging gfx0 (replayed first, a full window) and B on compute0; guilty_probe_window_ratio = guilty probe step / probe_timeout_ms\n");
 	ret |= rfc_series(&rfc_guilty_first, "rfc_guilty_first_recovery_ratio",
 			  runtime_us, 20);
+	counters_check("rfc");
 	return ret;
 }
 
@@ -694,7 +852,7 @@ static void victim_submit(struct victim *v)
 static unsigned int lost_run(const char *mode, uint32_t slot0)
 {
 	uint32_t a = ctx_new(), b = ctx_new(), c = ctx_new(), e = ctx_new();
-	struct stream s_hang = stream_op(DRM_PPU_OP_HANG);
+	struct stream s_hang = stream_hang();
 	struct recovery before, r;
 	unsigned int i, lost = 0;
 	pthread_t thread;
@@ -763,6 +921,7 @@ static int bench_lost(void)
 	       nr_victims);
 	printf("bench: innocent_lost_serial %u jobs\n", serial);
 	printf("bench: innocent_lost_classic %u jobs\n", classic);
+	counters_check("lost");
 	return 0;
 }
 
@@ -996,7 +1155,7 @@ static int bench_nop(void)
  */
 static bool scale_run(unsigned int n, uint32_t slot0, double *ms)
 {
-	struct stream s_hang = stream_op(DRM_PPU_OP_HANG);
+	struct stream s_hang = stream_hang();
 	uint32_t a = ctx_new(), b = ctx_new(), so_a, so[BENCH_MAX_RINGS];
 	struct recovery before, r;
 	uint64_t t0, span;
@@ -1055,6 +1214,7 @@ static int bench_scale(unsigned int n)
 	double total[SCALE_REPS], t;
 	unsigned int got = 0, attempt;
 	struct recovery r;
+	char name[16];
 
 	if (n < 2 || n > 32 || ring_count(DRM_PPU_RING_GFX) != 1 ||
 	    ring_count(DRM_PPU_RING_COMPUTE) != n - 1)
@@ -1077,6 +1237,8 @@ static int bench_scale(unsigned int n)
 	t = median(total, SCALE_REPS);
 	printf("bench: recovery_ms_total_%u %.1f ms\n", n, t);
 	printf("bench: recovery_ms_per_ring_%u %.1f ms\n", n, t / n);
+	snprintf(name, sizeof(name), "scale-%u", n);
+	counters_check(name);
 	return 0;
 }
 
@@ -1133,13 +1295,42 @@ static int bench_linearity(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * double_execution: the sums of what counters_check() of every scenario
+ * process of this boot appended (PPU_BENCH_COUNTS). Target 0 for both.
+ */
+static int bench_double(void)
+{
+	unsigned int jobs, twice, not_run, t_jobs = 0, t_twice = 0, t_not = 0;
+	char name[64];
+	FILE *f = fopen(counts_path(), "r");
+
+	if (!f)
+		fail("double: no counts in %s", counts_path());
+	while (fscanf(f, "%63s %u %u %u", name, &jobs, &twice, &not_run) == 4) {
+		printf("# double_execution: %-16s %5u jobs, %u ran more than once, %u completed without running\n",
+		       name, jobs, twice, not_run);
+		t_jobs += jobs;
+		t_twice += twice;
+		t_not += not_run;
+	}
+	fclose(f);
+	printf("# double_execution = jobs whose ADD counter ended above 1, over the %u counted jobs of every scenario; completed_without_run = completed jobs whose counter stayed 0; target 0 for both\n",
+	       t_jobs);
+	printf("bench: double_execution %u count\n", t_twice);
+	printf("bench: completed_without_run %u count\n", t_not);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		fail("%s", "usage: ppu-bench rfc|lost|nop|scale N|linearity N:T...");
+		fail("%s", "usage: ppu-bench rfc|lost|nop|scale N|double|linearity N:T...");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(argv[1], "linearity"))
 		return bench_linearity(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "double"))
+		return bench_double();
 
 	if (getenv("PPU_BENCH_TRACE"))
 		trace_fd = open("/sys/kernel/debug/tracing/trace_marker",
