@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench: boot the VM once and run tools/ppu-bench: the recovery-time
-# ratio of the amd-gfx RFC scenario, innocent jobs lost under serial and
-# classic recovery, NOP throughput with recovery on vs off, and recovery
-# time against the number of shared rings (modules reloaded in the guest
-# for each ring count), and jobs run twice across all of them. Prints
+# ratio of the amd-gfx RFC scenario and its cost with the guilty job on
+# the first ring, innocent jobs lost under serial and classic recovery,
+# NOP throughput with recovery on vs off, recovery time against the number
+# of shared rings with the serial and the group strategy (modules reloaded
+# in the guest for each ring count), the same with wrong hardware hints,
+# and jobs run twice across all of them. Prints
 # "bench: <name> <value> <unit>" lines; the figures are described in
 # Documentation/bench.rst. PPU_BENCH_LOG: serial log path (default
 # build/bench-serial.log).
@@ -30,6 +32,10 @@ PARAMS="gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500 max_guil
 # probe window stays well above an innocent head's runtime.
 SCALE_PARAMS="probe_timeout_ms=300 replay_budget_ms=60000 max_resets=64"
 RINGS="2 4 8 16"
+# At 2 and 16 rings the scaling scenario also runs with the group strategy
+# (group_scaling_16_over_2) and with ppu_sim wrong_hints_pct=100, each
+# strategy (wrong_hints); 4 and 8 rings only serial (linearity).
+SCALE_VARIANTS_2_16="serial group serial-wrong group-wrong"
 
 payload=$(mktemp)
 cat >"$payload" <<PAYLOAD
@@ -52,12 +58,23 @@ for n in $RINGS; do
 	insmod /kmod/ppu/ppu_sim.ko nr_gfx=1 nr_compute=\$((n - 1)) &&
 	insmod /kmod/ppu/ppu.ko $PARAMS $SCALE_PARAMS ||
 		{ echo "# insmod failed for \$n rings"; rc=1; break; }
-	out=\$(\$B scale \$n) || rc=1
+	case \$n in
+	2|16) variants="$SCALE_VARIANTS_2_16" ;;
+	*) variants=serial ;;
+	esac
+	out=\$(\$B scale \$n \$variants) || rc=1
 	echo "\$out"
 	t=\$(echo "\$out" | sed -n "s/^bench: recovery_ms_total_\$n \([0-9.]*\) ms\$/\1/p")
+	g=\$(echo "\$out" | sed -n "s/^bench: group_recovery_ms_total_\$n \([0-9.]*\) ms\$/\1/p")
 	[ -n "\$t" ] && pts="\$pts \$n:\$t"
+	eval "serial_\$n=\$t group_\$n=\$g"
 done
 \$B linearity \$pts || rc=1
+if [ -n "\$serial_2" ] && [ -n "\$serial_16" ] && [ -n "\$group_2" ] && [ -n "\$group_16" ]; then
+	\$B scaling \$serial_2 \$serial_16 \$group_2 \$group_16 || rc=1
+else
+	echo "# scaling: a total of 2 or 16 rings is missing"; rc=1
+fi
 \$B double || rc=1
 echo "PPU-BENCH: END rc=\$rc"
 exit \$rc
@@ -65,7 +82,7 @@ PAYLOAD
 
 echo "make bench: booting the PPU VM (QEMU, software emulation), one boot for every figure..."
 rc=0
-PPU_VM_QUIET=1 PPU_VM_TIMEOUT=${PPU_VM_TIMEOUT:-600} PPU_IGT_BINS=" " \
+PPU_VM_QUIET=1 PPU_VM_TIMEOUT=${PPU_VM_TIMEOUT:-900} PPU_IGT_BINS=" " \
 	PPU_EXTRA_FILES="$ROOT/tools/ppu-bench" PPU_PARAMS="$PARAMS" \
 	"$ROOT/scripts/vm/run-vm.sh" "$payload" "$LOG" >/dev/null 2>"$OUT/bench-vm.err" || rc=$?
 rm -f "$payload"
@@ -76,18 +93,37 @@ sed -n '/^PPU-BENCH: BEGIN/,/^PPU-BENCH: END/p' "$LOG" |
 # the targets
 awk '
 function check(name, op, want,   ok) {
-	if (!(name in v)) { printf "make bench: %-26s missing\n", name; return }
+	if (!(name in v)) { printf "make bench: %-36s missing\n", name; return }
 	ok = op == "<=" ? v[name] <= want : op == ">=" ? v[name] >= want : v[name] == want
-	printf "make bench: %-26s %-8s target %2s %-5s %s\n", name, v[name], op, want, ok ? "met" : "MISSED"
+	printf "make bench: %-36s %-8s target %2s %-5s %s\n", name, v[name], op, want, ok ? "met" : "MISSED"
+}
+function info(name, what) {
+	if (name in v)
+		printf "make bench: %-36s %-8s (%s)\n", name, v[name], what
+	else
+		printf "make bench: %-36s missing\n", name
 }
 $1 == "bench:" { v[$2] = $3 + 0 }
+$1 == "bench:" && $2 ~ /^scale_wrong_verdicts_/ { wv += $3; nwv++ }
 END {
 	check("rfc_recovery_ratio", "<=", 1.15)
+	check("guilty_position_ratio", "<=", 1.10)
 	check("innocent_lost_serial", "==", 0)
 	check("nop_throughput_ratio", ">=", 0.98)
 	if ("recovery_growth_linearity" in v)
-		printf "make bench: %-26s %-8s (1.0 = linear growth; %s ms per added ring)\n",
+		printf "make bench: %-36s %-8s (1.0 = linear growth; %s ms per added ring)\n",
 			"recovery_growth_linearity", v["recovery_growth_linearity"], v["recovery_ms_per_added_ring"]
+	check("group_scaling_16_over_2", "<=", 1.5)
+	info("serial_scaling_16_over_2", "serial strategy, no target")
+	# wrong hints: never a wrong verdict, never innocent work lost
+	check("innocent_lost_wrong_hints", "==", 0)
+	check("wrong_hints_rfc_wrong_verdicts", "==", 0)
+	if (nwv) v["scale_wrong_verdicts_total"] = wv
+	check("scale_wrong_verdicts_total", "==", 0)
+	info("wrong_hints_rfc_time_ratio", "time over right hints, no target")
+	info("wrong_hints_rfc_guilty_first_time_ratio", "time over right hints, no target")
+	info("wrong_hints_serial_time_ratio_16", "time over right hints, no target")
+	info("wrong_hints_group_time_ratio_16", "time over right hints, no target")
 	check("double_execution", "==", 0)
 	check("completed_without_run", "==", 0)
 }' "$OUT/bench.txt"

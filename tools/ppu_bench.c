@@ -9,12 +9,18 @@
  *
  *   ppu-bench rfc            rfc_recovery_ratio (seed 003 scenario), and
  *                            rfc_guilty_first_recovery_ratio,
- *                            guilty_probe_window_ratio (rings swapped)
- *   ppu-bench lost           innocent_lost_serial, innocent_lost_classic
+ *                            guilty_probe_window_ratio (rings swapped),
+ *                            guilty_position_ratio, wrong_hints_rfc_*
+ *   ppu-bench lost           innocent_lost_serial, innocent_lost_classic,
+ *                            innocent_lost_wrong_hints
  *   ppu-bench nop            nop_throughput_ratio (serial vs off)
- *   ppu-bench scale N        recovery_ms_per_ring_N, on a device that has
- *                            N shared rings (1 gfx + N-1 compute)
+ *   ppu-bench scale N [variant...]  recovery_ms_per_ring_N, on a device
+ *                            that has N shared rings (1 gfx + N-1
+ *                            compute); variants serial (default), group,
+ *                            serial-wrong, group-wrong
  *   ppu-bench linearity N:T_ms...   recovery_growth_linearity
+ *   ppu-bench scaling S2 S16 G2 G16  serial_scaling_16_over_2,
+ *                            group_scaling_16_over_2 from the totals
  *   ppu-bench double         double_execution, completed_without_run: the
  *                            ADD counts the other runs left in
  *                            PPU_BENCH_COUNTS
@@ -55,6 +61,7 @@
 #define BENCH_COUNTER_FIRST	4096u
 #define BENCH_WAIT_S		30
 #define BENCH_MAX_RINGS		64
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
 /* seed 003: the innocent gfx job keeps the engine busy this long */
 #define RFC_DELAY_US		300000u
@@ -63,6 +70,8 @@
 #define RFC_REPS		5
 #define RFC_ALONE_REPS		5
 #define RFC_TARGET		1.15
+#define RFC_POSITION_TARGET	1.10
+#define RFC_WRONG_REPS		3
 
 /*
  * Scaling scenario: the innocent heads run this long; the hanging job is
@@ -74,6 +83,7 @@
 #define SCALE_HANG_AFTER_US	20000u
 #define SCALE_REPS		3
 #define SCALE_ATTEMPTS		6
+#define GROUP_SCALING_TARGET	1.5
 
 #define NOP_JOBS		200u
 #define NOP_ROUNDS		201
@@ -478,10 +488,73 @@ static void set_mode(const char *mode)
 	dbg_write("recovery_mode", mode);
 }
 
+/*
+ * The replay strategy, "serial" or "group": debugfs probe_strategy. False
+ * if the driver has no such file (then every recovery is serial); the
+ * strategy a recovery really used is the one ring_recovery's policy line
+ * shows, which the figures print.
+ */
+static bool set_strategy(const char *strategy)
+{
+	char path[300];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/probe_strategy", dbgdir);
+	f = fopen(path, "w");
+	if (!f)
+		return false;
+	if (fputs(strategy, f) < 0) {
+		fclose(f);
+		return false;
+	}
+	return !fclose(f);
+}
+
+/*
+ * ppu_sim's wrong_hints_pct: the share of the simulated hardware's
+ * hung/stalled answers that are wrong. False if ppu_sim has no such
+ * parameter.
+ */
+static bool set_wrong_hints(unsigned int pct)
+{
+	FILE *f = fopen("/sys/module/ppu_sim/parameters/wrong_hints_pct", "w");
+
+	if (!f)
+		return false;
+	if (fprintf(f, "%u\n", pct) < 0 || fclose(f))
+		die("wrong_hints_pct");
+	return true;
+}
+
+/* How the recoveries treated a context so far. */
+static struct drm_ppu_ctx_query_reset ctx_query(uint32_t ctx)
+{
+	struct drm_ppu_ctx_query_reset q = { .ctx_id = ctx };
+
+	xioctl(DRM_IOCTL_PPU_CTX_QUERY_RESET, &q, "CTX_QUERY_RESET");
+	return q;
+}
+
+/* Struck: found guilty or suspect, or banned. */
+static bool ctx_struck(uint32_t ctx)
+{
+	struct drm_ppu_ctx_query_reset q = ctx_query(ctx);
+
+	return q.guilty_count || q.suspect_count || q.banned;
+}
+
 /* What debugfs ring_recovery says about the last recovery. */
+#define REC_MAX_RINGS	BENCH_MAX_RINGS
+
 struct recovery {
 	uint64_t recoveries;
 	char mode[16];
+	char strategy[16]; /* "serial" if the policy line does not say */
+	uint64_t hints, hints_wrong, group_probes;
+	uint64_t total_resets, total_guilty, total_suspects, total_innocent;
+	unsigned int nr_rings;
+	char ring[REC_MAX_RINGS][16];
+	char verdict[REC_MAX_RINGS][12]; /* in the last recovery, or "-" */
 	unsigned int probe_timeout_ms, budget_ms, max_resets;
 	uint64_t duration_us;
 	unsigned int resets;
@@ -505,6 +578,7 @@ static void read_recovery(struct recovery *r)
 	FILE *f;
 
 	memset(r, 0, sizeof(*r));
+	strcpy(r->strategy, "serial");
 	snprintf(path, sizeof(path), "%s/ring_recovery", dbgdir);
 	f = fopen(path, "r");
 	if (!f)
@@ -518,8 +592,26 @@ static void read_recovery(struct recovery *r)
 			r->probe_timeout_ms = field_u64(line, "probe_timeout_ms=");
 			r->budget_ms = field_u64(line, "budget_ms=");
 			r->max_resets = field_u64(line, "max_resets=");
+			if (strstr(line, "probe_strategy="))
+				sscanf(strstr(line, "probe_strategy="),
+				       "probe_strategy=%15s", r->strategy);
+		} else if (!strncmp(line, "hints:", 6)) {
+			r->hints = field_u64(line, "given=");
+			r->hints_wrong = field_u64(line, "wrong=");
+			r->group_probes = field_u64(line, "group_probes=");
+		} else if (!strncmp(line, "ring ", 5)) {
+			continue; /* the ring table's header */
+		} else if (r->nr_rings < REC_MAX_RINGS &&
+			   sscanf(line, "%15s %*s %*u %*u %*u %*u %11s",
+				  r->ring[r->nr_rings],
+				  r->verdict[r->nr_rings]) == 2) {
+			r->nr_rings++;
 		} else if (!strncmp(line, "counters:", 9)) {
 			r->recoveries = field_u64(line, "recoveries=");
+			r->total_resets = field_u64(line, " resets=");
+			r->total_guilty = field_u64(line, " guilty=");
+			r->total_suspects = field_u64(line, " suspects=");
+			r->total_innocent = field_u64(line, " innocent=");
 		} else if (!strncmp(line, "last:", 5)) {
 			const char *m = strstr(line, "mode=");
 
@@ -538,7 +630,9 @@ static void read_recovery(struct recovery *r)
 				r->quiesce_us += took;
 			} else if (!strcmp(what, "reset")) {
 				r->reset_us += took;
-			} else if (!strcmp(what, "probe")) {
+			} else if (!strncmp(what, "probe", 5) ||
+				   !strncmp(what, "group", 5)) {
+				/* one head, or a group of heads at once */
 				r->probe_us += took;
 				r->probes++;
 				/* 0: the window ran out (or the probe failed) */
@@ -619,12 +713,26 @@ static double run_alone_us(uint32_t ctx, uint32_t class, uint32_t inst,
  *
  * rfc_guilty_first_recovery_ratio, guilty_probe_window_ratio: the same
  * with the rings swapped, A's job hangs gfx0 and B's job arrives on
- * compute0 RFC_HANG_AFTER_US later. gfx0 comes first in the domain, so
- * A's job is replayed first and must wait out the whole probe window
- * before it is found guilty; B's job is replayed after the second reset.
- * Same floor; the window ratio is the guilty probe step's duration over
- * probe_timeout_ms, i.e. how late the recovery notices that a window ran
+ * compute0 RFC_HANG_AFTER_US later. gfx0 comes first in the domain: with
+ * no hint from the hardware, A's job is replayed first and must wait out
+ * the whole probe window before it is found guilty, and B's job is
+ * replayed after a second reset. With hints (the hardware calls gfx0 hung
+ * and compute0 only stalled) B's job is replayed first and A's eliminated
+ * without a window, as in the seed case. The floor follows the steps the
+ * recovery took, so it holds either way; the window ratio is the guilty
+ * probe step's duration over probe_timeout_ms, i.e. how late the recovery
+ * notices that a window ran out, and is only printed when a window ran
  * out.
+ *
+ * guilty_position_ratio: the median recovery duration of the guilty-first
+ * case over that of the seed case, same boot: what it costs that the
+ * guilty job sits on the ring probed first. Target RFC_POSITION_TARGET.
+ *
+ * wrong_hints_rfc_*: both cases again with ppu_sim's wrong_hints_pct=100
+ * (every hung/stalled answer inverted, so the hints order the guilty head
+ * first). The verdicts must still be right (B completes, its context is
+ * neither struck nor banned, A's job fails and A is guilty); the time
+ * ratios over the same case with right hints are printed, no target.
  */
 struct rfc_case {
 	const char *name;
@@ -640,15 +748,24 @@ static const struct rfc_case rfc_guilty_first = {
 	"rfc guilty first", DRM_PPU_RING_GFX, DRM_PPU_RING_COMPUTE, true,
 };
 
-/* One run; false if it did not end as it must (B completed, A failed). */
-static bool rfc_run(const struct rfc_case *rc, unsigned int i,
-		    uint32_t slot, double runtime_us, double *ratio,
-		    double *window)
+enum run_outcome {
+	RUN_OK,
+	RUN_OTHER,	/* not the scenario (timing): retried or dropped */
+	RUN_WRONG,	/* an innocent job lost or struck, or a wrong verdict */
+};
+
+/* One run; how it ended; the ratio, window ratio and duration if RUN_OK. */
+static enum run_outcome rfc_run(const struct rfc_case *rc, const char *tag,
+				unsigned int i, uint32_t slot,
+				double runtime_us, double *ratio,
+				double *window, double *ms)
 {
 	struct stream s_hang = stream_hang();
 	uint32_t a = ctx_new(), b = ctx_new(), so_a = 0, so_b = 0;
+	struct drm_ppu_ctx_query_reset qa;
 	struct recovery before, r;
 	unsigned int replayed;
+	bool b_struck, wrong;
 	struct stream s_b;
 	double floor_us;
 	int st_a, st_b;
@@ -670,17 +787,24 @@ static bool rfc_run(const struct rfc_case *rc, unsigned int i,
 	syncobj_free(so_a);
 	syncobj_free(so_b);
 	read_recovery(&r);
+	qa = ctx_query(a);
+	b_struck = ctx_struck(b);
 
-	if (st_b != 1 || st_a >= 0 || data.map[slot] != 0xb0b00000 + slot ||
-	    r.recoveries != before.recoveries + 1 ||
+	wrong = st_b != 1 || data.map[slot] != 0xb0b00000 + slot ||
+		b_struck || st_a >= 0 || !qa.guilty_count;
+	if (wrong || r.recoveries != before.recoveries + 1 ||
 	    strcmp(r.mode, "serial") || r.fallback) {
-		printf("# %s run %u: unexpected outcome: B %d, A %d, WRITE %s, recoveries +%llu, mode %s, fallback %d\n",
-		       rc->name, i, st_b, st_a,
+		printf("# %s%s run %u: %s: B %d, A %d, WRITE %s, B's context %s, A's guilty %u suspect %u, recoveries +%llu, mode %s, fallback %d\n",
+		       rc->name, tag, i,
+		       wrong ? "WRONG VERDICT or innocent work lost" :
+		       "unexpected outcome", st_b, st_a,
 		       data.map[slot] == 0xb0b00000 + slot ? "landed" : "missing",
+		       b_struck ? "struck" : "clean", qa.guilty_count,
+		       qa.suspect_count,
 		       (unsigned long long)(r.recoveries - before.recoveries),
 		       r.mode, r.fallback);
 		print_timeline();
-		return false;
+		return wrong ? RUN_WRONG : RUN_OTHER;
 	}
 	replayed = r.probes - r.probes_hung;
 	floor_us = r.reset_us + r.probes_hung * r.probe_timeout_ms * 1000.0 +
@@ -688,8 +812,9 @@ static bool rfc_run(const struct rfc_case *rc, unsigned int i,
 	*ratio = r.duration_us / floor_us;
 	*window = r.probes_hung ? r.probe_hung_us /
 		  (r.probes_hung * r.probe_timeout_ms * 1000.0) : 0;
-	printf("# %s run %u: recovery %llu us = quiesce %llu + reset %llu + probe %llu (%u probe(s), %u ran out) + restart %llu + between steps %lld; floor %.0f us = %u reset(s) %llu us + %u x %u ms + %u x runtime %.0f us; ratio %.3f\n",
-	       rc->name, i, (unsigned long long)r.duration_us,
+	*ms = r.duration_us / 1000.0;
+	printf("# %s%s run %u: recovery %llu us = quiesce %llu + reset %llu + probe %llu (%u probe(s), %u ran out) + restart %llu + between steps %lld; floor %.0f us = %u reset(s) %llu us + %u x %u ms + %u x runtime %.0f us; ratio %.3f\n",
+	       rc->name, tag, i, (unsigned long long)r.duration_us,
 	       (unsigned long long)r.quiesce_us,
 	       (unsigned long long)r.reset_us,
 	       (unsigned long long)r.probe_us, r.probes, r.probes_hung,
@@ -701,47 +826,71 @@ static bool rfc_run(const struct rfc_case *rc, unsigned int i,
 	       *ratio);
 	if (!i)
 		print_timeline();
-	return true;
+	return RUN_OK;
 }
 
-/* Runs of @rc; prints the median ratio (and window ratio) as @fig. */
-static int rfc_series(const struct rfc_case *rc, const char *fig,
-		      double runtime_us, uint32_t slot0)
-{
-	double ratio[RFC_REPS], window[RFC_REPS];
-	unsigned int i, got = 0, windows = 0;
+struct rfc_result {
+	unsigned int got, wrong;
+	double ms; /* median recovery duration of the runs that went as planned */
+};
 
-	for (i = 0; i < RFC_REPS; i++) {
+/*
+ * @reps runs of @rc; prints the median ratio as @fig (and the window
+ * ratio) unless @fig is NULL. Returns 0 if every run went as planned.
+ */
+static int rfc_series(const struct rfc_case *rc, const char *tag,
+		      const char *fig, unsigned int reps, double runtime_us,
+		      uint32_t slot0, struct rfc_result *res)
+{
+	double ratio[RFC_REPS], window[RFC_REPS], ms[RFC_REPS];
+	unsigned int i, windows = 0;
+	enum run_outcome o;
+
+	memset(res, 0, sizeof(*res));
+	for (i = 0; i < reps && i < RFC_REPS; i++) {
 		double w;
 
-		if (!rfc_run(rc, i, slot0 + i, runtime_us, &ratio[got], &w))
+		o = rfc_run(rc, tag, i, slot0 + i, runtime_us,
+			    &ratio[res->got], &w, &ms[res->got]);
+		res->wrong += o == RUN_WRONG;
+		if (o != RUN_OK)
 			continue;
-		got++;
+		res->got++;
 		if (w)
 			window[windows++] = w;
 	}
-	if (!got)
+	if (!res->got)
 		return 1;
-	printf("bench: %s %.3f ratio\n", fig, median(ratio, got));
-	printf("# %s: %u runs sorted:", rc->name, got);
-	for (i = 0; i < got; i++)
+	res->ms = median(ms, res->got);
+	if (fig)
+		printf("bench: %s %.3f ratio\n", fig, median(ratio, res->got));
+	printf("# %s%s: %u runs, ratios sorted:", rc->name, tag, res->got);
+	for (i = 0; i < res->got; i++)
 		printf(" %.3f", ratio[i]);
-	printf("\n");
-	if (rc->hang_first && windows)
-		printf("bench: guilty_probe_window_ratio %.3f ratio\n",
-		       median(window, windows));
-	return got == RFC_REPS ? 0 : 1;
+	printf("; median recovery %.1f ms\n", res->ms);
+	if (fig && rc->hang_first) {
+		if (windows)
+			printf("bench: guilty_probe_window_ratio %.3f ratio\n",
+			       median(window, windows));
+		else
+			printf("# guilty_probe_window_ratio: no probe window ran out (the hanging head was eliminated without one)\n");
+	}
+	return res->got == reps ? 0 : 1;
 }
 
 static int bench_rfc(void)
 {
 	double alone[RFC_ALONE_REPS], nop[RFC_ALONE_REPS];
 	struct stream s_nop = stream_op(DRM_PPU_OP_NOP);
+	struct rfc_result seed, gf, wseed, wgf;
 	double runtime_us, t_alone, t_nop;
 	uint32_t ctx = ctx_new(), i;
+	struct recovery h0, h1;
 	int ret;
 
 	set_mode("serial");
+	set_strategy("serial");
+	set_wrong_hints(0);
 
 	/* The references: the same job alone, and a NOP alone. */
 	run_alone_us(ctx, DRM_PPU_RING_GFX, 0, &s_nop); /* warm up */
@@ -764,10 +913,49 @@ static int bench_rfc(void)
 	printf("# rfc_recovery_ratio = recovery / floor, floor = resets x reset time + guilty probes that waited the full window x probe_timeout_ms + innocent head runtime x innocent heads replayed; median of %u runs, target <= %.2f\n",
 	       RFC_REPS, RFC_TARGET);
 
-	ret = rfc_series(&rfc_seed, "rfc_recovery_ratio", runtime_us, 10);
-	printf("# rfc_guilty_first_recovery_ratio: the same with A hanging gfx0 (replayed first, a full window) and B on compute0; guilty_probe_window_ratio = guilty probe step / probe_timeout_ms\n");
-	ret |= rfc_series(&rfc_guilty_first, "rfc_guilty_first_recovery_ratio",
-			  runtime_us, 20);
+	read_recovery(&h0);
+	ret = rfc_series(&rfc_seed, "", "rfc_recovery_ratio", RFC_REPS,
+			 runtime_us, 10, &seed);
+	printf("# rfc_guilty_first_recovery_ratio: the same with A hanging gfx0 (the ring replayed first when the hardware gives no hint) and B on compute0; guilty_probe_window_ratio = guilty probe step / probe_timeout_ms\n");
+	ret |= rfc_series(&rfc_guilty_first, "",
+			  "rfc_guilty_first_recovery_ratio", RFC_REPS,
+			  runtime_us, 20, &gf);
+	read_recovery(&h1);
+	printf("# rfc: %s strategy; the hardware gave %llu hints in these runs, %llu of them wrong\n",
+	       h1.strategy, (unsigned long long)(h1.hints - h0.hints),
+	       (unsigned long long)(h1.hints_wrong - h0.hints_wrong));
+	if (seed.got && gf.got) {
+		printf("# guilty_position_ratio = median recovery with the guilty job on gfx0 (%.1f ms) / with it on compute0 (%.1f ms), same boot; target <= %.2f\n",
+		       gf.ms, seed.ms, RFC_POSITION_TARGET);
+		printf("bench: guilty_position_ratio %.3f ratio\n",
+		       gf.ms / seed.ms);
+	}
+
+	if (!set_wrong_hints(100)) {
+		printf("# wrong_hints: ppu_sim has no wrong_hints_pct parameter, not measured\n");
+		counters_check("rfc");
+		return ret;
+	}
+	read_recovery(&h0);
+	rfc_series(&rfc_seed, " wrong hints", NULL, RFC_WRONG_REPS,
+		   runtime_us, 30, &wseed);
+	rfc_series(&rfc_guilty_first, " wrong hints", NULL, RFC_WRONG_REPS,
+		   runtime_us, 40, &wgf);
+	read_recovery(&h1);
+	set_wrong_hints(0);
+	printf("# wrong_hints rfc: ppu_sim wrong_hints_pct=100, %u runs of each case; the hardware gave %llu hints, %llu of them wrong; verdicts must stay right (B completes and is not struck, A guilty)\n",
+	       RFC_WRONG_REPS, (unsigned long long)(h1.hints - h0.hints),
+	       (unsigned long long)(h1.hints_wrong - h0.hints_wrong));
+	printf("bench: wrong_hints_rfc_wrong_verdicts %u count\n",
+	       wseed.wrong + wgf.wrong);
+	if (wseed.got && seed.got)
+		printf("bench: wrong_hints_rfc_time_ratio %.3f ratio\n",
+		       wseed.ms / seed.ms);
+	if (wgf.got && gf.got)
+		printf("bench: wrong_hints_rfc_guilty_first_time_ratio %.3f ratio\n",
+		       wgf.ms / gf.ms);
+	if (wseed.wrong + wgf.wrong)
+		ret = 1;
 	counters_check("rfc");
 	return ret;
 }
@@ -849,7 +1037,8 @@ static void victim_submit(struct victim *v)
 	v->so = submit(v->ctx, v->class, v->inst, &v->s, 0);
 }
 
-static unsigned int lost_run(const char *mode, uint32_t slot0)
+static unsigned int lost_run(const char *mode, const char *label,
+			     uint32_t slot0)
 {
 	uint32_t a = ctx_new(), b = ctx_new(), c = ctx_new(), e = ctx_new();
 	struct stream s_hang = stream_hang();
@@ -897,32 +1086,54 @@ static unsigned int lost_run(const char *mode, uint32_t slot0)
 
 		lost += !ok;
 		printf("# lost %s: %-18s fence %s%s, WRITE landed %u time(s)%s\n",
-		       mode, v->name, v->status == 1 ? "completed" : "error ",
+		       label, v->name, v->status == 1 ? "completed" : "error ",
 		       v->status == 1 ? "" : strerror(-v->status), v->landed,
 		       ok ? "" : "  <- lost");
 		syncobj_free(v->so);
 	}
 	printf("# lost %s: A's hanging job: %s; %llu recoveries, last one %llu us, %u reset(s)\n",
-	       mode, st_a < 0 ? strerror(-st_a) : "completed (?)",
+	       label, st_a < 0 ? strerror(-st_a) : "completed (?)",
 	       (unsigned long long)(r.recoveries - before.recoveries),
 	       (unsigned long long)r.duration_us, r.resets);
 	syncobj_free(so_a);
 	return lost;
 }
 
+/*
+ * innocent_lost_wrong_hints: the serial run again with ppu_sim's
+ * wrong_hints_pct=100; every innocent job must still be kept, and no
+ * innocent context struck. A loss here fails the bench.
+ */
 static int bench_lost(void)
 {
-	unsigned int serial, classic;
+	unsigned int serial, classic, wrong, struck = 0;
+	int ret = 0;
 
-	serial = lost_run("serial", 100);
-	classic = lost_run("classic", 200);
+	set_strategy("serial");
+	serial = lost_run("serial", "serial", 100);
+	classic = lost_run("classic", "classic", 200);
 	set_mode("serial");
 	printf("# innocent_lost_<mode>: of %u innocent jobs (2 heads stalled by the hang, 4 queued behind), those that ended with an error or whose WRITE did not land exactly once; target 0 for serial\n",
 	       nr_victims);
 	printf("bench: innocent_lost_serial %u jobs\n", serial);
 	printf("bench: innocent_lost_classic %u jobs\n", classic);
+	if (set_wrong_hints(100)) {
+		unsigned int i;
+
+		wrong = lost_run("serial", "serial wrong hints", 300);
+		set_wrong_hints(0);
+		for (i = 0; i < nr_victims; i++)
+			struck += ctx_struck(victims[i].ctx);
+		printf("# innocent_lost_wrong_hints: the serial run with ppu_sim wrong_hints_pct=100; %u innocent job(s) of a struck or banned context; target 0\n",
+		       struck);
+		printf("bench: innocent_lost_wrong_hints %u jobs\n",
+		       wrong + struck);
+		ret = wrong + struck ? 1 : 0;
+	} else {
+		printf("# innocent_lost_wrong_hints: ppu_sim has no wrong_hints_pct parameter, not measured\n");
+	}
 	counters_check("lost");
-	return 0;
+	return ret;
 }
 
 /*
@@ -1146,21 +1357,46 @@ static int bench_nop(void)
  * recovery_ms_per_ring_N: a device with N shared rings (gfx0 and compute0
  * .. compute<N-2>). Every shared ring but the last gets an innocent head
  * (DELAY SCALE_DELAY_US + WRITE), gfx0 first; then the last compute ring
- * hangs, which stalls them all. gfx0 times out first and the recovery
- * probes the N-1 innocent heads one after another, then eliminates the
- * hanging one: one reset, N-1 probes. A run where the recovery went
- * otherwise (say a head finished before the hang began) is retried and
- * shown. Figure: the recovery's duration_us
- * / N, median of SCALE_REPS runs; recovery_ms_total_N is the duration.
+ * hangs, which stalls them all. gfx0 times out first and, with the serial
+ * strategy, the recovery probes the N-1 innocent heads one after another,
+ * then eliminates the hanging one: one reset, N-1 probes. A run where the
+ * recovery went otherwise (say a head finished before the hang began, so
+ * its ring was no candidate) is retried and shown. Figure: the recovery's
+ * duration_us / N, median of SCALE_REPS runs; recovery_ms_total_N is the
+ * duration.
+ *
+ * `scale N variant...` runs the variants one after the other in the same
+ * module load: "serial" (the figures above), "group" (probe_strategy=group:
+ * group_recovery_ms_total_N, for group_scaling_16_over_2), and
+ * "serial-wrong", "group-wrong" (the same with ppu_sim wrong_hints_pct=100:
+ * wrong_hints_<strategy>_recovery_ms_total_N and its ratio to the right
+ * hints' total). In every variant the verdicts must be right: all innocent
+ * jobs complete, their context is neither struck nor banned, the hanging
+ * job fails and its context is guilty; a run that breaks this is counted
+ * in scale_wrong_verdicts_N (target 0, and the bench fails), not retried.
  */
-static bool scale_run(unsigned int n, uint32_t slot0, double *ms)
+struct scale_variant {
+	const char *name, *strategy, *fig;
+	unsigned int wrong_pct;
+};
+
+static const struct scale_variant scale_variants[] = {
+	{ "serial", "serial", "recovery_ms_total", 0 },
+	{ "group", "group", "group_recovery_ms_total", 0 },
+	{ "serial-wrong", "serial", "wrong_hints_serial_recovery_ms_total", 100 },
+	{ "group-wrong", "group", "wrong_hints_group_recovery_ms_total", 100 },
+};
+
+static enum run_outcome scale_run(unsigned int n, const char *tag,
+				  uint32_t slot0, double *ms)
 {
 	struct stream s_hang = stream_hang();
 	uint32_t a = ctx_new(), b = ctx_new(), so_a, so[BENCH_MAX_RINGS];
 	struct recovery before, r;
+	unsigned int k, done = 0, candidates = 0;
+	bool wrong, b_struck;
 	uint64_t t0, span;
-	unsigned int k, done = 0;
-	bool ok = true;
+	int st_a;
 
 	read_recovery(&before);
 	t0 = now_ns();
@@ -1185,60 +1421,165 @@ static bool scale_run(unsigned int n, uint32_t slot0, double *ms)
 			done++;
 		syncobj_free(so[k]);
 	}
-	if (job_status(so_a) >= 0)
-		ok = false;
+	st_a = job_status(so_a);
 	syncobj_free(so_a);
 	read_recovery(&r);
-	if (done != n - 1 || r.recoveries != before.recoveries + 1 ||
-	    r.fallback || r.probes != n - 1 || r.probes_hung ||
-	    r.resets != 1 || r.eliminated != 1)
-		ok = false;
-	printf("# scale %u: recovery %llu us = quiesce %llu + reset %llu + %u probe(s) %llu + restart %llu + between steps %lld; %u reset(s), %u eliminated, %u/%u innocent jobs done, submitted in %llu us%s\n",
-	       n, (unsigned long long)r.duration_us,
+	b_struck = ctx_struck(b);
+	wrong = done != n - 1 || b_struck || st_a >= 0 ||
+		!ctx_query(a).guilty_count;
+	/* every innocent head was a candidate of this one recovery */
+	for (k = 0; k < r.nr_rings; k++)
+		candidates += !strcmp(r.verdict[k], "innocent");
+	printf("# scale %u%s: recovery %llu us = quiesce %llu + reset %llu + %u probe(s) %llu + restart %llu + between steps %lld; %u reset(s), %u eliminated, %u/%u innocent jobs done, %u innocent verdicts, submitted in %llu us%s\n",
+	       n, tag, (unsigned long long)r.duration_us,
 	       (unsigned long long)r.quiesce_us,
 	       (unsigned long long)r.reset_us, r.probes,
 	       (unsigned long long)r.probe_us,
 	       (unsigned long long)r.restart_us,
 	       (long long)(r.duration_us - r.quiesce_us - r.reset_us -
 			   r.probe_us - r.restart_us - r.other_us),
-	       r.resets, r.eliminated, done, n - 1, (unsigned long long)span,
-	       ok ? "" : "  <- not the scenario, retried");
-	if (!ok)
+	       r.resets, r.eliminated, done, n - 1, candidates,
+	       (unsigned long long)span,
+	       wrong ? "  <- WRONG VERDICT or innocent work lost" :
+	       r.recoveries != before.recoveries + 1 || r.fallback ||
+	       candidates != n - 1 ? "  <- not the scenario, retried" : "");
+	if (wrong || r.recoveries != before.recoveries + 1 || r.fallback ||
+	    candidates != n - 1) {
 		print_timeline();
+		return wrong ? RUN_WRONG : RUN_OTHER;
+	}
 	*ms = r.duration_us / 1000.0;
-	return ok;
+	return RUN_OK;
 }
 
-static int bench_scale(unsigned int n)
+/*
+ * SCALE_REPS runs of variant @vi; the median total in *@t. Returns 1, 0
+ * if too few runs went as planned, -1 if the variant cannot be measured
+ * (no wrong_hints_pct in ppu_sim).
+ */
+static int scale_series(unsigned int n, unsigned int vi, double *t,
+			 unsigned int *wrong)
 {
-	double total[SCALE_REPS], t;
+	const struct scale_variant *v = &scale_variants[vi];
 	unsigned int got = 0, attempt;
+	double total[SCALE_REPS];
+	struct recovery h0, h1;
+	char tag[48];
+	bool have;
+
+	have = set_strategy(v->strategy);
+	if (v->wrong_pct && !set_wrong_hints(v->wrong_pct)) {
+		printf("# scale %u %s: ppu_sim has no wrong_hints_pct parameter, not measured\n",
+		       n, v->name);
+		return -1;
+	}
+	read_recovery(&h0);
+	snprintf(tag, sizeof(tag), " %s", v->name);
+	printf("# scale %u%s: probe_strategy %s (%s), wrong_hints_pct %u\n",
+	       n, tag, h0.strategy, have ? "set in debugfs" :
+	       "not set: no debugfs probe_strategy, or refused", v->wrong_pct);
+	for (attempt = 0; attempt < SCALE_ATTEMPTS && got < SCALE_REPS;
+	     attempt++) {
+		enum run_outcome o;
+
+		o = scale_run(n, tag, 300 + (vi * SCALE_ATTEMPTS + attempt) * 32,
+			      &total[got]);
+		*wrong += o == RUN_WRONG;
+		got += o == RUN_OK;
+	}
+	read_recovery(&h1);
+	if (v->wrong_pct)
+		set_wrong_hints(0);
+	set_strategy("serial");
+	printf("# scale %u%s: the hardware gave %llu hints, %llu of them wrong; %llu group replays\n",
+	       n, tag, (unsigned long long)(h1.hints - h0.hints),
+	       (unsigned long long)(h1.hints_wrong - h0.hints_wrong),
+	       (unsigned long long)(h1.group_probes - h0.group_probes));
+	if (got < SCALE_REPS) {
+		printf("# scale %u%s: only %u of %u runs went as planned\n", n,
+		       tag, got, SCALE_REPS);
+		return 0;
+	}
+	*t = median(total, SCALE_REPS);
+	printf("bench: %s_%u %.1f ms\n", v->fig, n, *t);
+	return 1;
+}
+
+static int bench_scale(unsigned int n, int argc, char **argv)
+{
+	int ok[ARRAY_SIZE(scale_variants)] = { 0 };
+	double t[ARRAY_SIZE(scale_variants)];
+	unsigned int vi, wrong = 0;
 	struct recovery r;
 	char name[16];
+	int i, ret = 0;
 
 	if (n < 2 || n > 32 || ring_count(DRM_PPU_RING_GFX) != 1 ||
 	    ring_count(DRM_PPU_RING_COMPUTE) != n - 1)
 		fail("%s", "scale N: load ppu_sim with nr_gfx=1 nr_compute=N-1");
 	set_mode("serial");
+	set_wrong_hints(0);
 	read_recovery(&r);
 	printf("# scale %u: policy probe_timeout_ms=%u budget_ms=%u max_resets=%u, %u innocent heads of DELAY %u us + WRITE\n",
 	       n, r.probe_timeout_ms, r.budget_ms, r.max_resets, n - 1,
 	       SCALE_DELAY_US);
 
-	for (attempt = 0; attempt < SCALE_ATTEMPTS && got < SCALE_REPS;
-	     attempt++)
-		if (scale_run(n, 300 + attempt * 32, &total[got]))
-			got++;
-	if (got < SCALE_REPS) {
-		printf("# scale %u: only %u of %u runs went as planned\n", n,
-		       got, SCALE_REPS);
-		return 1;
+	for (i = 0; i < (argc ? argc : 1); i++) {
+		const char *name = argc ? argv[i] : "serial";
+
+		for (vi = 0; vi < ARRAY_SIZE(scale_variants); vi++)
+			if (!strcmp(name, scale_variants[vi].name))
+				break;
+		if (vi == ARRAY_SIZE(scale_variants))
+			fail("scale N: unknown variant %s", name);
+		ok[vi] = scale_series(n, vi, &t[vi], &wrong);
+		if (!ok[vi])
+			ret = 1;
+		if (ok[vi] > 0 && !vi)
+			printf("bench: recovery_ms_per_ring_%u %.1f ms\n", n,
+			       t[vi] / n);
+		/*
+		 * wrong hints: the cost over right hints, same strategy
+		 * (variants 2 and 3 are 0 and 1 with wrong hints)
+		 */
+		if (ok[vi] > 0 && scale_variants[vi].wrong_pct &&
+		    ok[vi - 2] > 0)
+			printf("bench: wrong_hints_%s_time_ratio_%u %.3f ratio\n",
+			       scale_variants[vi].strategy, n,
+			       t[vi] / t[vi - 2]);
 	}
-	t = median(total, SCALE_REPS);
-	printf("bench: recovery_ms_total_%u %.1f ms\n", n, t);
-	printf("bench: recovery_ms_per_ring_%u %.1f ms\n", n, t / n);
+	printf("# scale_wrong_verdicts_%u: runs whose innocent jobs were lost or struck or whose hanging job was not found guilty; target 0\n",
+	       n);
+	printf("bench: scale_wrong_verdicts_%u %u count\n", n, wrong);
 	snprintf(name, sizeof(name), "scale-%u", n);
 	counters_check(name);
+	return wrong ? 1 : ret;
+}
+
+/*
+ * group_scaling_16_over_2, serial_scaling_16_over_2: from the totals of
+ * `scale 2` and `scale 16` (same boot), recovery_ms_total_16 /
+ * recovery_ms_total_2 for each strategy: how the recovery time grows with
+ * the number of stalled rings. A group replay runs the innocent heads
+ * together, so its total should stay near one reset plus one head's
+ * runtime whatever N (target GROUP_SCALING_TARGET); the serial one grows
+ * with N (no target).
+ */
+static int bench_scaling(int argc, char **argv)
+{
+	double s2, s16, g2, g16;
+
+	if (argc != 4 || sscanf(argv[0], "%lf", &s2) != 1 ||
+	    sscanf(argv[1], "%lf", &s16) != 1 ||
+	    sscanf(argv[2], "%lf", &g2) != 1 ||
+	    sscanf(argv[3], "%lf", &g16) != 1)
+		fail("%s", "scaling: arguments are serial_T2 serial_T16 group_T2 group_T16 (ms)");
+	printf("# serial_scaling_16_over_2 = recovery_ms_total_16 / recovery_ms_total_2 = %.1f / %.1f (serial strategy, no target)\n",
+	       s16, s2);
+	printf("bench: serial_scaling_16_over_2 %.3f ratio\n", s16 / s2);
+	printf("# group_scaling_16_over_2 = group_recovery_ms_total_16 / group_recovery_ms_total_2 = %.1f / %.1f; target <= %.2f\n",
+	       g16, g2, GROUP_SCALING_TARGET);
+	printf("bench: group_scaling_16_over_2 %.3f ratio\n", g16 / g2);
 	return 0;
 }
 
@@ -1325,10 +1666,12 @@ static int bench_double(void)
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		fail("%s", "usage: ppu-bench rfc|lost|nop|scale N|double|linearity N:T...");
+		fail("%s", "usage: ppu-bench rfc|lost|nop|scale N [variant...]|double|linearity N:T...|scaling S2 S16 G2 G16");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(argv[1], "linearity"))
 		return bench_linearity(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "scaling"))
+		return bench_scaling(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "double"))
 		return bench_double();
 
@@ -1346,7 +1689,8 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "nop"))
 		return bench_nop();
 	if (!strcmp(argv[1], "scale") && argc > 2)
-		return bench_scale(atoi(argv[2]));
+		return bench_scale(atoi(argv[2]), argc - 3, argv + 3);
+
 	fail("unknown benchmark %s", argv[1]);
 	return 1;
 }
