@@ -1,0 +1,1072 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * ppu_hints: drm_sched_serial's hardware hints and its group strategy.
+ *
+ * Before the reset of a recovery the driver asks every ring with a head
+ * whether its engine is hung (classify: a preemption request; a hung engine
+ * does not park, a stalled or busy one does). The hints order the replays
+ * (stalled heads first, hung ones last, where elimination can blame them
+ * without a replay), let a replayed head the hardware calls busy run past
+ * probe_timeout_ms (up to its ring's job timeout), and spare a head the
+ * hardware calls stalled from elimination and from suspect strikes. They
+ * never decide a verdict: ppu_sim's wrong_hints_pct makes the hardware lie,
+ * and the verdicts must stay right. probe_strategy=group (debugfs
+ * probe_strategy) replays every head not called hung at once.
+ *
+ * The scenarios assume ppu.ko's default timings: gfx and compute job
+ * timeouts 2000 ms, sdma 1000 ms, probe_timeout_ms 500, replay budget
+ * 3000 ms, elimination on. scripts/run-igt.sh loads ppu.ko with shorter
+ * timeouts: the test then reloads ppu.ko (from /kmod/ppu or $PPU_KMOD_DIR)
+ * with the defaults and the other parameters as they were, and restores
+ * them on exit.
+ *
+ * Jobs that must time out in one recovery start together: they wait for a
+ * gate, a job on sdma0 made of short DELAYs, and the test checks that the
+ * gate was still closed once every one of them was queued. Waits are for
+ * states (debugfs rings, fences), never fixed sleeps, except the 200 ms
+ * between a job and the hang of the first scenario, which is the scenario.
+ * Every innocent job adds 1 to a counter of its own (DRM_PPU_OP_ADD): lost
+ * work reads 0, work run twice 2.
+ */
+#include <dirent.h>
+#include <sys/syscall.h>
+
+#include "ppu_test.h"
+
+#define MAX_RINGS	16
+#define MAX_STEPS	64
+#define MAX_FILES	8
+/*
+ * DELAY of the innocent jobs that start with a hang: long enough to be
+ * still running when it starts, short enough that four of them replayed
+ * one by one after a 2 s window fit the 3 s replay budget.
+ */
+#define GOOD_US		150000
+
+/* dwords of a client's BO: ADD counters at [k], barriers and the flag up */
+#define BARRIER_SLOT(k)	(512u + (k))
+#define FLAG_OFF	4000u
+
+#define SIM_PARAMS	"/sys/module/ppu_sim/parameters"
+#define PPU_PARAMS_DIR	"/sys/module/ppu/parameters"
+#define WRONG_HINTS	SIM_PARAMS "/wrong_hints_pct"
+
+static int fd = -1;
+static char dbg_dir[64];
+static unsigned int nr_rings[DRM_PPU_RING_CLASS_COUNT];
+
+/* every DRM file the test opened and BO it mapped, gone before a reload */
+static int files[MAX_FILES];
+static unsigned int nr_files;
+static void *maps[MAX_FILES];
+
+/* ppu.ko parameters of the boot, restored at exit if the test reloaded */
+static char boot_params[2048];
+static bool reloaded;
+
+/* ------------------------------------------------------------- debugfs */
+struct rr_step {
+	char what[16];
+	char ring[16];
+	int result;
+};
+
+/* what ring_recovery says */
+struct rr {
+	char state[16], strategy[16];
+	uint64_t recoveries, resets, probes, guilty, innocent, suspects;
+	uint64_t fallbacks, bans;
+	uint64_t hints, hints_wrong, group_probes;
+	char g_ring[16];
+	bool has_guilty;
+	unsigned int nsteps;
+	struct rr_step steps[MAX_STEPS];
+	unsigned int nhints;
+	char hint_ring[MAX_RINGS][16], hint[MAX_RINGS][16];
+	char text[8192];
+};
+
+static bool kv_u64(const char *line, const char *key, uint64_t *v)
+{
+	const char *p = strstr(line, key);
+
+	if (!p)
+		return false;
+	*v = strtoull(p + strlen(key), NULL, 10);
+	return true;
+}
+
+static void kv_str(const char *line, const char *key, char *out, size_t size)
+{
+	const char *p = strstr(line, key);
+	size_t n = 0;
+
+	out[0] = '\0';
+	if (!p)
+		return;
+	p += strlen(key);
+	while (p[n] && p[n] != ' ' && p[n] != '\n' && n + 1 < size) {
+		out[n] = p[n];
+		n++;
+	}
+	out[n] = '\0';
+}
+
+static void rr_read(struct rr *r)
+{
+	char *line, *save = NULL, *copy;
+	int len;
+
+	memset(r, 0, sizeof(*r));
+	len = ppu_debugfs_read(dbg_dir, "ring_recovery", r->text, sizeof(r->text));
+	igt_assert_f(len > 0, "cannot read %s/ring_recovery: %d\n", dbg_dir, len);
+	copy = strdup(r->text);
+	igt_assert(copy);
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "state: ", 7)) {
+			kv_str(line, "state: ", r->state, sizeof(r->state));
+		} else if (!strncmp(line, "policy:", 7)) {
+			kv_str(line, "probe_strategy=", r->strategy, sizeof(r->strategy));
+		} else if (!strncmp(line, "counters:", 9)) {
+			kv_u64(line, "recoveries=", &r->recoveries);
+			kv_u64(line, " resets=", &r->resets);
+			kv_u64(line, " probes=", &r->probes);
+			kv_u64(line, " guilty=", &r->guilty);
+			kv_u64(line, " innocent=", &r->innocent);
+			kv_u64(line, " suspects=", &r->suspects);
+			kv_u64(line, "fallbacks=", &r->fallbacks);
+			kv_u64(line, " bans=", &r->bans);
+		} else if (!strncmp(line, "hints:", 6)) {
+			kv_u64(line, "given=", &r->hints);
+			kv_u64(line, "wrong=", &r->hints_wrong);
+			kv_u64(line, "group_probes=", &r->group_probes);
+		} else if (!strncmp(line, "last guilty:", 12)) {
+			r->has_guilty = !strstr(line, "none");
+			kv_str(line, "ring=", r->g_ring, sizeof(r->g_ring));
+		} else if (!strncmp(line, "  step", 6)) {
+			struct rr_step *st = &r->steps[r->nsteps];
+			char *colon = strchr(line, ':');
+			const char *res = strstr(line, "result=");
+
+			if (!colon || r->nsteps >= MAX_STEPS ||
+			    sscanf(colon + 1, "%15s", st->what) != 1)
+				continue;
+			kv_str(line, "ring=", st->ring, sizeof(st->ring));
+			st->result = res ? atoi(res + 7) : 0;
+			r->nsteps++;
+		} else if (!strncmp(line, "last hints:", 11)) {
+			char *tok, *s2 = NULL;
+
+			for (tok = strtok_r(line + 11, " ", &s2); tok && r->nhints < MAX_RINGS;
+			     tok = strtok_r(NULL, " ", &s2)) {
+				char *eq = strchr(tok, '=');
+
+				if (!eq)
+					continue;
+				*eq = '\0';
+				snprintf(r->hint_ring[r->nhints], 16, "%s", tok);
+				snprintf(r->hint[r->nhints], 16, "%s", eq + 1);
+				r->nhints++;
+			}
+		}
+	}
+	free(copy);
+}
+
+static void rr_dump(const char *when, const struct rr *r)
+{
+	igt_info("ring_recovery %s:\n%s", when, r->text);
+}
+
+static const char *rr_hint(const struct rr *r, const char *ring)
+{
+	for (unsigned int i = 0; i < r->nhints; i++)
+		if (!strcmp(r->hint_ring[i], ring))
+			return r->hint[i];
+	return "(none)";
+}
+
+/* the steps of the last recovery as "what@ring" words */
+static void rr_steps(const struct rr *r, char *out, size_t size)
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (unsigned int i = 0; i < r->nsteps && n < size; i++)
+		n += (size_t)snprintf(out + n, size - n, "%s%s@%s", i ? " " : "",
+				      r->steps[i].what, r->steps[i].ring);
+}
+
+static const struct rr_step *rr_step_on(const struct rr *r, const char *what, const char *ring)
+{
+	for (unsigned int i = 0; i < r->nsteps; i++)
+		if (!strcmp(r->steps[i].what, what) && !strcmp(r->steps[i].ring, ring))
+			return &r->steps[i];
+	return NULL;
+}
+
+#define DELTA(b, a, field) ((a)->field - (b)->field)
+
+/* hw state of @ring in debugfs rings: idle, running, busy, hung, stalled */
+static bool ring_hw_state(const char *ring, char *state, size_t size)
+{
+	char buf[4096], *line, *save = NULL;
+
+	if (ppu_debugfs_read(dbg_dir, "rings", buf, sizeof(buf)) <= 0)
+		return false;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char name[16], dom[16], st[16];
+		unsigned int emitted, completed, q;
+
+		if (sscanf(line, "%15s %15s %15s %u %u %u", name, dom, st, &emitted,
+			   &completed, &q) != 6 || strcmp(name, ring))
+			continue;
+		snprintf(state, size, "%s", st);
+		return true;
+	}
+	return false;
+}
+
+static bool ring_in_state(const char *ring, const char *states)
+{
+	char st[16], want[64], *tok, *save = NULL;
+
+	if (!ring_hw_state(ring, st, sizeof(st)))
+		return false;
+	snprintf(want, sizeof(want), "%s", states);
+	for (tok = strtok_r(want, "|", &save); tok; tok = strtok_r(NULL, "|", &save))
+		if (!strcmp(tok, st))
+			return true;
+	return false;
+}
+
+/* wait until @ring is in one of the '|'-separated @states */
+static void wait_ring_state(const char *ring, const char *states, int timeout_ms)
+{
+	char st[16] = "?";
+
+	for (int t = 0; t < timeout_ms; t += 2) {
+		if (ring_in_state(ring, states))
+			return;
+		usleep(2000);
+	}
+	ring_hw_state(ring, st, sizeof(st));
+	igt_assert_f(ring_in_state(ring, states), "%s is %s, never %s\n", ring, st, states);
+}
+
+/* every ring idle with nothing queued and no recovery running */
+static bool device_idle(void)
+{
+	char buf[4096], *line, *save = NULL;
+	bool idle = true;
+	int n = 0;
+	struct rr r;
+
+	if (ppu_debugfs_read(dbg_dir, "rings", buf, sizeof(buf)) <= 0)
+		return false;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char name[16], dom[16], st[16];
+		unsigned int emitted, completed, q;
+
+		if (sscanf(line, "%15s %15s %15s %u %u %u", name, dom, st, &emitted,
+			   &completed, &q) != 6)
+			continue;
+		n++;
+		if (strcmp(st, "idle") || q)
+			idle = false;
+	}
+	rr_read(&r);
+	return idle && n > 0 && !strcmp(r.state, "idle");
+}
+
+static void set_strategy(const char *s)
+{
+	char buf[32];
+	int ret = ppu_debugfs_write(dbg_dir, "probe_strategy", s);
+
+	igt_assert_f(ret == 0, "writing %s to probe_strategy: %d\n", s, ret);
+	igt_assert_lt(0, ppu_debugfs_read(dbg_dir, "probe_strategy", buf, sizeof(buf)));
+	igt_assert_f(!strncmp(buf, s, strlen(s)), "probe_strategy reads %s, want %s\n", buf, s);
+}
+
+static void set_wrong_hints(unsigned int pct)
+{
+	char v[16];
+	FILE *f;
+	unsigned int got = ~0u;
+
+	snprintf(v, sizeof(v), "%u", pct);
+	igt_assert_eq(ppu_file_write(WRONG_HINTS, v), 0);
+	f = fopen(WRONG_HINTS, "r");
+	igt_assert(f);
+	igt_assert_eq(fscanf(f, "%u", &got), 1);
+	fclose(f);
+	igt_assert_eq_u32(got, pct);
+}
+
+/* ------------------------------------------------------ module reload */
+static int ppu_param(const char *name)
+{
+	char path[128];
+	FILE *f;
+	int v = -1;
+
+	snprintf(path, sizeof(path), PPU_PARAMS_DIR "/%s", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* "name=value ..." of every ppu.ko parameter but those in @skip */
+static void read_params(char *out, size_t size, const char *const *skip)
+{
+	DIR *d = opendir(PPU_PARAMS_DIR);
+	struct dirent *e;
+	size_t n = 0;
+
+	igt_assert(d);
+	out[0] = '\0';
+	while ((e = readdir(d))) {
+		char path[300], val[256] = "";
+		bool skipped = false;
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		for (unsigned int i = 0; skip && skip[i]; i++)
+			skipped |= !strcmp(skip[i], e->d_name);
+		if (skipped)
+			continue;
+		snprintf(path, sizeof(path), PPU_PARAMS_DIR "/%s", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(val, sizeof(val), f))
+			val[strcspn(val, "\n")] = '\0';
+		fclose(f);
+		if (!val[0] || strchr(val, ' '))
+			continue;
+		n += (size_t)snprintf(out + n, size - n, "%s=%s ", e->d_name, val);
+		igt_assert(n < size);
+	}
+	closedir(d);
+}
+
+static int file_open(void)
+{
+	int f = ppu_open();
+
+	igt_assert(nr_files < MAX_FILES);
+	files[nr_files++] = f;
+	return f;
+}
+
+static void file_close(int f)
+{
+	for (unsigned int i = 0; i < nr_files; i++) {
+		if (files[i] == f) {
+			files[i] = files[--nr_files];
+			break;
+		}
+	}
+	close(f);
+}
+
+static void close_all_files(void)
+{
+	for (unsigned int i = 0; i < MAX_FILES; i++) {
+		if (maps[i])
+			munmap(maps[i], PPU_PAGE_SIZE);
+		maps[i] = NULL;
+	}
+	while (nr_files)
+		close(files[--nr_files]);
+	fd = -1;
+}
+
+/* open the ppu card after a reload, waiting for it to appear */
+static int open_card(void)
+{
+	for (int t = 0; t < 200; t++) {
+		for (int i = 0; i < 16; i++) {
+			char path[32];
+			drmVersionPtr v;
+			int f;
+
+			snprintf(path, sizeof(path), "/dev/dri/card%d", i);
+			f = open(path, O_RDWR | O_CLOEXEC);
+			if (f < 0)
+				continue;
+			v = drmGetVersion(f);
+			if (v && !strcmp(v->name, "ppu")) {
+				drmFreeVersion(v);
+				return f;
+			}
+			if (v)
+				drmFreeVersion(v);
+			close(f);
+		}
+		usleep(50 * 1000);
+	}
+	return -1;
+}
+
+/* rmmod ppu; insmod ppu.ko @params; 0 or -errno */
+static int reload_ppu(const char *params)
+{
+	const char *dir = getenv("PPU_KMOD_DIR") ? getenv("PPU_KMOD_DIR") : "/kmod/ppu";
+	char path[256];
+	int kfd, ret = -1, f;
+
+	snprintf(path, sizeof(path), "%s/ppu.ko", dir);
+	kfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (kfd < 0)
+		return -errno;
+	close_all_files();
+	/* closed files wait for their jobs: retry while the module is in use */
+	for (int t = 0; t < 600; t++) {
+		ret = syscall(SYS_delete_module, "ppu", O_NONBLOCK);
+		if (!ret || (errno != EAGAIN && errno != EBUSY))
+			break;
+		usleep(100 * 1000);
+	}
+	if (ret) {
+		ret = -errno;
+		igt_warn("rmmod ppu: %s\n", strerror(-ret));
+		close(kfd);
+		return ret;
+	}
+	reloaded = true;
+	igt_info("reloading ppu.ko %s\n", params);
+	ret = syscall(SYS_finit_module, kfd, params, 0);
+	ret = ret ? -errno : 0;
+	close(kfd);
+	if (ret) {
+		igt_warn("insmod %s %s: %s\n", path, params, strerror(-ret));
+		return ret;
+	}
+	f = open_card();
+	if (f < 0)
+		return -ENODEV;
+	fd = f;
+	files[nr_files++] = fd;
+	snprintf(dbg_dir, sizeof(dbg_dir), "%s", ppu_debugfs_dir(fd));
+	return 0;
+}
+
+/* exit handler: the hardware tells the truth again, the boot's ppu.ko */
+static void restore(int sig)
+{
+	ppu_file_write(WRONG_HINTS, "0");
+	if (dbg_dir[0])
+		ppu_debugfs_write(dbg_dir, "probe_strategy", "serial");
+	if (reloaded) {
+		reloaded = false;
+		reload_ppu(boot_params);
+	}
+}
+
+/*
+ * ppu.ko with its default timeouts (gfx/compute 2000 ms, sdma 1000 ms,
+ * probe_timeout_ms 500), reloading it if the boot gave it others.
+ */
+static void default_timings(void)
+{
+	static const char *const mine[] = {
+		"gfx_timeout_ms", "compute_timeout_ms", "sdma_timeout_ms", NULL,
+	};
+	char params[2048];
+	size_t n;
+	int ret;
+
+	if (ppu_param("gfx_timeout_ms") == 2000 && ppu_param("compute_timeout_ms") == 2000 &&
+	    ppu_param("sdma_timeout_ms") == 1000 && ppu_param("probe_timeout_ms") == 500)
+		return;
+	igt_require_f(ppu_param("probe_timeout_ms") == 500, "probe_timeout_ms is %d\n",
+		      ppu_param("probe_timeout_ms"));
+	if (!reloaded)
+		read_params(boot_params, sizeof(boot_params), NULL);
+	read_params(params, sizeof(params), mine);
+	n = strlen(params);
+	snprintf(params + n, sizeof(params) - n,
+		 "gfx_timeout_ms=2000 compute_timeout_ms=2000 sdma_timeout_ms=1000");
+	ret = reload_ppu(params);
+	igt_require_f(ret != -ENOENT, "no ppu.ko to reload the driver with\n");
+	igt_assert_f(ret == 0, "reloading ppu.ko: %d (%s)\n", ret, strerror(-ret));
+	igt_assert_eq(ppu_param("gfx_timeout_ms"), 2000);
+	igt_assert_eq(ppu_param("compute_timeout_ms"), 2000);
+}
+
+/* start of every subtest: default timings, true hints, serial, idle */
+static void prepare(void)
+{
+	default_timings();
+	igt_require(access(WRONG_HINTS, W_OK) == 0);
+	set_wrong_hints(0);
+	set_strategy("serial");
+	for (int t = 0; t < 300 && !device_idle(); t++)
+		usleep(100 * 1000);
+	igt_assert_f(device_idle(), "device not idle after 30 s\n");
+	for (unsigned int c = 0; c < DRM_PPU_RING_CLASS_COUNT; c++)
+		nr_rings[c] = ppu_ring_count(fd, c);
+	igt_require(nr_rings[DRM_PPU_RING_GFX] >= 1 && nr_rings[DRM_PPU_RING_COMPUTE] >= 2 &&
+		    nr_rings[DRM_PPU_RING_SDMA] >= 1);
+}
+
+/* ------------------------------------------------------------- clients */
+struct ring_ref {
+	uint32_t cls, inst;
+};
+
+static const struct ring_ref GFX0 = { DRM_PPU_RING_GFX, 0 };
+static const struct ring_ref COMPUTE0 = { DRM_PPU_RING_COMPUTE, 0 };
+static const struct ring_ref SDMA0 = { DRM_PPU_RING_SDMA, 0 };
+
+static const char *rname(struct ring_ref r)
+{
+	static char names[8][16];
+	static unsigned int next;
+	char *n = names[next++ % 8];
+
+	snprintf(n, 16, "%s%u", ppu_class_names[r.cls], r.inst);
+	return n;
+}
+
+/* a DRM file of its own with a one-page BO of counters, mapped */
+struct client {
+	int fd;
+	uint32_t bo;
+	uint32_t *map;
+};
+
+static void client_open(struct client *c)
+{
+	unsigned int i;
+
+	c->fd = file_open();
+	c->bo = ppu_bo_create(c->fd, PPU_PAGE_SIZE);
+	c->map = ppu_bo_map(c->fd, c->bo, PPU_PAGE_SIZE);
+	memset(c->map, 0, PPU_PAGE_SIZE);
+	for (i = 0; i < MAX_FILES && maps[i]; i++)
+		;
+	igt_assert(i < MAX_FILES);
+	maps[i] = c->map;
+}
+
+static void client_close(struct client *c)
+{
+	for (unsigned int i = 0; i < MAX_FILES; i++)
+		if (maps[i] == c->map)
+			maps[i] = NULL;
+	munmap(c->map, PPU_PAGE_SIZE);
+	ppu_bo_close(c->fd, c->bo);
+	file_close(c->fd);
+	c->fd = -1;
+}
+
+static uint32_t submit(struct client *c, uint32_t ctx, struct ring_ref r, const struct ppu_cs *cs,
+		       uint32_t in)
+{
+	uint32_t so = ppu_syncobj_create(c->fd);
+
+	ppu_submit_cs(c->fd, ctx, r.cls, r.inst, cs, &c->bo, 1, in, so);
+	return so;
+}
+
+/* an innocent job: DELAY @us, then add 1 to counter @k */
+static uint32_t submit_innocent(struct client *c, uint32_t ctx, struct ring_ref r, unsigned int k,
+				uint32_t us, uint32_t in)
+{
+	struct ppu_cs cs = { .n = 0 };
+
+	if (us)
+		ppu_cs_delay(&cs, us);
+	ppu_cs_add(&cs, 0, 4 * k, 1);
+	return submit(c, ctx, r, &cs, in);
+}
+
+/* a job that hangs until a reset; counter @k would count a run past it */
+static uint32_t submit_hang(struct client *c, uint32_t ctx, struct ring_ref r, unsigned int k,
+			    uint32_t in)
+{
+	struct ppu_cs cs = { .n = 0 };
+
+	ppu_cs_hang(&cs);
+	ppu_cs_add(&cs, 0, 4 * k, 1);
+	return submit(c, ctx, r, &cs, in);
+}
+
+/* a hang that does not reproduce: re-armed through the mapped BO */
+static uint32_t submit_hang_once(struct client *c, uint32_t ctx, struct ring_ref r,
+				 unsigned int k, uint32_t in)
+{
+	struct ppu_cs cs = { .n = 0 };
+
+	c->map[FLAG_OFF / 4] = 0;
+	__sync_synchronize();
+	ppu_cs_hang_once(&cs, 0, FLAG_OFF);
+	ppu_cs_add(&cs, 0, 4 * k, 1);
+	return submit(c, ctx, r, &cs, in);
+}
+
+/*
+ * The gate: a job of @c on sdma0 made of short DELAYs (so that it shows
+ * progress), 800 ms in all, within sdma's 1 s timeout. Jobs that wait for
+ * it start together, and time out together.
+ */
+static uint32_t gate_submit(struct client *c, uint32_t ctx)
+{
+	struct ppu_cs cs = { .n = 0 };
+
+	for (int i = 0; i < 8; i++)
+		ppu_cs_delay(&cs, 100000);
+	return submit(c, ctx, SDMA0, &cs, 0);
+}
+
+/* the gate's fence as a syncobj of @to */
+static uint32_t gate_import(struct client *from, uint32_t gate, struct client *to)
+{
+	uint32_t so = ppu_syncobj_create(to->fd);
+	int sfd = -1;
+
+	igt_assert_eq(drmSyncobjExportSyncFile(from->fd, gate, &sfd), 0);
+	igt_assert_eq(drmSyncobjImportSyncFile(to->fd, so, sfd), 0);
+	close(sfd);
+	return so;
+}
+
+/* every job behind the gate was queued before it opened */
+static void gate_check_closed(void)
+{
+	igt_assert_f(ring_in_state("sdma0", "busy|running"),
+		     "precondition: the gate on sdma0 opened before every job was queued\n");
+}
+
+static int wait_job(struct client *c, uint32_t so)
+{
+	return ppu_wait_status(c->fd, so, PPU_HANG_WAIT_NS);
+}
+
+/*
+ * After the verdicts: a job of @c on each ring of @rings adds to a barrier
+ * counter; once they completed, no job of the scenario can still run (a
+ * job re-emitted after its fence signalled would have run before them).
+ */
+static void barrier(struct client *c, const struct ring_ref *rings, unsigned int n)
+{
+	uint32_t ctx = ppu_ctx_create(c->fd), so[MAX_RINGS];
+
+	for (unsigned int i = 0; i < n; i++)
+		so[i] = submit_innocent(c, ctx, rings[i], BARRIER_SLOT(i), 0, 0);
+	for (unsigned int i = 0; i < n; i++) {
+		igt_assert_eq(wait_job(c, so[i]), 1);
+		igt_assert_eq_u32(c->map[BARRIER_SLOT(i)], 1);
+		c->map[BARRIER_SLOT(i)] = 0;
+	}
+	ppu_ctx_destroy(c->fd, ctx);
+}
+
+static const char *status_name(uint32_t s)
+{
+	static const char *const n[] = { "NONE", "INNOCENT", "GUILTY", "SUSPECT" };
+
+	return s < ARRAY_SIZE(n) ? n[s] : "?";
+}
+
+static void assert_not_blamed(struct client *c, uint32_t ctx, const char *who)
+{
+	struct drm_ppu_ctx_query_reset q = ppu_ctx_query_reset(c->fd, ctx);
+
+	igt_assert_f(q.guilty_count == 0 && q.suspect_count == 0 && !q.banned,
+		     "%s blamed: status %s, guilty %u, suspect %u, banned %u\n", who,
+		     status_name(q.status), q.guilty_count, q.suspect_count, q.banned);
+}
+
+static void assert_guilty(struct client *c, uint32_t ctx, uint32_t so, unsigned int k,
+			  int status, const char *who)
+{
+	struct drm_ppu_ctx_query_reset q = ppu_ctx_query_reset(c->fd, ctx);
+
+	igt_assert_f(status == -ETIME, "%s: the hung job ended with %d, want -ETIME\n", who,
+		     status);
+	igt_assert_f(q.status == DRM_PPU_CTX_RESET_GUILTY && q.guilty_count == 1 && q.banned,
+		     "%s: status %s, guilty %u, banned %u; want GUILTY, 1, banned\n", who,
+		     status_name(q.status), q.guilty_count, q.banned);
+	igt_assert_eq_u32(c->map[k], 0);
+}
+
+/* the file of @c is not banned: it creates a context and runs a job */
+static void assert_file_usable(struct client *c, const char *who)
+{
+	struct drm_ppu_ctx_create cc = { 0 };
+	uint32_t so;
+	int ret = __ppu_igt_ioctl(c->fd, DRM_IOCTL_PPU_CTX_CREATE, &cc);
+
+	igt_assert_f(ret == 0, "%s: the file is banned: CTX_CREATE %d\n", who, ret);
+	so = submit_innocent(c, cc.ctx_id, SDMA0, BARRIER_SLOT(MAX_RINGS), 0, 0);
+	igt_assert_eq(wait_job(c, so), 1);
+	igt_assert_eq_u32(c->map[BARRIER_SLOT(MAX_RINGS)], 1);
+	c->map[BARRIER_SLOT(MAX_RINGS)] = 0;
+	ppu_ctx_destroy(c->fd, cc.ctx_id);
+}
+
+/* ------------------------------------------------------------- subtests */
+/*
+ * The issue's case: with the default timings a 1.5 s DELAY on gfx0 that
+ * stalls behind a compute0 hang submitted 200 ms later times out first and
+ * is replayed first. Alone it is still busy after probe_timeout_ms; the
+ * hardware says busy (it parks), so its window extends up to gfx0's job
+ * timeout and it completes: innocent. The compute0 hang is guilty.
+ */
+static void test_long_head(void)
+{
+	struct client vic, att;
+	uint32_t vctx, actx, so_long, so_hang;
+	int st_long, st_hang;
+	struct rr b, a;
+
+	prepare();
+	client_open(&vic);
+	client_open(&att);
+	vctx = ppu_ctx_create(vic.fd);
+	actx = ppu_ctx_create(att.fd);
+	rr_read(&b);
+
+	so_long = submit_innocent(&vic, vctx, GFX0, 0, 1500000, 0);
+	wait_ring_state("gfx0", "busy", 10000);
+	usleep(200 * 1000);
+	so_hang = submit_hang(&att, actx, COMPUTE0, 0, 0);
+	wait_ring_state("compute0", "hung", 10000);
+	igt_assert_f(ring_in_state("gfx0", "stalled"),
+		     "precondition: gfx0 is not stalled behind the hang\n");
+
+	st_long = wait_job(&vic, so_long);
+	st_hang = wait_job(&att, so_hang);
+	rr_read(&a);
+	rr_dump("after", &a);
+
+	igt_assert_f(st_long == 1, "the long gfx0 job ended with %d, want success\n", st_long);
+	assert_guilty(&att, actx, so_hang, 0, st_hang, "compute0 hang");
+	barrier(&vic, (const struct ring_ref[]){ GFX0, COMPUTE0 }, 2);
+	igt_assert_f(vic.map[0] == 1, "the long gfx0 job ran %u times\n", vic.map[0]);
+	assert_not_blamed(&vic, vctx, "the long gfx0 job's context");
+	igt_assert_f(a.has_guilty && !strcmp(a.g_ring, "compute0"), "last guilty ring: %s\n",
+		     a.has_guilty ? a.g_ring : "none");
+	igt_assert_eq_u64(DELTA(&b, &a, guilty), 1);
+	igt_assert_eq_u64(DELTA(&b, &a, bans), 1);
+	igt_assert_eq_u64(DELTA(&b, &a, fallbacks), 0);
+
+	client_close(&vic);
+	client_close(&att);
+}
+
+/*
+ * A hang on @bad and innocent jobs on @good, all behind the gate so that
+ * every ring times out in one recovery. Returns the statuses; the caller
+ * asserts.
+ */
+struct scene {
+	struct client vic, att;
+	uint32_t vctx, actx;
+	unsigned int n_good;
+	struct ring_ref good[MAX_RINGS];
+	uint32_t so_good[MAX_RINGS];
+	int st_good[MAX_RINGS];
+	struct ring_ref bad;
+	uint32_t so_bad;
+	int st_bad;
+	struct rr b, a;
+};
+
+static void scene_run(struct scene *s, uint32_t good_us)
+{
+	uint32_t gate, gate_a;
+
+	client_open(&s->vic);
+	client_open(&s->att);
+	s->vctx = ppu_ctx_create(s->vic.fd);
+	s->actx = ppu_ctx_create(s->att.fd);
+	rr_read(&s->b);
+
+	gate = gate_submit(&s->vic, ppu_ctx_create(s->vic.fd));
+	wait_ring_state("sdma0", "busy", 10000);
+	gate_a = gate_import(&s->vic, gate, &s->att);
+	s->so_bad = submit_hang(&s->att, s->actx, s->bad, 0, gate_a);
+	for (unsigned int i = 0; i < s->n_good; i++)
+		s->so_good[i] = submit_innocent(&s->vic, s->vctx, s->good[i], i, good_us, gate);
+	gate_check_closed();
+
+	wait_ring_state(rname(s->bad), "hung", 20000);
+	/* the innocent jobs start with the hang: they stall behind it */
+	for (unsigned int i = 0; i < s->n_good; i++)
+		wait_ring_state(rname(s->good[i]), "stalled", 5000);
+
+	for (unsigned int i = 0; i < s->n_good; i++)
+		s->st_good[i] = wait_job(&s->vic, s->so_good[i]);
+	s->st_bad = wait_job(&s->att, s->so_bad);
+	rr_read(&s->a);
+	rr_dump("after", &s->a);
+}
+
+/* the verdicts are right: the hang guilty, every innocent job ran once */
+static void scene_assert_verdicts(struct scene *s)
+{
+	struct ring_ref rings[MAX_RINGS + 1];
+
+	for (unsigned int i = 0; i < s->n_good; i++)
+		igt_assert_f(s->st_good[i] == 1, "innocent job on %s ended with %d, want success\n",
+			     rname(s->good[i]), s->st_good[i]);
+	assert_guilty(&s->att, s->actx, s->so_bad, 0, s->st_bad, rname(s->bad));
+	memcpy(rings, s->good, s->n_good * sizeof(rings[0]));
+	rings[s->n_good] = s->bad;
+	barrier(&s->vic, rings, s->n_good + 1);
+	for (unsigned int i = 0; i < s->n_good; i++)
+		igt_assert_f(s->vic.map[i] == 1, "innocent job on %s ran %u times, want once\n",
+			     rname(s->good[i]), s->vic.map[i]);
+	assert_not_blamed(&s->vic, s->vctx, "the innocent context");
+	igt_assert_f(s->a.has_guilty && !strcmp(s->a.g_ring, rname(s->bad)),
+		     "last guilty ring: %s, want %s\n", s->a.has_guilty ? s->a.g_ring : "none",
+		     rname(s->bad));
+	igt_assert_eq_u64(DELTA(&s->b, &s->a, guilty), 1);
+	igt_assert_eq_u64(DELTA(&s->b, &s->a, fallbacks), 0);
+}
+
+static void scene_close(struct scene *s)
+{
+	client_close(&s->vic);
+	client_close(&s->att);
+}
+
+/*
+ * gfx0 hangs, an innocent job on compute0: both time out together. gfx0
+ * comes first in ring order, but the hardware calls it hung: compute0's
+ * head (stalled) is replayed first and completes; gfx0's is the last
+ * candidate and is eliminated, with no replay and one reset.
+ */
+static void test_guilty_last(void)
+{
+	struct scene s = {
+		.n_good = 1, .good = { COMPUTE0 }, .bad = GFX0,
+	};
+	char steps[512];
+
+	prepare();
+	scene_run(&s, GOOD_US);
+	rr_steps(&s.a, steps, sizeof(steps));
+	scene_assert_verdicts(&s);
+	igt_assert_f(!strcmp(rr_hint(&s.a, "gfx0"), "hung"), "last hints: gfx0=%s, want hung\n",
+		     rr_hint(&s.a, "gfx0"));
+	igt_assert_f(!strcmp(rr_hint(&s.a, "compute0"), "stalled"),
+		     "last hints: compute0=%s, want stalled\n", rr_hint(&s.a, "compute0"));
+	igt_assert_f(rr_step_on(&s.a, "eliminate", "gfx0"),
+		     "gfx0 not eliminated; steps: %s\n", steps);
+	igt_assert_f(!rr_step_on(&s.a, "probe", "gfx0"), "gfx0 was replayed; steps: %s\n", steps);
+	igt_assert_f(rr_step_on(&s.a, "probe", "compute0"), "compute0 not replayed; steps: %s\n",
+		     steps);
+	igt_assert_eq_u64(DELTA(&s.b, &s.a, resets), 1);
+	igt_assert_lte_u64(2, DELTA(&s.b, &s.a, hints));
+	igt_assert_eq_u64(DELTA(&s.b, &s.a, hints_wrong), 0);
+	scene_close(&s);
+}
+
+/*
+ * The same with every hint wrong (wrong_hints_pct=100): gfx0 hung is
+ * called stalled, compute0 stalled called hung. It costs time (gfx0 is
+ * replayed first, its window extended as far as the hardware keeps
+ * calling it busy) but no verdict: the hang is guilty, the innocent job
+ * completes once, and the recovery counts the wrong hints.
+ */
+static void test_wrong_hints(void)
+{
+	struct scene s = {
+		.n_good = 1, .good = { COMPUTE0 }, .bad = GFX0,
+	};
+
+	prepare();
+	igt_assert_eq(ppu_file_write(WRONG_HINTS, "101"), -EINVAL);
+	set_wrong_hints(100);
+	scene_run(&s, GOOD_US);
+	set_wrong_hints(0);
+	scene_assert_verdicts(&s);
+	igt_assert_eq_u64(DELTA(&s.b, &s.a, innocent), 1);
+	igt_assert_f(!strcmp(rr_hint(&s.a, "gfx0"), "stalled"),
+		     "last hints: gfx0=%s, want stalled (a wrong hint)\n", rr_hint(&s.a, "gfx0"));
+	igt_assert_lt_u64(0, DELTA(&s.b, &s.a, hints_wrong));
+	scene_close(&s);
+}
+
+/*
+ * An attacker whose hang does not reproduce (HANG_ONCE, re-armed through
+ * its mapped BO), a fresh context each round, and a victim whose job only
+ * stalls behind it; both time out together. Rounds alternate the rings
+ * (attacker on compute0 and victim on gfx0, then the reverse, where the
+ * ring order replays the attacker first and would eliminate the victim).
+ * The victim, whom the hardware calls stalled, is never eliminated nor
+ * struck as a suspect; its context and its file are never banned. The
+ * attacker is blamed every round (guilty or suspect).
+ */
+static void test_stalled_victim(void)
+{
+	const unsigned int rounds = 4;
+	struct client vic, att;
+	uint32_t vctx;
+
+	prepare();
+	client_open(&vic);
+	client_open(&att);
+	vctx = ppu_ctx_create(vic.fd);
+
+	for (unsigned int round = 0; round < rounds; round++) {
+		struct ring_ref vr = round % 2 ? COMPUTE0 : GFX0;
+		struct ring_ref ar = round % 2 ? GFX0 : COMPUTE0;
+		uint32_t actx = ppu_ctx_create(att.fd);
+		uint32_t gate, gate_a, so_v, so_a;
+		struct drm_ppu_ctx_query_reset q;
+		int st_v, st_a;
+		struct rr b, a;
+
+		rr_read(&b);
+		gate = gate_submit(&vic, ppu_ctx_create(vic.fd));
+		wait_ring_state("sdma0", "busy", 10000);
+		gate_a = gate_import(&vic, gate, &att);
+		so_a = submit_hang_once(&att, actx, ar, round, gate_a);
+		so_v = submit_innocent(&vic, vctx, vr, round, GOOD_US, gate);
+		gate_check_closed();
+		wait_ring_state(rname(ar), "hung", 20000);
+		wait_ring_state(rname(vr), "stalled", 5000);
+
+		st_v = wait_job(&vic, so_v);
+		st_a = wait_job(&att, so_a);
+		rr_read(&a);
+		rr_dump("after", &a);
+		igt_info("round %u: attacker on %s, victim on %s\n", round, rname(ar), rname(vr));
+
+		igt_assert_f(st_v == 1, "round %u: the victim's job ended with %d, want success\n",
+			     round, st_v);
+		barrier(&vic, (const struct ring_ref[]){ GFX0, COMPUTE0 }, 2);
+		igt_assert_f(vic.map[round] == 1, "round %u: the victim's job ran %u times\n",
+			     round, vic.map[round]);
+		assert_not_blamed(&vic, vctx, "the victim's context");
+		q = ppu_ctx_query_reset(att.fd, actx);
+		igt_info("round %u: attacker's job %d, context %s guilty %u suspect %u banned %u\n",
+			 round, st_a, status_name(q.status), q.guilty_count, q.suspect_count,
+			 q.banned);
+		igt_assert_f(q.guilty_count + q.suspect_count >= 1,
+			     "round %u: the attacker was not blamed (status %s)\n", round,
+			     status_name(q.status));
+		igt_assert_lte_u64(1, DELTA(&b, &a, recoveries));
+	}
+	assert_file_usable(&vic, "the victim");
+	client_close(&vic);
+	client_close(&att);
+}
+
+/*
+ * probe_strategy=group: a hang on a compute ring in the middle, innocent
+ * jobs on every other shared ring, all timing out together. Every head the
+ * hardware does not call hung is replayed at once and completes; the hang
+ * is left last and blamed. Each innocent job ran exactly once. Then the
+ * same with every hint wrong: slower, same verdicts.
+ */
+static void test_group(void)
+{
+	for (unsigned int wrong = 0; wrong < 2; wrong++) {
+		struct scene s = { .n_good = 0 };
+		unsigned int nc;
+
+		prepare();
+		nc = nr_rings[DRM_PPU_RING_COMPUTE];
+		igt_require(nc >= 3);
+		s.bad = (struct ring_ref){ DRM_PPU_RING_COMPUTE, 1 };
+		for (unsigned int i = 0; i < nr_rings[DRM_PPU_RING_GFX] && s.n_good < MAX_RINGS; i++)
+			s.good[s.n_good++] = (struct ring_ref){ DRM_PPU_RING_GFX, i };
+		for (unsigned int i = 0; i < nc && s.n_good < MAX_RINGS; i++)
+			if (i != 1)
+				s.good[s.n_good++] = (struct ring_ref){ DRM_PPU_RING_COMPUTE, i };
+
+		set_strategy("group");
+		if (wrong)
+			set_wrong_hints(100);
+		scene_run(&s, GOOD_US);
+		set_wrong_hints(0);
+		set_strategy("serial");
+		igt_info("group strategy, %s hints, %u innocent heads\n", wrong ? "wrong" : "right",
+			 s.n_good);
+		igt_assert_f(!strcmp(s.a.strategy, "group"), "policy probe_strategy=%s\n",
+			     s.a.strategy);
+		scene_assert_verdicts(&s);
+		igt_assert_eq_u64(DELTA(&s.b, &s.a, innocent), s.n_good);
+		if (!wrong)
+			igt_assert_lt_u64(0, DELTA(&s.b, &s.a, group_probes));
+		else
+			igt_assert_lt_u64(0, DELTA(&s.b, &s.a, hints_wrong));
+		scene_close(&s);
+	}
+}
+
+/* the debugfs file and the module parameter of the strategy */
+static void test_strategy_file(void)
+{
+	struct rr r;
+
+	prepare();
+	igt_assert_eq(ppu_debugfs_write(dbg_dir, "probe_strategy", "bogus"), -EINVAL);
+	igt_assert_eq(ppu_debugfs_write(dbg_dir, "probe_strategy", "serial-and-more-chars"),
+		      -EINVAL);
+	rr_read(&r);
+	igt_assert_f(!strcmp(r.strategy, "serial"), "policy probe_strategy=%s\n", r.strategy);
+	set_strategy("group");
+	rr_read(&r);
+	igt_assert_f(!strcmp(r.strategy, "group"), "policy probe_strategy=%s\n", r.strategy);
+	set_strategy("serial");
+	rr_read(&r);
+	igt_assert_f(!strcmp(r.strategy, "serial"), "policy probe_strategy=%s\n", r.strategy);
+	igt_assert_f(strstr(r.text, "\nhints: given="), "no hints line:\n%s\n", r.text);
+	igt_assert_f(strstr(r.text, "\nlast hints:"), "no last hints line:\n%s\n", r.text);
+}
+
+igt_main
+{
+	igt_fixture {
+		fd = ppu_open();
+		files[nr_files++] = fd;
+		snprintf(dbg_dir, sizeof(dbg_dir), "%s", ppu_debugfs_dir(fd));
+		igt_require_f(access(dbg_dir, R_OK) == 0, "no debugfs at %s\n", dbg_dir);
+		igt_install_exit_handler(restore);
+	}
+
+	igt_describe("probe_strategy in debugfs: serial or group, anything else -EINVAL");
+	igt_subtest("strategy-debugfs")
+		test_strategy_file();
+
+	igt_describe("a 1.5 s job stalled behind a later compute hang completes; the hang is guilty");
+	igt_subtest("long-head-not-convicted")
+		test_long_head();
+
+	igt_describe("a gfx0 hang the hardware calls hung is eliminated without a replay");
+	igt_subtest("guilty-last-by-hint")
+		test_guilty_last();
+
+	igt_describe("every hint wrong: the same verdicts, wrong hints counted");
+	igt_subtest("wrong-hints")
+		test_wrong_hints();
+
+	igt_describe("a non-reproducing hang never gets a stalled victim struck or banned");
+	igt_subtest("stalled-victim-never-struck")
+		test_stalled_victim();
+
+	igt_describe("probe_strategy=group: innocent heads replayed together, right or wrong hints");
+	igt_subtest("group-strategy")
+		test_group();
+
+	igt_fixture {
+		restore(0);
+		close_all_files();
+	}
+}
