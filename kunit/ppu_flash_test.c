@@ -4,9 +4,13 @@
  *
  * KUnit suite "ppu_flash": the ECC record store over a RAM-backed flash.
  * Records survive a reload merged by address; corrupt, torn and stale
- * records are skipped and counted; a full store compacts, and one that
- * compaction cannot help refuses with -ENOSPC; garbage on flash gives a
- * clean error or an empty store.
+ * records are skipped and counted; a full store compacts into its other
+ * image, and one that compaction cannot help refuses with -ENOSPC; garbage
+ * on flash is reported as damaged and never formatted; a version 1 store
+ * is read and converted. Over the simulated flash (ppu_sim_flash.c), a
+ * power cut at every single write and erase step of a compaction and of
+ * an append loses nothing committed before and shows nothing never
+ * written; a weak cell read 1,000,000 times costs a handful of writes.
  */
 #include <kunit/test.h>
 #include <linux/crc32.h>
@@ -14,11 +18,18 @@
 
 #include "../ppu_drv/ppu_ecc_policy.h"
 #include "../ppu_drv/ppu_flash.h"
+#include "../ppu_drv/sim/ppu_sim.h"
 
 #define HDR_SIZE	32
 #define REC_OFF		64
 #define REC_SIZE	40
-#define FLASH_SIZE(slots)	(REC_OFF + (slots) * REC_SIZE)
+/* The RAM flash of most tests erases in blocks of 8 bytes. */
+#define ERASE_SIZE	8
+#define IMG_SIZE(slots)	(REC_OFF + (slots) * REC_SIZE)
+/* Two images of @slots slots each. */
+#define FLASH_SIZE(slots)	(2 * IMG_SIZE(slots))
+/* Version 1 read a record count where version 2 has the image size. */
+#define V1_CAPACITY(size)	(((size) - REC_OFF) / REC_SIZE)
 
 #define A	0x0000000000012340ull
 #define B	0x0000000100000000ull
@@ -33,7 +44,7 @@
  * @tear_bytes: bytes the torn write gets to program before it fails
  * @erase_is_noop: erase() reports success but leaves the bytes
  * @writes: write() calls
- * @erases: erase() calls
+ * @erases: erase blocks erased
  * @out_of_range: accesses outside @mem (the store must never make one)
  */
 struct ram_flash {
@@ -81,13 +92,18 @@ static int ram_flash_write(void *ctx, u32 off, const void *buf, u32 len)
 	return 0;
 }
 
-static int ram_flash_erase(void *ctx)
+static int ram_flash_erase(void *ctx, u32 off, u32 len)
 {
 	struct ram_flash *rf = ctx;
 
-	rf->erases++;
+	if (ram_flash_bad_range(rf, off, len) || off % ERASE_SIZE ||
+	    len % ERASE_SIZE) {
+		rf->out_of_range++;
+		return -EINVAL;
+	}
+	rf->erases += len / ERASE_SIZE;
 	if (!rf->erase_is_noop)
-		memset(rf->mem, 0xff, rf->size);
+		memset(rf->mem + off, 0xff, len);
 	return 0;
 }
 
@@ -102,11 +118,15 @@ static const struct ppu_flash_ops ram_flash_ops = {
  * @rf: the flash
  * @stores: each "boot" opens a new store over @rf; finished by the exit hook
  * @nr_stores: stores initialised
+ * @cleanup: called by the exit hook with @cleanup_data, if set
+ * @cleanup_data: argument of @cleanup
  */
 struct flash_fixture {
 	struct ram_flash rf;
 	struct ppu_flash stores[6];
 	u32 nr_stores;
+	void (*cleanup)(void *data);
+	void *cleanup_data;
 };
 
 static void set_flash_size(struct kunit *test, u32 size)
@@ -137,6 +157,8 @@ static void ppu_flash_test_exit(struct kunit *test)
 	u32 i;
 
 	KUNIT_EXPECT_EQ(test, fx->rf.out_of_range, 0u);
+	if (fx->cleanup)
+		fx->cleanup(fx->cleanup_data);
 	for (i = 0; i < fx->nr_stores; i++)
 		ppu_flash_fini(&fx->stores[i]);
 }
@@ -150,7 +172,7 @@ static struct ppu_flash *boot(struct kunit *test, int *ret)
 	KUNIT_ASSERT_LT(test, fx->nr_stores, ARRAY_SIZE(fx->stores));
 	fl = &fx->stores[fx->nr_stores];
 	KUNIT_ASSERT_EQ(test, ppu_flash_init(fl, &ram_flash_ops, &fx->rf,
-					     fx->rf.size, NULL), 0);
+					     fx->rf.size, ERASE_SIZE, NULL), 0);
 	fx->nr_stores++;
 	*ret = ppu_flash_load(fl);
 	return fl;
@@ -354,10 +376,12 @@ static void ppu_flash_on_flash_format_is_little_endian(struct kunit *test)
 				    0x0102030405060709ull), 0);
 
 	KUNIT_EXPECT_EQ(test, memcmp(mem, "PPUE", 4), 0);
-	KUNIT_EXPECT_EQ(test, get_le32(mem + 4), 1u);		/* version */
+	KUNIT_EXPECT_EQ(test, get_le32(mem + 4), 2u);		/* version */
 	KUNIT_EXPECT_EQ(test, get_le32(mem + 8), (u32)REC_SIZE);
-	KUNIT_EXPECT_EQ(test, get_le32(mem + 12), 1u);		/* count */
+	KUNIT_EXPECT_EQ(test, get_le32(mem + 12), fx->rf.size / 2);
 	KUNIT_EXPECT_EQ(test, get_le32(mem + 28), crc(mem, 28));
+	/* Image B: still blank. */
+	KUNIT_EXPECT_EQ(test, mem[fx->rf.size / 2], 0xff);
 
 	for (i = 0; i < 8; i++)
 		KUNIT_EXPECT_EQ(test, rec[i], (u8)(0x88 - 0x11 * i));
@@ -402,35 +426,71 @@ static void ppu_flash_flipped_record_byte_skipped_and_reported(struct kunit *tes
 	KUNIT_EXPECT_EQ(test, nr, 3);
 }
 
-static void ppu_flash_flipped_header_byte_salvages_records(struct kunit *test)
+static void ppu_flash_flipped_header_byte_is_damaged_store(struct kunit *test)
 {
 	struct flash_fixture *fx = test->priv;
-	struct ppu_flash_stats st;
 	struct ppu_flash *fl;
-	int nr;
+	u32 writes, erases;
+	int ret, nr;
 
 	fl = format(test);
 	KUNIT_ASSERT_EQ(test, add(fl, A, PPU_ECC_CECC, 1), 0);
 	KUNIT_ASSERT_EQ(test, add(fl, B, PPU_ECC_UECC, 2), 0);
 
-	fx->rf.mem[12] ^= 0x80;				/* the count */
+	fx->rf.mem[12] ^= 0x80;				/* the image size */
+	writes = fx->rf.writes;
+	erases = fx->rf.erases;
 
-	fl = reboot(test);
-	st = stats_of(fl);
-	KUNIT_EXPECT_TRUE(test, st.hdr_corrupt);
-	KUNIT_EXPECT_EQ(test, st.corrupt, 0u);
+	/* The only image is invalid, the flash is not blank: damaged. */
+	fl = boot(test, &ret);
+	KUNIT_EXPECT_EQ(test, ret, -EBADMSG);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).state, (u32)PPU_FLASH_DAMAGED);
 	entries_of(test, fl, &nr);
-	KUNIT_EXPECT_EQ(test, nr, 2);
+	KUNIT_EXPECT_EQ(test, nr, 0);
+	KUNIT_EXPECT_EQ(test, add(fl, C, PPU_ECC_CECC, 3), -ENODATA);
+	KUNIT_EXPECT_EQ(test, ppu_flash_set_flags(fl, C, PPU_ECC_F_RETIRED),
+			-ENODATA);
+	KUNIT_EXPECT_EQ(test, ppu_flash_compact(fl), -ENODATA);
+	KUNIT_EXPECT_EQ(test, ppu_flash_flush(fl), 0);
+	KUNIT_EXPECT_EQ(test, ppu_flash_reset(fl, 0), -EPERM);
+	/* Kept untouched for diagnosis. */
+	KUNIT_EXPECT_EQ(test, fx->rf.writes, writes);
+	KUNIT_EXPECT_EQ(test, fx->rf.erases, erases);
 
-	/* The next append writes a good header again. */
+	/* Formatted on the administrator's confirmed request only. */
+	KUNIT_EXPECT_EQ(test, ppu_flash_reset(fl, PPU_FLASH_RESET_CONFIRM), 0);
 	KUNIT_EXPECT_EQ(test, add(fl, C, PPU_ECC_CECC, 3), 0);
 	fl = reboot(test);
-	st = stats_of(fl);
-	KUNIT_EXPECT_FALSE(test, st.hdr_corrupt);
-	KUNIT_EXPECT_EQ(test, st.nr_records, 3u);
+	entries_of(test, fl, &nr);
+	KUNIT_EXPECT_EQ(test, nr, 1);
 }
 
-static void ppu_flash_wrong_magic_is_no_store(struct kunit *test)
+/* A bad header in the newest image: the older one is the store. */
+static void ppu_flash_bad_newest_header_falls_back(struct kunit *test)
+{
+	struct flash_fixture *fx = test->priv;
+	struct ppu_ecc_entry *e;
+	struct ppu_flash *fl;
+	int nr;
+
+	set_flash_size(test, FLASH_SIZE(2));
+	fl = format(test);
+	KUNIT_ASSERT_EQ(test, add(fl, A, PPU_ECC_CECC, 1), 0);
+	KUNIT_ASSERT_EQ(test, add(fl, B, PPU_ECC_UECC, 2), 0);
+	/* Full: compacted into image B. */
+	KUNIT_ASSERT_EQ(test, add(fl, A, PPU_ECC_CECC, 3), 0);
+	KUNIT_ASSERT_EQ(test, stats_of(fl).image, 1u);
+
+	fx->rf.mem[IMG_SIZE(2) + 20] ^= 0x01;		/* B's erase count */
+	fl = reboot(test);
+	KUNIT_EXPECT_TRUE(test, stats_of(fl).hdr_corrupt);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).image, 0u);
+	e = entries_of(test, fl, &nr);
+	KUNIT_ASSERT_EQ(test, nr, 2);
+	KUNIT_EXPECT_EQ(test, e[0].tally[PPU_ECC_CECC].count, 1u);
+}
+
+static void ppu_flash_wrong_magic_is_damaged(struct kunit *test)
 {
 	struct flash_fixture *fx = test->priv;
 	struct ppu_flash *fl;
@@ -441,7 +501,7 @@ static void ppu_flash_wrong_magic_is_no_store(struct kunit *test)
 	fx->rf.mem[0] ^= 0x01;
 
 	fl = boot(test, &ret);
-	KUNIT_EXPECT_EQ(test, ret, -ENODATA);
+	KUNIT_EXPECT_EQ(test, ret, -EBADMSG);
 	entries_of(test, fl, &nr);
 	KUNIT_EXPECT_EQ(test, nr, 0);
 	KUNIT_EXPECT_EQ(test, add(fl, B, PPU_ECC_CECC, 1), -ENODATA);
@@ -482,35 +542,28 @@ static void ppu_flash_torn_record_skipped_next_append_works(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, stats_of(fl).corrupt, 1u);
 }
 
-static void ppu_flash_record_found_when_header_update_lost(struct kunit *test)
+static void ppu_flash_append_never_rewrites_the_header(struct kunit *test)
 {
 	struct flash_fixture *fx = test->priv;
 	struct ppu_flash *fl;
-	int nr;
+	u8 hdr[HDR_SIZE];
+	u32 writes;
+	int i, nr;
 
 	fl = format(test);
-	KUNIT_ASSERT_EQ(test, add(fl, A, PPU_ECC_CECC, 1), 0);
-
-	/* B's record is written, power fails before its header update. */
-	fx->rf.tear_countdown = 2;
-	fx->rf.tear_bytes = 0;
-	KUNIT_EXPECT_EQ(test, add(fl, B, PPU_ECC_UECC, 2), -EIO);
-	KUNIT_EXPECT_EQ(test, get_le32(fx->rf.mem + 12), 1u);
+	memcpy(hdr, fx->rf.mem, HDR_SIZE);
+	writes = fx->rf.writes;
+	for (i = 0; i < 5; i++)
+		KUNIT_ASSERT_EQ(test, add(fl, A + 8 * i, PPU_ECC_UECC, i), 0);
+	/* One write per event: the record, into a blank slot. */
+	KUNIT_EXPECT_EQ(test, fx->rf.writes, writes + 5);
+	KUNIT_EXPECT_EQ(test, memcmp(fx->rf.mem, hdr, HDR_SIZE), 0);
 
 	fl = reboot(test);
 	entries_of(test, fl, &nr);
-	KUNIT_EXPECT_EQ(test, nr, 2);
-	KUNIT_EXPECT_EQ(test, stats_of(fl).corrupt, 0u);
-	KUNIT_EXPECT_EQ(test, stats_of(fl).next_slot, 2u);
-
-	/* Now the header write itself is torn: its CRC fails. */
-	fx->rf.tear_countdown = 2;
-	fx->rf.tear_bytes = 14;
-	KUNIT_EXPECT_EQ(test, add(fl, C, PPU_ECC_UECC, 3), -EIO);
-	fl = reboot(test);
-	KUNIT_EXPECT_TRUE(test, stats_of(fl).hdr_corrupt);
-	entries_of(test, fl, &nr);
-	KUNIT_EXPECT_EQ(test, nr, 3);
+	KUNIT_EXPECT_EQ(test, nr, 5);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).next_slot, 5u);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).life_writes, 6ull);
 }
 
 static void ppu_flash_full_store_compacts_by_address(struct kunit *test)
@@ -534,12 +587,13 @@ static void ppu_flash_full_store_compacts_by_address(struct kunit *test)
 	gen = st.generation;
 	erases = fx->rf.erases;
 
-	/* The ninth record does not fit: compaction makes room. */
+	/* The ninth record does not fit: compaction into image B. */
 	KUNIT_ASSERT_EQ(test, add(fl, A, PPU_ECC_CECC, 50), 0);
 	st = stats_of(fl);
 	KUNIT_EXPECT_EQ(test, st.compactions, 1u);
 	KUNIT_EXPECT_EQ(test, st.generation, gen + 1);
-	KUNIT_EXPECT_EQ(test, fx->rf.erases, erases + 1);
+	KUNIT_EXPECT_EQ(test, st.image, 1u);
+	KUNIT_EXPECT_EQ(test, fx->rf.erases, erases + IMG_SIZE(8) / ERASE_SIZE);
 	KUNIT_EXPECT_EQ(test, st.next_slot, 2u);
 	KUNIT_EXPECT_EQ(test, add(fl, C, PPU_ECC_PARITY, 60), 0);
 
@@ -628,7 +682,7 @@ static void ppu_flash_still_full_after_compaction_is_enospc(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e[2].flags, (u32)PPU_ECC_F_RETIRED);
 }
 
-static void ppu_flash_random_garbage_is_no_store(struct kunit *test)
+static void ppu_flash_random_garbage_is_damaged(struct kunit *test)
 {
 	struct flash_fixture *fx = test->priv;
 	struct ppu_flash *fl;
@@ -642,20 +696,26 @@ static void ppu_flash_random_garbage_is_no_store(struct kunit *test)
 		fx->rf.mem[i] = x;
 	}
 	fl = boot(test, &ret);
-	KUNIT_EXPECT_EQ(test, ret, -ENODATA);
+	KUNIT_EXPECT_EQ(test, ret, -EBADMSG);
 	entries_of(test, fl, &nr);
 	KUNIT_EXPECT_EQ(test, nr, 0);
+	KUNIT_EXPECT_EQ(test, fx->rf.writes, 0u);
+	KUNIT_EXPECT_EQ(test, fx->rf.erases, 0u);
 
-	/* Same garbage behind a valid header: every slot is skipped. */
+	/* Same garbage behind a version 1 header: every slot is skipped. */
 	forge_header(fx->rf.mem, 1, 0xffffffff, 7);
 	fl = boot(test, &ret);
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	KUNIT_EXPECT_TRUE(test, stats_of(fl).count_clamped);
-	KUNIT_EXPECT_EQ(test, stats_of(fl).corrupt, stats_of(fl).capacity);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).corrupt, V1_CAPACITY(fx->rf.size));
 	entries_of(test, fl, &nr);
 	KUNIT_EXPECT_EQ(test, nr, 0);
 
-	/* Full of garbage: the first append compacts it away. */
+	/* It fills both images' room: read only, until a reset. */
+	KUNIT_EXPECT_EQ(test, stats_of(fl).state, (u32)PPU_FLASH_READONLY);
+	KUNIT_EXPECT_EQ(test, add(fl, A, PPU_ECC_UECC, 1), -EROFS);
+	KUNIT_EXPECT_EQ(test, fx->rf.writes, 0u);
+	KUNIT_EXPECT_EQ(test, ppu_flash_reset(fl, PPU_FLASH_RESET_CONFIRM), 0);
 	KUNIT_EXPECT_EQ(test, add(fl, A, PPU_ECC_UECC, 1), 0);
 	fl = reboot(test);
 	KUNIT_EXPECT_EQ(test, stats_of(fl).corrupt, 0u);
@@ -675,10 +735,11 @@ static void ppu_flash_huge_count_is_clamped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	st = stats_of(fl);
 	KUNIT_EXPECT_TRUE(test, st.count_clamped);
-	KUNIT_EXPECT_EQ(test, st.next_slot, st.capacity);
+	KUNIT_EXPECT_EQ(test, st.next_slot, V1_CAPACITY(fx->rf.size));
 	/* Every slot below the count is missing. */
-	KUNIT_EXPECT_EQ(test, st.corrupt, st.capacity);
-	KUNIT_EXPECT_EQ(test, add(fl, A, PPU_ECC_UECC, 1), 0);
+	KUNIT_EXPECT_EQ(test, st.corrupt, V1_CAPACITY(fx->rf.size));
+	KUNIT_EXPECT_EQ(test, st.state, (u32)PPU_FLASH_READONLY);
+	KUNIT_EXPECT_EQ(test, add(fl, A, PPU_ECC_UECC, 1), -EROFS);
 }
 
 static void ppu_flash_other_version_is_refused(struct kunit *test)
@@ -687,9 +748,10 @@ static void ppu_flash_other_version_is_refused(struct kunit *test)
 	struct ppu_flash *fl;
 	int ret;
 
-	forge_header(fx->rf.mem, 2, 0, 1);
+	forge_header(fx->rf.mem, 3, 0, 1);
 	fl = boot(test, &ret);
 	KUNIT_EXPECT_EQ(test, ret, -EPROTONOSUPPORT);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).state, (u32)PPU_FLASH_UNSUPPORTED);
 	KUNIT_EXPECT_EQ(test, add(fl, A, PPU_ECC_UECC, 1), -ENODATA);
 	KUNIT_EXPECT_EQ(test, fx->rf.writes, 0u);
 }
@@ -728,19 +790,25 @@ static void ppu_flash_stale_generation_ignored(struct kunit *test)
 	fl = format(test);
 	for (i = 0; i < 6; i++)
 		KUNIT_ASSERT_EQ(test, add(fl, A, PPU_ECC_CECC, i), 0);
+	/* Compacted into B (one record), then B filled. */
+	for (i = 6; i < 12; i++)
+		KUNIT_ASSERT_EQ(test, add(fl, A, PPU_ECC_CECC, i), 0);
+	KUNIT_ASSERT_EQ(test, stats_of(fl).image, 1u);
+	KUNIT_ASSERT_EQ(test, stats_of(fl).next_slot, 6u);
 
-	/* An erase that silently keeps the old records. */
+	/* Back into A with an erase that silently keeps the old records. */
 	fx->rf.erase_is_noop = true;
-	KUNIT_ASSERT_EQ(test, add(fl, A, PPU_ECC_CECC, 6), 0);
+	KUNIT_ASSERT_EQ(test, add(fl, A, PPU_ECC_CECC, 12), 0);
+	KUNIT_ASSERT_EQ(test, stats_of(fl).image, 0u);
 
 	fl = reboot(test);
 	KUNIT_EXPECT_EQ(test, stats_of(fl).stale, 5u);
 	e = entries_of(test, fl, &nr);
 	KUNIT_ASSERT_EQ(test, nr, 1);
-	KUNIT_EXPECT_EQ(test, e[0].tally[PPU_ECC_CECC].count, 7u);
+	KUNIT_EXPECT_EQ(test, e[0].tally[PPU_ECC_CECC].count, 13u);
 }
 
-static void ppu_flash_power_loss_in_compaction_keeps_written(struct kunit *test)
+static void ppu_flash_power_loss_in_compaction_keeps_old_image(struct kunit *test)
 {
 	struct flash_fixture *fx = test->priv;
 	struct ppu_ecc_entry *e;
@@ -753,17 +821,20 @@ static void ppu_flash_power_loss_in_compaction_keeps_written(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, add(fl, A, PPU_ECC_CECC, i), 0);
 		KUNIT_ASSERT_EQ(test, add(fl, B, PPU_ECC_UECC, i), 0);
 	}
-	/* Compaction: header, A's record, then power fails in B's record. */
-	fx->rf.tear_countdown = 3;
+	/* Compaction into B: A's record, then power fails in B's record. */
+	fx->rf.tear_countdown = 2;
 	fx->rf.tear_bytes = 30;
 	KUNIT_EXPECT_EQ(test, add(fl, A, PPU_ECC_CECC, 9), -EIO);
 
+	/* Image A, untouched, is the store: nothing committed is lost. */
 	fl = reboot(test);
-	KUNIT_EXPECT_EQ(test, stats_of(fl).corrupt, 1u);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).image, 0u);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).corrupt, 0u);
 	e = entries_of(test, fl, &nr);
-	KUNIT_ASSERT_EQ(test, nr, 1);
+	KUNIT_ASSERT_EQ(test, nr, 2);
 	KUNIT_EXPECT_EQ(test, e[0].addr, A);
-	KUNIT_EXPECT_EQ(test, e[0].tally[PPU_ECC_CECC].count, 3u);
+	KUNIT_EXPECT_EQ(test, e[0].tally[PPU_ECC_CECC].count, 2u);
+	KUNIT_EXPECT_EQ(test, e[1].tally[PPU_ECC_UECC].count, 2u);
 }
 
 static void ppu_flash_set_flags_only_writes_new_flags(struct kunit *test)
@@ -781,7 +852,7 @@ static void ppu_flash_set_flags_only_writes_new_flags(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ppu_flash_set_flags(fl, A, PPU_ECC_F_REPAIRED), 0);
 	KUNIT_EXPECT_EQ(test, fx->rf.writes, writes);
 	KUNIT_EXPECT_EQ(test, ppu_flash_set_flags(fl, A, PPU_ECC_F_RETIRED), 0);
-	KUNIT_EXPECT_EQ(test, fx->rf.writes, writes + 2);	/* record, header */
+	KUNIT_EXPECT_EQ(test, fx->rf.writes, writes + 1);	/* the record */
 
 	KUNIT_EXPECT_EQ(test, ppu_flash_set_flags(fl, A, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ppu_flash_set_flags(fl, A, BIT(5)), -EINVAL);
@@ -834,12 +905,16 @@ static void ppu_flash_init_rejects_bad_arguments(struct kunit *test)
 	struct flash_fixture *fx = test->priv;
 	struct ppu_flash fl;
 
-	KUNIT_EXPECT_EQ(test, ppu_flash_capacity(FLASH_SIZE(1) - 1), 0u);
-	KUNIT_EXPECT_EQ(test, ppu_flash_capacity(FLASH_SIZE(1)), 1u);
+	KUNIT_EXPECT_EQ(test, ppu_flash_capacity(FLASH_SIZE(1) - 1, ERASE_SIZE),
+			0u);
+	KUNIT_EXPECT_EQ(test, ppu_flash_capacity(FLASH_SIZE(1), ERASE_SIZE), 1u);
+	KUNIT_EXPECT_EQ(test, ppu_flash_capacity(FLASH_SIZE(1), 0), 0u);
 	KUNIT_EXPECT_EQ(test, ppu_flash_init(&fl, &ram_flash_ops, &fx->rf,
-					     FLASH_SIZE(1) - 1, NULL), -EINVAL);
+					     FLASH_SIZE(1) - 1, ERASE_SIZE,
+					     NULL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ppu_flash_init(&fl, &no_erase, &fx->rf,
-					     fx->rf.size, NULL), -EINVAL);
+					     fx->rf.size, ERASE_SIZE, NULL),
+			-EINVAL);
 }
 
 static int clean_hw(void *ctx, u64 addr)
@@ -903,29 +978,513 @@ static void ppu_flash_feeds_the_load_policy(struct kunit *test)
 	}
 }
 
+/* A store of the previous driver is read, and converted by its first write. */
+static void ppu_flash_v1_store_read_and_converted(struct kunit *test)
+{
+	struct flash_fixture *fx = test->priv;
+	struct ppu_ecc_entry *e;
+	struct ppu_flash *fl;
+	int ret, nr;
+
+	forge_header(fx->rf.mem, 1, 3, 4);
+	forge_record(fx->rf.mem, 0, A, PPU_ECC_CECC, 2, 4);
+	forge_record(fx->rf.mem, 1, B, PPU_ECC_UECC, 1, 4);
+	forge_record(fx->rf.mem, 2, C, PPU_ECC_CECC, 5, 3);	/* stale */
+
+	fl = boot(test, &ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).version, 1u);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).stale, 1u);
+	entries_of(test, fl, &nr);
+	KUNIT_EXPECT_EQ(test, nr, 2);
+	KUNIT_EXPECT_EQ(test, fx->rf.writes, 0u);	/* a load writes nothing */
+
+	/* First write: everything into image B under generation 5. */
+	KUNIT_ASSERT_EQ(test, add(fl, D, PPU_ECC_UECC, 9), 0);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).version, 2u);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).image, 1u);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).generation, 5u);
+
+	fl = reboot(test);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).version, 2u);
+	e = entries_of(test, fl, &nr);
+	KUNIT_ASSERT_EQ(test, nr, 3);
+	KUNIT_EXPECT_EQ(test, e[0].addr, A);
+	KUNIT_EXPECT_EQ(test, e[0].tally[PPU_ECC_CECC].count, 2u);
+	KUNIT_EXPECT_EQ(test, e[1].addr, D);
+	KUNIT_EXPECT_EQ(test, e[2].addr, B);
+}
+
+/* The previous driver rewrote its header in place: a torn one is salvaged. */
+static void ppu_flash_v1_torn_header_salvaged(struct kunit *test)
+{
+	struct flash_fixture *fx = test->priv;
+	struct ppu_flash *fl;
+	int ret, nr;
+
+	forge_header(fx->rf.mem, 1, 2, 4);
+	forge_record(fx->rf.mem, 0, A, PPU_ECC_CECC, 2, 4);
+	forge_record(fx->rf.mem, 1, B, PPU_ECC_UECC, 1, 4);
+	fx->rf.mem[13] ^= 0x40;				/* the count, torn */
+
+	fl = boot(test, &ret);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_TRUE(test, stats_of(fl).hdr_corrupt);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).generation, 4u);
+	entries_of(test, fl, &nr);
+	KUNIT_EXPECT_EQ(test, nr, 2);
+}
+
+/* --- power cuts, over the simulated flash ------------------------------- */
+
+#define SIM_ERASE	256
+#define SIM_SIZE	(8 * SIM_ERASE)		/* images of 4 blocks, 24 slots */
+
+static int sim_read(void *ctx, u32 off, void *buf, u32 len)
+{
+	return ppu_sim_flash_read(ctx, off, buf, len);
+}
+
+static int sim_write(void *ctx, u32 off, const void *buf, u32 len)
+{
+	return ppu_sim_flash_write(ctx, off, buf, len);
+}
+
+static int sim_erase(void *ctx, u32 off, u32 len)
+{
+	return ppu_sim_flash_erase(ctx, off, len);
+}
+
+static const struct ppu_flash_ops sim_flash_ops = {
+	.read = sim_read,
+	.write = sim_write,
+	.erase = sim_erase,
+};
+
+/**
+ * struct cut_fixture - a simulated flash and one store over it at a time
+ * @flash: the flash
+ * @fl: the store, NULL between boots
+ * @store: memory of @fl
+ * @sweeps: sweeps run
+ * @op_addr: the new address the operation of the current sweep writes
+ */
+struct cut_fixture {
+	struct ppu_sim_flash flash;
+	struct ppu_flash *fl;
+	struct ppu_flash store;
+	u32 sweeps;
+	u64 op_addr;
+};
+
+static void sim_shutdown(struct cut_fixture *cf)
+{
+	if (cf->fl)
+		ppu_flash_fini(cf->fl);
+	cf->fl = NULL;
+}
+
+/* Power back, a new store over the flash, loaded: what a driver load does. */
+static int sim_boot(struct kunit *test, struct cut_fixture *cf)
+{
+	sim_shutdown(cf);
+	ppu_sim_flash_power_on(&cf->flash);
+	KUNIT_ASSERT_EQ(test, ppu_flash_init(&cf->store, &sim_flash_ops,
+					     &cf->flash, SIM_SIZE, SIM_ERASE,
+					     NULL), 0);
+	cf->fl = &cf->store;
+	return ppu_flash_load(cf->fl);
+}
+
+static void cut_fixture_exit(void *data)
+{
+	struct cut_fixture *cf = data;
+
+	sim_shutdown(cf);
+	ppu_sim_flash_fini(&cf->flash);
+}
+
+static struct cut_fixture *cut_fixture(struct kunit *test)
+{
+	struct flash_fixture *fx = test->priv;
+	struct cut_fixture *cf;
+
+	cf = kunit_kzalloc(test, sizeof(*cf), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cf);
+	KUNIT_ASSERT_EQ(test, ppu_sim_flash_init(&cf->flash, SIM_SIZE,
+						 SIM_ERASE), 0);
+	fx->cleanup = cut_fixture_exit;
+	fx->cleanup_data = cf;
+	KUNIT_ASSERT_EQ(test, sim_boot(test, cf), -ENODATA);
+	KUNIT_ASSERT_EQ(test, ppu_flash_reset(cf->fl, PPU_FLASH_RESET_CONFIRM),
+			0);
+	return cf;
+}
+
+/* Is what a load found exactly @want (@nr entries)? Counts, times, flags. */
+static bool same_entries(struct ppu_flash *fl, const struct ppu_ecc_entry *want,
+			 int nr)
+{
+	struct ppu_ecc_entry *got;
+	bool same;
+	int n, i, t;
+
+	n = ppu_flash_get_entries(fl, &got);
+	same = n == nr;
+	for (i = 0; same && i < n; i++) {
+		same = got[i].addr == want[i].addr &&
+		       got[i].flags == want[i].flags;
+		for (t = 0; same && t < PPU_ECC_NR_TYPES; t++)
+			same = got[i].tally[t].count == want[i].tally[t].count &&
+			       (!got[i].tally[t].count ||
+				(got[i].tally[t].first_ts == want[i].tally[t].first_ts &&
+				 got[i].tally[t].last_ts == want[i].tally[t].last_ts));
+	}
+	kvfree(got);
+	return same;
+}
+
+static struct ppu_ecc_entry *snap_entries(struct kunit *test,
+					  struct ppu_flash *fl, int *nr)
+{
+	return entries_of(test, fl, nr);
+}
+
+enum cut_op { CUT_APPEND, CUT_FLAGS, CUT_COMPACT_FULL, CUT_COMPACT };
+
+static int run_op(struct cut_fixture *cf, enum cut_op op)
+{
+	struct ppu_flash *fl = cf->fl;
+
+	switch (op) {
+	case CUT_APPEND:
+		return add(fl, B, PPU_ECC_CECC, 500);
+	case CUT_FLAGS:
+		return ppu_flash_set_flags(fl, cf->op_addr, PPU_ECC_F_RETIRED);
+	case CUT_COMPACT_FULL:
+		/* A new address in a full image: compaction folds it in. */
+		return add(fl, cf->op_addr, PPU_ECC_UECC, 600);
+	case CUT_COMPACT:
+		return ppu_flash_compact(fl);
+	}
+	return -EINVAL;
+}
+
+/*
+ * Cut the power at every step of @op on the flash as it is now: after a
+ * fresh load, the store is exactly what it was before @op (nothing lost,
+ * nothing invented) or exactly what @op makes of it. Returns the steps.
+ */
+static u32 sweep(struct kunit *test, struct cut_fixture *cf, enum cut_op op,
+		 u32 cut_bytes)
+{
+	struct ppu_ecc_entry *before, *after;
+	int nr_before, nr_after, ret;
+	u8 *saved;
+	u64 steps;
+	u32 step;
+
+	cf->op_addr = 0x5550000ull + 0x10000ull * cf->sweeps++;
+	saved = kunit_kmalloc(test, SIM_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, saved);
+	memcpy(saved, cf->flash.data, SIM_SIZE);
+
+	/* The two acceptable outcomes. */
+	KUNIT_ASSERT_EQ(test, sim_boot(test, cf), 0);
+	before = snap_entries(test, cf->fl, &nr_before);
+	steps = ppu_sim_flash_steps(&cf->flash);
+	KUNIT_ASSERT_EQ(test, run_op(cf, op), 0);
+	steps = ppu_sim_flash_steps(&cf->flash) - steps;
+	KUNIT_ASSERT_EQ(test, sim_boot(test, cf), 0);
+	after = snap_entries(test, cf->fl, &nr_after);
+	KUNIT_ASSERT_FALSE(test, op != CUT_COMPACT &&
+			   same_entries(cf->fl, before, nr_before));
+
+	for (step = 1; ; step++) {
+		memcpy(cf->flash.data, saved, SIM_SIZE);
+		KUNIT_ASSERT_EQ(test, sim_boot(test, cf), 0);
+		ppu_sim_flash_inject_cut(&cf->flash, step, cut_bytes);
+		run_op(cf, op);	/* the power is gone: no error seen */
+		if (cf->flash.powered)
+			break;		/* every step done before the cut */
+
+		ret = sim_boot(test, cf);
+		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "op %d, cut at step %u", op,
+				    step);
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      same_entries(cf->fl, before, nr_before) ||
+				      same_entries(cf->fl, after, nr_after),
+				      "op %d, cut at step %u (%u bytes): a load found neither the store before nor after",
+				      op, step, cut_bytes);
+	}
+	KUNIT_EXPECT_EQ(test, (u64)(step - 1), steps);
+	/* Leave the flash as the complete operation left it. */
+	memcpy(cf->flash.data, saved, SIM_SIZE);
+	KUNIT_ASSERT_EQ(test, sim_boot(test, cf), 0);
+	KUNIT_ASSERT_EQ(test, run_op(cf, op), 0);
+	return step - 1;
+}
+
+static void ppu_flash_power_cut_at_every_step(struct kunit *test)
+{
+	static const u32 cut_bytes[] = { 0, REC_SIZE / 2, SIM_ERASE };
+	const u32 blocks = SIM_SIZE / 2 / SIM_ERASE;
+	struct cut_fixture *cf = cut_fixture(test);
+	struct ppu_flash_stats st;
+	u32 i, n, total = 0, cap;
+	u64 addrs[5] = { A, B, C, D, 0x1230000ull };
+
+	cap = stats_of(cf->fl).capacity;
+	KUNIT_ASSERT_EQ(test, cap, (SIM_SIZE / 2 - REC_OFF) / REC_SIZE);
+
+	/* Records for several addresses, with flags, image A half full. */
+	for (i = 0; i < 10; i++)
+		KUNIT_ASSERT_EQ(test, add(cf->fl, addrs[i % 5],
+					  i % 3 ? PPU_ECC_CECC : PPU_ECC_UECC,
+					  100 + i), 0);
+	KUNIT_ASSERT_EQ(test, ppu_flash_set_flags(cf->fl, A, PPU_ECC_F_REPAIRED),
+			0);
+
+	for (i = 0; i < ARRAY_SIZE(cut_bytes); i++) {
+		/* An append and a flag record: one write each. */
+		n = sweep(test, cf, CUT_APPEND, cut_bytes[i]);
+		KUNIT_EXPECT_EQ(test, n, 1u);
+		total += n;
+		n = sweep(test, cf, CUT_FLAGS, cut_bytes[i]);
+		KUNIT_EXPECT_EQ(test, n, 1u);
+		total += n;
+	}
+
+	/* Fill the active image; a new address compacts it into the other. */
+	for (i = 0; i < ARRAY_SIZE(cut_bytes); i++) {
+		u32 img = stats_of(cf->fl).image;
+
+		while (stats_of(cf->fl).next_slot < cap)
+			KUNIT_ASSERT_EQ(test, add(cf->fl, D, PPU_ECC_PARITY,
+						  700 + i), 0);
+		n = sweep(test, cf, CUT_COMPACT_FULL, cut_bytes[i]);
+		st = stats_of(cf->fl);
+		KUNIT_EXPECT_EQ(test, st.image, 1 - img);
+		/* Every block of the image, every record, the header. */
+		KUNIT_EXPECT_EQ(test, n, blocks + st.next_slot + 1);
+		kunit_info(test, "compaction into image %c: %u steps, %u records\n",
+			   'A' + st.image, n, st.next_slot);
+		total += n;
+	}
+
+	/* An explicit compaction, from image B back into A. */
+	KUNIT_ASSERT_EQ(test, stats_of(cf->fl).image, 1u);
+	n = sweep(test, cf, CUT_COMPACT, REC_SIZE / 2);
+	st = stats_of(cf->fl);
+	KUNIT_EXPECT_EQ(test, st.image, 0u);
+	KUNIT_EXPECT_EQ(test, n, blocks + st.next_slot + 1);
+	kunit_info(test, "explicit compaction: %u steps, %u records\n", n,
+		   st.next_slot);
+	total += n;
+
+	/*
+	 * 3 appends and 3 flag records of one write each; then compactions
+	 * of 4 block erases, their records and a header: 13 address/type
+	 * pairs (A, B, D and 0x1230000: CECC and UECC; C: CECC; D: parity;
+	 * 3 flag-only addresses) plus the new address of each compaction
+	 * (14, 15, 16 records), and the explicit one (16 records).
+	 */
+	kunit_info(test, "power cut swept over %u write and erase steps\n",
+		   total);
+	KUNIT_EXPECT_EQ(test, total, 6u + 4 * (blocks + 1) + 14 + 15 + 16 + 16);
+}
+
+/* The simulated flash itself: block erase, the cut, power back. */
+static void ppu_flash_sim_flash_cut_and_blocks(struct kunit *test)
+{
+	struct cut_fixture *cf = cut_fixture(test);
+	u8 buf[8], ones[8];
+
+	memset(ones, 0x11, sizeof(ones));
+	KUNIT_EXPECT_EQ(test, ppu_sim_flash_erase(&cf->flash, 1, SIM_ERASE),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ppu_sim_flash_erase(&cf->flash, 0, SIM_ERASE + 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ppu_sim_flash_write(&cf->flash, SIM_ERASE, ones,
+						  8), 0);
+	/* Erasing block 0 leaves block 1. */
+	KUNIT_EXPECT_EQ(test, ppu_sim_flash_erase(&cf->flash, 0, SIM_ERASE), 0);
+	ppu_sim_flash_read(&cf->flash, SIM_ERASE, buf, 8);
+	KUNIT_EXPECT_EQ(test, memcmp(buf, ones, 8), 0);
+
+	/* Cut at the 2nd step: 3 bytes of it land, then nothing. */
+	ppu_sim_flash_inject_cut(&cf->flash, 2, 3);
+	KUNIT_EXPECT_EQ(test, ppu_sim_flash_write(&cf->flash, 0, ones, 8), 0);
+	KUNIT_EXPECT_EQ(test, ppu_sim_flash_erase(&cf->flash, SIM_ERASE,
+						  SIM_ERASE), 0);
+	KUNIT_EXPECT_FALSE(test, cf->flash.powered);
+	KUNIT_EXPECT_EQ(test, ppu_sim_flash_write(&cf->flash, 16, ones, 8), 0);
+	ppu_sim_flash_read(&cf->flash, SIM_ERASE, buf, 8);
+	KUNIT_EXPECT_EQ(test, buf[0], 0xff);
+	KUNIT_EXPECT_EQ(test, buf[3], 0x11);
+	ppu_sim_flash_read(&cf->flash, 16, buf, 8);
+	KUNIT_EXPECT_EQ(test, buf[0], 0xff);
+	KUNIT_EXPECT_TRUE(test, ppu_sim_flash_power_on(&cf->flash));
+	KUNIT_EXPECT_EQ(test, ppu_sim_flash_write(&cf->flash, 16, ones, 8), 0);
+	ppu_sim_flash_read(&cf->flash, 16, buf, 8);
+	KUNIT_EXPECT_EQ(test, buf[0], 0x11);
+}
+
+/* --- flash wear ---------------------------------------------------------- */
+
+#define WEAK_READS	1000000
+#define WEAK_FLUSH_S	600
+
+/*
+ * A user's loop reads a weak cell 1,000,000 times, one read per
+ * millisecond (1000 s). The driver's policy: cecc_threshold 2, a flush
+ * interval of 600 s, the page retired (a flag) when the count exceeds 2.
+ * Flash writes, exactly: the first sighting (read 1), the count crossing
+ * the threshold (read 3), the RETIRED flag (read 3), one rate flush (the
+ * first read 600 s after read 4, the oldest count kept in RAM), and the
+ * flush at unload: 5 writes, no erase. Before this policy: 1,000,000
+ * records and header rewrites, an image erase every ~800 reads.
+ */
+static void ppu_flash_weak_cell_million_reads_few_writes(struct kunit *test)
+{
+	struct flash_fixture *fx = test->priv;
+	const struct ppu_flash_policy policy = {
+		.cecc_threshold = PPU_ECC_DEFAULT_CECC_THRESHOLD,
+		.flush_interval = WEAK_FLUSH_S,
+	};
+	struct ppu_ecc_event ev = { .addr = A, .type = PPU_ECC_CECC, .count = 1 };
+	u32 writes, erases, retired_at = 0, persisted, i;
+	struct ppu_ecc_entry *e;
+	struct ppu_flash *fl;
+	u64 base_writes;
+	int nr;
+
+	fl = format(test);
+	ppu_flash_set_policy(fl, &policy);
+	writes = fx->rf.writes;
+	erases = fx->rf.erases;
+	base_writes = stats_of(fl).life_writes;
+
+	for (i = 1; i <= WEAK_READS; i++) {
+		ev.first_ts = 1000 + i / 1000;
+		ev.last_ts = ev.first_ts;
+		KUNIT_ASSERT_EQ(test, ppu_flash_record(fl, &ev), 0);
+		/* ppu_ras: more than cecc_threshold hits retire the page. */
+		if (!retired_at && i > policy.cecc_threshold) {
+			retired_at = i;
+			KUNIT_ASSERT_EQ(test, ppu_flash_set_flags(fl, A,
+								  PPU_ECC_F_RETIRED),
+					0);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, retired_at, policy.cecc_threshold + 1);
+	KUNIT_EXPECT_EQ(test, fx->rf.writes - writes, 4u);
+	KUNIT_EXPECT_EQ(test, fx->rf.erases - erases, 0u);
+	KUNIT_EXPECT_GT(test, stats_of(fl).unsaved, 0u);
+
+	/* A power cut now loses only counts below the thresholds. */
+	e = entries_of(test, fl, &nr);
+	KUNIT_EXPECT_EQ(test, e[0].tally[PPU_ECC_CECC].count, (u32)WEAK_READS);
+	persisted = WEAK_READS - stats_of(fl).unsaved;
+	fl = reboot(test);
+	e = entries_of(test, fl, &nr);
+	KUNIT_ASSERT_EQ(test, nr, 1);
+	KUNIT_EXPECT_EQ(test, e[0].tally[PPU_ECC_CECC].count, persisted);
+	KUNIT_EXPECT_GT(test, e[0].tally[PPU_ECC_CECC].count,
+			policy.cecc_threshold);
+	KUNIT_EXPECT_EQ(test, e[0].flags, (u32)PPU_ECC_F_RETIRED);
+
+	/* The same reads with the flush at unload: nothing lost. */
+	fx->rf.writes = writes;
+	KUNIT_ASSERT_EQ(test, ppu_flash_reset(fl, PPU_FLASH_RESET_CONFIRM), 0);
+	ppu_flash_set_policy(fl, &policy);
+	writes = fx->rf.writes;
+	erases = fx->rf.erases;
+	retired_at = 0;
+	for (i = 1; i <= WEAK_READS; i++) {
+		ev.first_ts = 1000 + i / 1000;
+		ev.last_ts = ev.first_ts;
+		KUNIT_ASSERT_EQ(test, ppu_flash_record(fl, &ev), 0);
+		if (!retired_at && i > policy.cecc_threshold) {
+			retired_at = i;
+			KUNIT_ASSERT_EQ(test, ppu_flash_set_flags(fl, A,
+								  PPU_ECC_F_RETIRED),
+					0);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, ppu_flash_flush(fl), 0);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).unsaved, 0u);
+	KUNIT_EXPECT_LE(test, fx->rf.writes - writes, 5u);
+	KUNIT_EXPECT_EQ(test, fx->rf.writes - writes, 5u);
+	KUNIT_EXPECT_EQ(test, fx->rf.erases - erases, 0u);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).writes >= 5, true);
+	KUNIT_EXPECT_GE(test, stats_of(fl).life_writes, base_writes);
+	fl = reboot(test);
+	e = entries_of(test, fl, &nr);
+	KUNIT_ASSERT_EQ(test, nr, 1);
+	KUNIT_EXPECT_EQ(test, e[0].tally[PPU_ECC_CECC].count, (u32)WEAK_READS);
+	KUNIT_EXPECT_EQ(test, e[0].tally[PPU_ECC_CECC].first_ts, 1000ull);
+	KUNIT_EXPECT_EQ(test, e[0].tally[PPU_ECC_CECC].last_ts,
+			1000ull + WEAK_READS / 1000);
+}
+
+/* Uncorrectable and parity errors never wait in RAM. */
+static void ppu_flash_policy_writes_uecc_at_once(struct kunit *test)
+{
+	struct flash_fixture *fx = test->priv;
+	const struct ppu_flash_policy policy = {
+		.cecc_threshold = 2,
+		.flush_interval = 3600,
+	};
+	struct ppu_flash *fl;
+	u32 writes;
+
+	fl = format(test);
+	ppu_flash_set_policy(fl, &policy);
+	writes = fx->rf.writes;
+	KUNIT_EXPECT_EQ(test, ppu_flash_record(fl, &(struct ppu_ecc_event) {
+		.addr = A, .type = PPU_ECC_UECC, .count = 1,
+		.first_ts = 5, .last_ts = 5 }), 0);
+	KUNIT_EXPECT_EQ(test, ppu_flash_record(fl, &(struct ppu_ecc_event) {
+		.addr = A, .type = PPU_ECC_UECC, .count = 1,
+		.first_ts = 6, .last_ts = 6 }), 0);
+	KUNIT_EXPECT_EQ(test, ppu_flash_record(fl, &(struct ppu_ecc_event) {
+		.addr = B, .type = PPU_ECC_PARITY, .count = 1,
+		.first_ts = 6, .last_ts = 6 }), 0);
+	KUNIT_EXPECT_EQ(test, fx->rf.writes - writes, 3u);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).unsaved, 0u);
+}
+
 static struct kunit_case ppu_flash_cases[] = {
 	KUNIT_CASE(ppu_flash_crc_is_ieee_crc32),
 	KUNIT_CASE(ppu_flash_blank_flash_has_no_store_until_reset),
 	KUNIT_CASE(ppu_flash_round_trip_merges_by_address),
 	KUNIT_CASE(ppu_flash_on_flash_format_is_little_endian),
 	KUNIT_CASE(ppu_flash_flipped_record_byte_skipped_and_reported),
-	KUNIT_CASE(ppu_flash_flipped_header_byte_salvages_records),
-	KUNIT_CASE(ppu_flash_wrong_magic_is_no_store),
+	KUNIT_CASE(ppu_flash_flipped_header_byte_is_damaged_store),
+	KUNIT_CASE(ppu_flash_bad_newest_header_falls_back),
+	KUNIT_CASE(ppu_flash_wrong_magic_is_damaged),
 	KUNIT_CASE(ppu_flash_torn_record_skipped_next_append_works),
-	KUNIT_CASE(ppu_flash_record_found_when_header_update_lost),
+	KUNIT_CASE(ppu_flash_append_never_rewrites_the_header),
 	KUNIT_CASE(ppu_flash_full_store_compacts_by_address),
 	KUNIT_CASE(ppu_flash_compaction_drops_torn_slots),
 	KUNIT_CASE(ppu_flash_still_full_after_compaction_is_enospc),
-	KUNIT_CASE(ppu_flash_random_garbage_is_no_store),
+	KUNIT_CASE(ppu_flash_random_garbage_is_damaged),
 	KUNIT_CASE(ppu_flash_huge_count_is_clamped),
 	KUNIT_CASE(ppu_flash_other_version_is_refused),
 	KUNIT_CASE(ppu_flash_crc_valid_nonsense_records_rejected),
 	KUNIT_CASE(ppu_flash_stale_generation_ignored),
-	KUNIT_CASE(ppu_flash_power_loss_in_compaction_keeps_written),
+	KUNIT_CASE(ppu_flash_power_loss_in_compaction_keeps_old_image),
 	KUNIT_CASE(ppu_flash_set_flags_only_writes_new_flags),
 	KUNIT_CASE(ppu_flash_reset_needs_confirmation),
 	KUNIT_CASE(ppu_flash_init_rejects_bad_arguments),
 	KUNIT_CASE(ppu_flash_feeds_the_load_policy),
+	KUNIT_CASE(ppu_flash_v1_store_read_and_converted),
+	KUNIT_CASE(ppu_flash_v1_torn_header_salvaged),
+	KUNIT_CASE(ppu_flash_sim_flash_cut_and_blocks),
+	KUNIT_CASE(ppu_flash_power_cut_at_every_step),
+	KUNIT_CASE(ppu_flash_weak_cell_million_reads_few_writes),
+	KUNIT_CASE(ppu_flash_policy_writes_uecc_at_once),
 	{}
 };
 

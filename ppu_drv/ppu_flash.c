@@ -6,29 +6,75 @@
  * across driver loads so that the load-time policy (ppu_ecc_policy.c) can
  * repair and retire what went bad before.
  *
- * On flash, everything is little endian:
+ * On flash (layout version 2), everything is little endian. The flash is
+ * split into two images, A at offset 0 and B at offset I, where I is half
+ * the flash rounded down to a whole number of erase blocks:
  *
- *   offset 0   header, 32 bytes (struct ppu_flash_hdr)
- *   offset 64  record slots, 40 bytes each (struct ppu_flash_rec), up to
- *              the end of the device; the capacity is (size - 64) / 40
+ *   image offset 0   header, 32 bytes (struct ppu_flash_hdr)
+ *   image offset 64  record slots, 40 bytes each (struct ppu_flash_rec), up
+ *                    to the end of the image; the capacity is (I - 64) / 40
  *
  * Every CRC is the IEEE 802.3 CRC-32 (zlib's): ~crc32_le(~0, bytes, len),
  * over the bytes of the structure that precede the CRC field.
  *
- * The store is a log. An event is appended as one record; a flag change is
- * appended as a record of type NONE with a count of 0. A slot is written
- * first and the header's record count after it, and the load scans every
- * slot by its CRC up to the capacity, so a record whose header update was
- * lost is still found, and a torn record fails its CRC and is skipped. The
- * count in the header only makes the load notice slots that went missing.
- * Records carry the header's generation: after a compaction or a reset,
- * records of an older generation that the erase left behind are ignored.
+ * An image is valid when its header has our magic, version 2, the record
+ * size, the image size I and a good CRC. The store is the valid image with
+ * the newest generation (compared modulo 2^32); only its records of that
+ * generation count. The other image is a complete older copy, or blank, or
+ * a compaction that was cut short.
  *
- * When the last slot is used, the store is compacted: the new record is
- * merged into the entries, and the entries are written back as one record
- * per address and type into a freshly erased image. If even that does not
- * fit, nothing is erased and the write fails with -ENOSPC; the log never
- * wraps over older records.
+ * Writes, in the order that makes any single cut harmless:
+ *
+ * - An event is appended as one record into the next blank slot of the
+ *   active image; a flag change is a record of type NONE with a count of
+ *   0. Nothing else is written: the header of an image is written exactly
+ *   once, when the image is committed, and never rewritten. A cut in the
+ *   record leaves a slot that fails its CRC: skipped at the load (and not
+ *   reused, it is no longer erased), every older record stays.
+ *
+ * - A compaction (the active image is full, or a version 1 store is
+ *   converted) writes the merged entries into the *inactive* image: it
+ *   erases the image block by block, header block first, writes one
+ *   record per address and type, and commits by writing the header, with
+ *   the next generation, last. Until that header is complete the load
+ *   still takes the old image, which the compaction never touched; once
+ *   it is, the new image holds everything the old one did. A cut anywhere
+ *   loses nothing committed before the compaction began and shows nothing
+ *   that was never written (a record of the new image counts only under
+ *   its committed header's generation).
+ *
+ * - A reset (format) erases the whole flash and commits image A, empty,
+ *   under the next generation. Only a blank flash is formatted without an
+ *   explicit request (ppu_flash_reset() with its confirmation cookie).
+ *
+ * The header also carries the wear of the flash: erase-block erases and
+ * writes over the store's life, as known at the commit. The writes done
+ * since are the used slots of the image.
+ *
+ * When even a compacted image would not hold the merged entries, nothing
+ * is erased and the write fails with -ENOSPC; the log never wraps over
+ * older records.
+ *
+ * Layout version 1 (the previous driver): one header at offset 0 (the
+ * version 2 header's words 3, 5 and 6 were a record count and zeroes),
+ * rewritten in place after every record, and record slots from offset 64
+ * to the end of the flash. It is still read: a version 1 header at offset
+ * 0, with or without a good CRC (a torn header update: records are then
+ * salvaged by their own CRC, from the newest generation found), and no
+ * valid version 2 image. Its first write converts it by a compaction into
+ * image B, which then wins; that is safe only when every used version 1
+ * slot lies below I, which is the case unless the store held more than
+ * half the flash's worth of records. Otherwise the store is loaded read
+ * only (PPU_FLASH_READONLY): its history counts, new events stay in RAM
+ * until an administrator resets the store.
+ *
+ * Flash wear: each write of an event costs a slot, and every capacity
+ * slots an image erase. A caller that sees many corrected errors at one
+ * address sets a &struct ppu_flash_policy: an event below its thresholds
+ * is only counted in RAM (&ppu_ecc_tally.unsaved) and written later, at a
+ * bounded rate or by ppu_flash_flush(). A power cut loses only such
+ * counts, never a first sighting, a threshold crossing, an uncorrectable
+ * or parity error, or a flag.
  */
 #include <linux/build_bug.h>
 #include <linux/crc32.h>
@@ -42,29 +88,36 @@
 #include "ppu_flash.h"
 
 #define PPU_FLASH_MAGIC		0x45555050	/* "PPUE" */
-#define PPU_FLASH_VERSION	1
+#define PPU_FLASH_VERSION	2
+#define PPU_FLASH_VERSION_V1	1
 #define PPU_FLASH_REC_OFF	64
 #define PPU_FLASH_REC_SIZE	40
+#define PPU_FLASH_NR_IMAGES	2
 /* Corrupt slots logged one by one per load; a summary gives the total. */
 #define PPU_FLASH_LOG_SLOTS	4
+/* Bytes read at a time when checking that the flash is blank. */
+#define PPU_FLASH_CHUNK		256
 
 /**
- * struct ppu_flash_hdr - the header, at offset 0 of the flash
+ * struct ppu_flash_hdr - the header of an image, at its offset 0
  * @magic: PPU_FLASH_MAGIC
  * @version: PPU_FLASH_VERSION
  * @rec_size: PPU_FLASH_REC_SIZE
- * @count: slots written in this generation (a hint, see the top of the file)
+ * @img_size: bytes of each image (version 1: the record count)
  * @generation: bumped by every compaction and reset
- * @reserved: zero
+ * @erases: erase-block erases over the store's life (version 1: zero)
+ * @writes: writes over the store's life, this header included (version 1:
+ *	    zero)
  * @crc: CRC-32 of the bytes before it
  */
 struct ppu_flash_hdr {
 	__le32 magic;
 	__le32 version;
 	__le32 rec_size;
-	__le32 count;
+	__le32 img_size;
 	__le32 generation;
-	__le32 reserved[2];
+	__le32 erases;
+	__le32 writes;
 	__le32 crc;
 };
 
@@ -113,6 +166,16 @@ enum ppu_flash_slot {
 	PPU_FLASH_SLOT_BAD,
 };
 
+/* What an image header says. */
+enum ppu_flash_hdr_kind {
+	PPU_FLASH_HDR_BLANK,
+	PPU_FLASH_HDR_BAD,	/* torn, corrupt or foreign */
+	PPU_FLASH_HDR_V2,
+	PPU_FLASH_HDR_V1,	/* image A only */
+	PPU_FLASH_HDR_V1_TORN,	/* image A only: magic and version, bad CRC */
+	PPU_FLASH_HDR_OTHER,	/* good CRC, a version or geometry we lack */
+};
+
 static __printf(3, 4) void ppu_flash_log(const struct ppu_flash *fl, bool warn,
 					 const char *fmt, ...)
 {
@@ -147,23 +210,79 @@ static bool ppu_flash_blank(const void *p, size_t len)
 	return !memchr_inv(p, 0xff, len) || !memchr_inv(p, 0, len);
 }
 
-static u32 ppu_flash_rec_off(u32 slot)
+/* Is generation @a newer than @b? */
+static bool ppu_flash_gen_after(u32 a, u32 b)
 {
-	return PPU_FLASH_REC_OFF + slot * PPU_FLASH_REC_SIZE;
+	return (s32)(a - b) > 0;
 }
 
-/**
- * ppu_flash_capacity - record slots in a flash of a given size
- * @size: bytes of flash
- *
- * Return: the number of records a store on @size bytes holds, 0 if @size is
- * too small for a store.
- */
-u32 ppu_flash_capacity(u32 size)
+static u32 ppu_flash_img_size(u32 size, u32 erase_size)
+{
+	if (!erase_size)
+		return 0;
+	return rounddown(size / PPU_FLASH_NR_IMAGES, erase_size);
+}
+
+static u32 ppu_flash_img_off(const struct ppu_flash *fl, u32 img)
+{
+	return img * fl->img_size;
+}
+
+/* Byte offset of a slot of the loaded store (version 1: of the flash). */
+static u32 ppu_flash_rec_off(const struct ppu_flash *fl, u32 img, u32 slot)
+{
+	return ppu_flash_img_off(fl, img) + PPU_FLASH_REC_OFF +
+	       slot * PPU_FLASH_REC_SIZE;
+}
+
+static u32 ppu_flash_v1_capacity(u32 size)
 {
 	if (size < PPU_FLASH_REC_OFF)
 		return 0;
 	return (size - PPU_FLASH_REC_OFF) / PPU_FLASH_REC_SIZE;
+}
+
+/**
+ * ppu_flash_capacity - record slots of an image on a flash of a given size
+ * @size: bytes of flash
+ * @erase_size: bytes of an erase block
+ *
+ * Return: the number of records an image of a store on @size bytes holds,
+ * 0 if @size is too small for a store.
+ */
+u32 ppu_flash_capacity(u32 size, u32 erase_size)
+{
+	u32 img = ppu_flash_img_size(size, erase_size);
+
+	if (img < PPU_FLASH_REC_OFF)
+		return 0;
+	return (img - PPU_FLASH_REC_OFF) / PPU_FLASH_REC_SIZE;
+}
+
+/**
+ * ppu_flash_state_name - a word for an enum ppu_flash_state
+ * @state: the state
+ *
+ * Return: "ok", "readonly", "blank", "damaged", "unsupported", "io_error"
+ * or "unknown"; the words of sysfs ras/ecc_store.
+ */
+const char *ppu_flash_state_name(u32 state)
+{
+	switch (state) {
+	case PPU_FLASH_OK:
+		return "ok";
+	case PPU_FLASH_READONLY:
+		return "readonly";
+	case PPU_FLASH_BLANK:
+		return "blank";
+	case PPU_FLASH_DAMAGED:
+		return "damaged";
+	case PPU_FLASH_UNSUPPORTED:
+		return "unsupported";
+	case PPU_FLASH_IO_ERROR:
+		return "io_error";
+	}
+	return "unknown";
 }
 
 /* --- merged entries, in memory ------------------------------------------ */
@@ -277,60 +396,93 @@ static void ppu_flash_forget(struct ppu_flash *fl)
 {
 	fl->formatted = false;
 	fl->nr_entries = 0;
+	fl->v1_end = 0;
+	fl->unsaved_since = 0;
+	fl->stats.state = PPU_FLASH_UNKNOWN;
+	fl->stats.version = 0;
+	fl->stats.image = 0;
 	fl->stats.nr_entries = 0;
 	fl->stats.nr_records = 0;
 	fl->stats.next_slot = 0;
 	fl->stats.corrupt = 0;
 	fl->stats.stale = 0;
+	fl->stats.unsaved = 0;
 	fl->stats.hdr_corrupt = false;
 	fl->stats.count_clamped = false;
 }
 
 /* --- flash access -------------------------------------------------------- */
 
-static int ppu_flash_write_hdr(struct ppu_flash *fl)
+static int ppu_flash_write(struct ppu_flash *fl, u32 off, const void *buf,
+			   u32 len)
+{
+	int ret;
+
+	fl->stats.writes++;
+	fl->stats.life_writes++;
+	ret = fl->ops->write(fl->ctx, off, buf, len);
+	if (ret) {
+		fl->stats.io_errors++;
+		ppu_flash_warn(fl, "writing %u bytes at %#x failed: %d", len, off,
+			       ret);
+	}
+	return ret;
+}
+
+/* Erase [@off, @off + @len) one erase block at a time. */
+static int ppu_flash_erase(struct ppu_flash *fl, u32 off, u32 len)
+{
+	u32 end = off + len;
+	int ret;
+
+	for (; off < end; off += fl->erase_size) {
+		fl->stats.erases++;
+		fl->stats.life_erases++;
+		ret = fl->ops->erase(fl->ctx, off, fl->erase_size);
+		if (ret) {
+			fl->stats.io_errors++;
+			ppu_flash_warn(fl, "erasing the block at %#x failed: %d",
+				       off, ret);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int ppu_flash_write_hdr(struct ppu_flash *fl, u32 img, u32 gen)
 {
 	struct ppu_flash_hdr h = {
 		.magic = cpu_to_le32(PPU_FLASH_MAGIC),
 		.version = cpu_to_le32(PPU_FLASH_VERSION),
 		.rec_size = cpu_to_le32(PPU_FLASH_REC_SIZE),
-		.count = cpu_to_le32(fl->stats.next_slot),
-		.generation = cpu_to_le32(fl->stats.generation),
+		.img_size = cpu_to_le32(fl->img_size),
+		.generation = cpu_to_le32(gen),
+		.erases = cpu_to_le32(min_t(u64, fl->stats.life_erases, U32_MAX)),
+		/* this write included */
+		.writes = cpu_to_le32(min_t(u64, fl->stats.life_writes + 1,
+					    U32_MAX)),
 	};
-	int ret;
 
 	h.crc = cpu_to_le32(ppu_flash_crc(&h, offsetof(typeof(h), crc)));
-	ret = fl->ops->write(fl->ctx, 0, &h, sizeof(h));
-	if (ret) {
-		fl->stats.io_errors++;
-		ppu_flash_warn(fl, "writing the header failed: %d", ret);
-	}
-	return ret;
+	return ppu_flash_write(fl, ppu_flash_img_off(fl, img), &h, sizeof(h));
 }
 
-static int ppu_flash_write_rec(struct ppu_flash *fl, u32 slot,
-			       const struct ppu_flash_record *r)
+static int ppu_flash_write_rec(struct ppu_flash *fl, u32 img, u32 slot,
+			       u32 gen, const struct ppu_flash_record *r)
 {
 	struct ppu_flash_rec raw = {
 		.addr = cpu_to_le64(r->addr),
 		.first_ts = cpu_to_le64(r->first_ts),
 		.last_ts = cpu_to_le64(r->last_ts),
 		.count = cpu_to_le32(r->count),
-		.generation = cpu_to_le32(fl->stats.generation),
+		.generation = cpu_to_le32(gen),
 		.type = r->type,
 		.flags = r->flags,
 	};
-	int ret;
 
 	raw.crc = cpu_to_le32(ppu_flash_crc(&raw, offsetof(typeof(raw), crc)));
-	ret = fl->ops->write(fl->ctx, ppu_flash_rec_off(slot), &raw,
-			     sizeof(raw));
-	if (ret) {
-		fl->stats.io_errors++;
-		ppu_flash_warn(fl, "writing record slot %u failed: %d",
-			       slot, ret);
-	}
-	return ret;
+	return ppu_flash_write(fl, ppu_flash_rec_off(fl, img, slot), &raw,
+			       sizeof(raw));
 }
 
 /* Nothing read from flash is trusted: the CRC first, then every field. */
@@ -363,19 +515,18 @@ static enum ppu_flash_slot ppu_flash_decode(const struct ppu_flash_rec *raw,
 	return PPU_FLASH_SLOT_VALID;
 }
 
-static int ppu_flash_read_slot(struct ppu_flash *fl, u32 slot,
+static int ppu_flash_read_slot(struct ppu_flash *fl, u32 off,
 			       struct ppu_flash_record *r,
 			       enum ppu_flash_slot *state)
 {
 	struct ppu_flash_rec raw;
 	int ret;
 
-	ret = fl->ops->read(fl->ctx, ppu_flash_rec_off(slot), &raw,
-			    sizeof(raw));
+	ret = fl->ops->read(fl->ctx, off, &raw, sizeof(raw));
 	if (ret) {
 		fl->stats.io_errors++;
-		ppu_flash_warn(fl, "reading record slot %u failed: %d",
-			       slot, ret);
+		ppu_flash_warn(fl, "reading the record at %#x failed: %d", off,
+			       ret);
 		return ret;
 	}
 	*state = ppu_flash_decode(&raw, r);
@@ -388,38 +539,50 @@ static void ppu_flash_bad_slot(struct ppu_flash *fl, u32 slot, const char *why)
 		ppu_flash_warn(fl, "record slot %u skipped: %s", slot, why);
 }
 
-/* With the header lost, the newest generation on flash is the current one. */
-static int ppu_flash_newest_generation(struct ppu_flash *fl, u32 *gen)
+/* --- load ---------------------------------------------------------------- */
+
+static enum ppu_flash_hdr_kind ppu_flash_hdr_kind(const struct ppu_flash *fl,
+						  const struct ppu_flash_hdr *h,
+						  u32 img)
+{
+	bool crc_ok;
+
+	if (ppu_flash_blank(h, sizeof(*h)))
+		return PPU_FLASH_HDR_BLANK;
+	if (le32_to_cpu(h->magic) != PPU_FLASH_MAGIC)
+		return PPU_FLASH_HDR_BAD;
+	crc_ok = ppu_flash_crc(h, offsetof(typeof(*h), crc)) ==
+		 le32_to_cpu(h->crc);
+	if (img == 0 && le32_to_cpu(h->version) == PPU_FLASH_VERSION_V1 &&
+	    le32_to_cpu(h->rec_size) == PPU_FLASH_REC_SIZE)
+		return crc_ok ? PPU_FLASH_HDR_V1 : PPU_FLASH_HDR_V1_TORN;
+	if (!crc_ok)
+		return PPU_FLASH_HDR_BAD;
+	if (le32_to_cpu(h->version) != PPU_FLASH_VERSION ||
+	    le32_to_cpu(h->rec_size) != PPU_FLASH_REC_SIZE ||
+	    le32_to_cpu(h->img_size) != fl->img_size)
+		return PPU_FLASH_HDR_OTHER;
+	return PPU_FLASH_HDR_V2;
+}
+
+/*
+ * Merge every valid record of generation @gen in @nr slots from @base.
+ * @count is a version 1 header's record count, already clamped (0 for
+ * version 2): a blank slot below it is a record that went missing. Returns
+ * the slots used (the next slot to write).
+ */
+static int ppu_flash_scan(struct ppu_flash *fl, u32 base, u32 nr, u32 gen,
+			  u32 count, u32 *used)
 {
 	enum ppu_flash_slot state;
 	struct ppu_flash_record r;
 	u32 slot;
 	int ret;
 
-	*gen = 0;
-	for (slot = 0; slot < fl->stats.capacity; slot++) {
-		ret = ppu_flash_read_slot(fl, slot, &r, &state);
-		if (ret)
-			return ret;
-		if (state == PPU_FLASH_SLOT_VALID)
-			*gen = max(*gen, r.generation);
-	}
-	return 0;
-}
-
-/*
- * Merge every valid record of generation @gen. @count is the header's record
- * count, already clamped: a blank slot below it is a record that went missing.
- */
-static int ppu_flash_scan(struct ppu_flash *fl, u32 gen, u32 count)
-{
-	enum ppu_flash_slot state;
-	struct ppu_flash_record r;
-	u32 slot, used = 0;
-	int ret;
-
-	for (slot = 0; slot < fl->stats.capacity; slot++) {
-		ret = ppu_flash_read_slot(fl, slot, &r, &state);
+	*used = 0;
+	for (slot = 0; slot < nr; slot++) {
+		ret = ppu_flash_read_slot(fl, base + slot * PPU_FLASH_REC_SIZE,
+					  &r, &state);
 		if (ret)
 			return ret;
 
@@ -428,10 +591,10 @@ static int ppu_flash_scan(struct ppu_flash *fl, u32 gen, u32 count)
 				ppu_flash_bad_slot(fl, slot, "missing");
 			continue;
 		}
-		/* Never written over: a bad slot may be the only trace. */
+		/* Programmed since the last erase: never written again. */
+		*used = slot + 1;
 		if (state == PPU_FLASH_SLOT_BAD) {
 			ppu_flash_bad_slot(fl, slot, "bad CRC or contents");
-			used = slot + 1;
 			continue;
 		}
 		if (r.generation != gen) {
@@ -442,9 +605,7 @@ static int ppu_flash_scan(struct ppu_flash *fl, u32 gen, u32 count)
 		if (ret)
 			return ret;
 		fl->stats.nr_records++;
-		used = slot + 1;
 	}
-	fl->stats.next_slot = max(used, count);
 
 	if (fl->stats.corrupt)
 		ppu_flash_warn(fl, "%u record slot(s) skipped as corrupt, %u record(s) kept",
@@ -455,63 +616,200 @@ static int ppu_flash_scan(struct ppu_flash *fl, u32 gen, u32 count)
 	return 0;
 }
 
-static int ppu_flash_load_locked(struct ppu_flash *fl)
+static int ppu_flash_load_v2(struct ppu_flash *fl, u32 img,
+			     const struct ppu_flash_hdr *h)
 {
-	struct ppu_flash_hdr h;
-	u32 count = 0, gen;
+	u32 used;
 	int ret;
 
-	ppu_flash_forget(fl);
-
-	ret = fl->ops->read(fl->ctx, 0, &h, sizeof(h));
-	if (ret) {
-		fl->stats.io_errors++;
-		ppu_flash_warn(fl, "reading the header failed: %d", ret);
+	fl->stats.generation = le32_to_cpu(h->generation);
+	ret = ppu_flash_scan(fl, ppu_flash_rec_off(fl, img, 0),
+			     fl->stats.capacity, fl->stats.generation, 0, &used);
+	if (ret)
 		return ret;
-	}
-	if (ppu_flash_blank(&h, sizeof(h))) {
-		ppu_flash_info(fl, "flash is blank, no record store yet");
-		return -ENODATA;
-	}
-	if (le32_to_cpu(h.magic) != PPU_FLASH_MAGIC) {
-		ppu_flash_warn(fl, "no record store on flash (magic %#x)",
-			       le32_to_cpu(h.magic));
-		return -ENODATA;
-	}
-
-	if (ppu_flash_crc(&h, offsetof(typeof(h), crc)) == le32_to_cpu(h.crc)) {
-		if (le32_to_cpu(h.version) != PPU_FLASH_VERSION ||
-		    le32_to_cpu(h.rec_size) != PPU_FLASH_REC_SIZE) {
-			ppu_flash_warn(fl, "unsupported store version %u, record size %u",
-				       le32_to_cpu(h.version),
-				       le32_to_cpu(h.rec_size));
-			return -EPROTONOSUPPORT;
-		}
-		gen = le32_to_cpu(h.generation);
-		count = le32_to_cpu(h.count);
-		if (count > fl->stats.capacity) {
-			ppu_flash_warn(fl, "header counts %u records, clamped to the %u slots",
-				       count, fl->stats.capacity);
-			fl->stats.count_clamped = true;
-			count = fl->stats.capacity;
-		}
-	} else {
-		ppu_flash_warn(fl, "header fails its CRC; salvaging records by their own CRC");
-		fl->stats.hdr_corrupt = true;
-		ret = ppu_flash_newest_generation(fl, &gen);
-		if (ret)
-			return ret;
-	}
-
-	fl->stats.generation = gen;
-	ret = ppu_flash_scan(fl, gen, count);
-	if (ret) {
-		ppu_flash_forget(fl);
-		return ret;
-	}
+	fl->stats.version = PPU_FLASH_VERSION;
+	fl->stats.image = img;
+	fl->stats.next_slot = used;
+	fl->stats.life_erases = le32_to_cpu(h->erases);
+	fl->stats.life_writes = (u64)le32_to_cpu(h->writes) + used;
+	fl->stats.state = PPU_FLASH_OK;
 	fl->formatted = true;
 	return 0;
 }
+
+/* With a version 1 header lost, the newest generation on flash is current. */
+static int ppu_flash_v1_newest_generation(struct ppu_flash *fl, u32 nr,
+					  u32 *gen)
+{
+	enum ppu_flash_slot state;
+	struct ppu_flash_record r;
+	bool any = false;
+	u32 slot;
+	int ret;
+
+	*gen = 0;
+	for (slot = 0; slot < nr; slot++) {
+		ret = ppu_flash_read_slot(fl, ppu_flash_rec_off(fl, 0, slot),
+					  &r, &state);
+		if (ret)
+			return ret;
+		if (state != PPU_FLASH_SLOT_VALID)
+			continue;
+		if (!any || ppu_flash_gen_after(r.generation, *gen))
+			*gen = r.generation;
+		any = true;
+	}
+	return 0;
+}
+
+static int ppu_flash_load_v1(struct ppu_flash *fl, const struct ppu_flash_hdr *h,
+			     bool torn)
+{
+	u32 nr = ppu_flash_v1_capacity(fl->size), count = 0, gen, used;
+	int ret;
+
+	if (torn) {
+		ppu_flash_warn(fl, "version 1 header fails its CRC; salvaging records by their own CRC");
+		fl->stats.hdr_corrupt = true;
+		ret = ppu_flash_v1_newest_generation(fl, nr, &gen);
+		if (ret)
+			return ret;
+	} else {
+		gen = le32_to_cpu(h->generation);
+		count = le32_to_cpu(h->img_size);	/* the record count */
+		if (count > nr) {
+			ppu_flash_warn(fl, "header counts %u records, clamped to the %u slots",
+				       count, nr);
+			fl->stats.count_clamped = true;
+			count = nr;
+		}
+	}
+	fl->stats.generation = gen;
+	ret = ppu_flash_scan(fl, PPU_FLASH_REC_OFF, nr, gen, count, &used);
+	if (ret)
+		return ret;
+	fl->stats.version = PPU_FLASH_VERSION_V1;
+	fl->stats.image = 0;
+	fl->stats.next_slot = max(used, count);
+	fl->stats.life_erases = 0;
+	fl->stats.life_writes = fl->stats.next_slot;
+	fl->v1_end = PPU_FLASH_REC_OFF + fl->stats.next_slot * PPU_FLASH_REC_SIZE;
+	if (fl->v1_end > ppu_flash_img_off(fl, 1)) {
+		ppu_flash_warn(fl, "version 1 store uses %u bytes, more than image A: kept read only until a reset",
+			       fl->v1_end);
+		fl->stats.state = PPU_FLASH_READONLY;
+		return 0;
+	}
+	ppu_flash_info(fl, "version 1 store: converted to version 2 at its first write");
+	fl->stats.state = PPU_FLASH_OK;
+	fl->formatted = true;
+	return 0;
+}
+
+/* Is every byte of the erasable flash blank? 1, 0, or a negative errno. */
+static int ppu_flash_all_blank(struct ppu_flash *fl)
+{
+	u32 end = rounddown(fl->size, fl->erase_size), off, len;
+	u8 *buf, first = 0xff;
+	int ret = 1;
+
+	buf = kmalloc(PPU_FLASH_CHUNK, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	for (off = 0; off < end && ret == 1; off += len) {
+		len = min_t(u32, PPU_FLASH_CHUNK, end - off);
+		if (fl->ops->read(fl->ctx, off, buf, len)) {
+			fl->stats.io_errors++;
+			ret = -EIO;
+			break;
+		}
+		if (!off)
+			first = buf[0];
+		if ((first != 0xff && first != 0) || memchr_inv(buf, first, len))
+			ret = 0;
+	}
+	kfree(buf);
+	return ret;
+}
+
+static int ppu_flash_load_locked(struct ppu_flash *fl)
+{
+	enum ppu_flash_hdr_kind kind[PPU_FLASH_NR_IMAGES];
+	struct ppu_flash_hdr h[PPU_FLASH_NR_IMAGES];
+	int best = -1, ret;
+	u32 i;
+
+	ppu_flash_forget(fl);
+
+	for (i = 0; i < PPU_FLASH_NR_IMAGES; i++) {
+		ret = fl->ops->read(fl->ctx, ppu_flash_img_off(fl, i), &h[i],
+				    sizeof(h[i]));
+		if (ret) {
+			fl->stats.io_errors++;
+			fl->stats.state = PPU_FLASH_IO_ERROR;
+			ppu_flash_warn(fl, "reading the header of image %c failed: %d",
+				       'A' + i, ret);
+			return ret;
+		}
+		kind[i] = ppu_flash_hdr_kind(fl, &h[i], i);
+		if (kind[i] != PPU_FLASH_HDR_V2)
+			continue;
+		if (best < 0 || ppu_flash_gen_after(le32_to_cpu(h[i].generation),
+						    le32_to_cpu(h[best].generation)))
+			best = i;
+	}
+
+	if (best < 0 && (kind[0] == PPU_FLASH_HDR_OTHER ||
+			 kind[1] == PPU_FLASH_HDR_OTHER) &&
+	    kind[0] != PPU_FLASH_HDR_V1 && kind[0] != PPU_FLASH_HDR_V1_TORN) {
+		i = kind[0] == PPU_FLASH_HDR_OTHER ? 0 : 1;
+		ppu_flash_warn(fl, "unsupported store (version %u, record size %u, image size %u): left untouched",
+			       le32_to_cpu(h[i].version),
+			       le32_to_cpu(h[i].rec_size),
+			       le32_to_cpu(h[i].img_size));
+		fl->stats.state = PPU_FLASH_UNSUPPORTED;
+		return -EPROTONOSUPPORT;
+	}
+
+	if (best >= 0) {
+		for (i = 0; i < PPU_FLASH_NR_IMAGES; i++) {
+			if (kind[i] != PPU_FLASH_HDR_BAD)
+				continue;
+			/* Normal after a cut in a compaction: logged, not fatal. */
+			fl->stats.hdr_corrupt = true;
+			ppu_flash_warn(fl, "image %c has no valid header (an interrupted compaction?); image %c used",
+				       'A' + i, 'A' + best);
+		}
+		ret = ppu_flash_load_v2(fl, best, &h[best]);
+	} else if (kind[0] == PPU_FLASH_HDR_V1 ||
+		   kind[0] == PPU_FLASH_HDR_V1_TORN) {
+		ret = ppu_flash_load_v1(fl, &h[0],
+					kind[0] == PPU_FLASH_HDR_V1_TORN);
+	} else {
+		ret = ppu_flash_all_blank(fl);
+		if (ret < 0) {
+			fl->stats.state = PPU_FLASH_IO_ERROR;
+			return ret;
+		}
+		if (ret) {
+			ppu_flash_info(fl, "flash is blank, no record store yet");
+			fl->stats.state = PPU_FLASH_BLANK;
+			return -ENODATA;
+		}
+		ppu_flash_warn(fl, "no valid image and the flash is not blank: store damaged, left untouched (magic %#x/%#x)",
+			       le32_to_cpu(h[0].magic), le32_to_cpu(h[1].magic));
+		fl->stats.state = PPU_FLASH_DAMAGED;
+		return -EBADMSG;
+	}
+	if (ret) {
+		ppu_flash_forget(fl);
+		fl->stats.state = ret == -ENOMEM ? PPU_FLASH_UNKNOWN :
+				  PPU_FLASH_IO_ERROR;
+	}
+	return ret;
+}
+
+/* --- compaction ---------------------------------------------------------- */
 
 /* Records a compacted image of the entries takes. */
 static u32 ppu_flash_compacted_size(const struct ppu_flash *fl)
@@ -528,7 +826,7 @@ static u32 ppu_flash_compacted_size(const struct ppu_flash *fl)
 	return n;
 }
 
-static int ppu_flash_write_entry(struct ppu_flash *fl,
+static int ppu_flash_write_entry(struct ppu_flash *fl, u32 img, u32 gen,
 				 const struct ppu_ecc_entry *e, u32 *slot)
 {
 	struct ppu_flash_record r = { .addr = e->addr, .flags = e->flags };
@@ -543,7 +841,7 @@ static int ppu_flash_write_entry(struct ppu_flash *fl,
 		r.count = e->tally[t].count;
 		r.first_ts = e->tally[t].first_ts;
 		r.last_ts = e->tally[t].last_ts;
-		ret = ppu_flash_write_rec(fl, (*slot)++, &r);
+		ret = ppu_flash_write_rec(fl, img, (*slot)++, gen, &r);
 		if (ret)
 			return ret;
 		any = true;
@@ -551,110 +849,248 @@ static int ppu_flash_write_entry(struct ppu_flash *fl,
 	if (any)
 		return 0;
 	r.type = PPU_ECC_NONE;
-	return ppu_flash_write_rec(fl, (*slot)++, &r);
+	return ppu_flash_write_rec(fl, img, (*slot)++, gen, &r);
 }
 
-/* Rewrite the merged entries into a freshly erased image. */
+/* Everything in RAM is on flash now. */
+static void ppu_flash_all_saved(struct ppu_flash *fl)
+{
+	u32 i, t;
+
+	for (i = 0; i < fl->nr_entries; i++)
+		for (t = 0; t < PPU_ECC_NR_TYPES; t++)
+			fl->entries[i].tally[t].unsaved = 0;
+	fl->stats.unsaved = 0;
+	fl->unsaved_since = 0;
+}
+
+/*
+ * Write the merged entries into the inactive image, then commit it by its
+ * header. The active image is not touched: a failure or a power cut
+ * anywhere leaves it the store.
+ */
 static int ppu_flash_compact_locked(struct ppu_flash *fl)
 {
-	u32 need = ppu_flash_compacted_size(fl), slot = 0, i;
+	u32 need = ppu_flash_compacted_size(fl), slot = 0, gen, img, i;
 	int ret;
 
+	if (fl->stats.state == PPU_FLASH_READONLY)
+		return -EROFS;
 	if (need > fl->stats.capacity) {
 		fl->stats.nospc++;
 		ppu_flash_warn(fl, "full: %u merged records exceed the %u slots; nothing written",
 			       need, fl->stats.capacity);
 		return -ENOSPC;
 	}
+	/* Version 1 lives in image A (and below I): convert into B. */
+	img = fl->stats.version == PPU_FLASH_VERSION_V1 ? 1 :
+	      1 - fl->stats.image;
+	gen = fl->stats.generation + 1;
 
-	ret = fl->ops->erase(fl->ctx);
-	if (ret) {
-		fl->stats.io_errors++;
-		ppu_flash_warn(fl, "erase failed: %d", ret);
-		return ret;
-	}
-	/*
-	 * Header first, count 0: if power fails while the records are written,
-	 * the load still finds every record written so far by its CRC.
-	 */
-	fl->stats.generation++;
-	fl->stats.next_slot = 0;
-	ret = ppu_flash_write_hdr(fl);
+	ret = ppu_flash_erase(fl, ppu_flash_img_off(fl, img), fl->img_size);
 	if (ret)
 		return ret;
-
 	for (i = 0; i < fl->nr_entries; i++) {
-		ret = ppu_flash_write_entry(fl, &fl->entries[i], &slot);
+		ret = ppu_flash_write_entry(fl, img, gen, &fl->entries[i], &slot);
 		if (ret)
-			break;
+			return ret;
 	}
-	fl->stats.next_slot = slot;
+	ret = ppu_flash_write_hdr(fl, img, gen);
 	if (ret)
 		return ret;
+
+	fl->stats.version = PPU_FLASH_VERSION;
+	fl->stats.image = img;
+	fl->stats.generation = gen;
+	fl->stats.next_slot = slot;
 	fl->stats.nr_records = slot;
 	fl->stats.compactions++;
-	ppu_flash_info(fl, "compacted to %u records for %u addresses, generation %u",
-		       slot, fl->nr_entries, fl->stats.generation);
-	return ppu_flash_write_hdr(fl);
+	fl->v1_end = 0;
+	ppu_flash_all_saved(fl);
+	ppu_flash_info(fl, "compacted to %u records for %u addresses, image %c generation %u",
+		       slot, fl->nr_entries, 'A' + img, gen);
+	return 0;
 }
+
+/* --- writes -------------------------------------------------------------- */
 
 /*
- * A full store: fold @r into the entries and compact, so that @r takes no
- * slot of its own if its address and type are known already.
+ * Write one record into the active image; a full (or version 1) store is
+ * compacted instead, which writes every entry, the caller's change already
+ * merged. *@compacted tells which happened.
  */
-static int ppu_flash_compact_with(struct ppu_flash *fl,
-				  const struct ppu_flash_record *r)
-{
-	struct ppu_ecc_entry saved;
-	bool found;
-	u32 idx;
-	int ret;
-
-	idx = ppu_flash_find(fl, r->addr, &found);
-	if (found)
-		saved = fl->entries[idx];
-	ppu_flash_add(fl, r);	/* cannot fail: reserved by the caller */
-
-	ret = ppu_flash_compact_locked(fl);
-	if (ret != -ENOSPC)
-		return ret;
-
-	/* Nothing was written: forget @r again. */
-	if (found) {
-		fl->entries[idx] = saved;
-	} else {
-		fl->nr_entries--;
-		memmove(&fl->entries[idx], &fl->entries[idx + 1],
-			(fl->nr_entries - idx) * sizeof(fl->entries[0]));
-		fl->stats.nr_entries = fl->nr_entries;
-	}
-	return ret;
-}
-
-static int ppu_flash_append_locked(struct ppu_flash *fl,
-				   const struct ppu_flash_record *r)
+static int ppu_flash_log_rec(struct ppu_flash *fl,
+			     const struct ppu_flash_record *r, bool *compacted)
 {
 	u32 slot;
 	int ret;
 
-	if (!fl->formatted)
-		return -ENODATA;
-	/* Room for a new address first: once on flash it must be merged. */
+	*compacted = false;
+	if (fl->stats.state == PPU_FLASH_READONLY)
+		return -EROFS;
+	if (fl->stats.version != PPU_FLASH_VERSION ||
+	    fl->stats.next_slot >= fl->stats.capacity) {
+		*compacted = true;
+		return ppu_flash_compact_locked(fl);
+	}
+	/* A failed write may have left part of a record: the slot is used. */
+	slot = fl->stats.next_slot++;
+	ret = ppu_flash_write_rec(fl, fl->stats.image, slot,
+				  fl->stats.generation, r);
+	if (!ret)
+		fl->stats.nr_records++;
+	return ret;
+}
+
+/* Write what entry @idx holds in RAM only (or, with none, its flags). */
+static int ppu_flash_save_entry(struct ppu_flash *fl, u32 idx, bool flags)
+{
+	struct ppu_ecc_entry *e = &fl->entries[idx];
+	struct ppu_flash_record r = { .addr = e->addr, .flags = e->flags };
+	bool compacted, any = false;
+	u32 t;
+	int ret;
+
+	for (t = PPU_ECC_NONE + 1; t < PPU_ECC_NR_TYPES; t++) {
+		struct ppu_ecc_tally *tl = &e->tally[t];
+
+		if (!tl->unsaved)
+			continue;
+		r.type = t;
+		r.count = tl->unsaved;
+		r.first_ts = tl->unsaved_ts;
+		r.last_ts = tl->last_ts;
+		ret = ppu_flash_log_rec(fl, &r, &compacted);
+		if (ret || compacted)
+			return ret;
+		fl->stats.unsaved -= min(fl->stats.unsaved, tl->unsaved);
+		tl->unsaved = 0;
+		any = true;
+	}
+	if (any || !flags)
+		return 0;
+	r.type = PPU_ECC_NONE;
+	return ppu_flash_log_rec(fl, &r, &compacted);
+}
+
+static int ppu_flash_flush_locked(struct ppu_flash *fl)
+{
+	int ret = 0, err;
+	u32 i;
+
+	for (i = 0; i < fl->nr_entries && fl->stats.unsaved; i++) {
+		err = ppu_flash_save_entry(fl, i, false);
+		if (err && !ret)
+			ret = err;
+	}
+	if (!fl->stats.unsaved)
+		fl->unsaved_since = 0;
+	return ret;
+}
+
+/* Entry of @addr, created if new; its index, or a negative errno. */
+static int ppu_flash_get_entry(struct ppu_flash *fl, u64 addr, bool *found)
+{
+	struct ppu_ecc_entry *e;
+	u32 idx;
+	int ret;
+
+	idx = ppu_flash_find(fl, addr, found);
+	if (*found)
+		return idx;
 	ret = ppu_flash_reserve(fl, fl->nr_entries + 1);
 	if (ret)
 		return ret;
+	e = &fl->entries[idx];
+	memmove(e + 1, e, (fl->nr_entries - idx) * sizeof(*e));
+	memset(e, 0, sizeof(*e));
+	e->addr = addr;
+	fl->nr_entries++;
+	fl->stats.nr_entries = fl->nr_entries;
+	return idx;
+}
 
-	if (fl->stats.next_slot >= fl->stats.capacity)
-		return ppu_flash_compact_with(fl, r);
+/*
+ * Undo ppu_flash_get_entry() and a merge into entry @idx, after a write
+ * that nothing could hold (-ENOSPC): the change is forgotten.
+ */
+static void ppu_flash_restore(struct ppu_flash *fl, u32 idx, bool found,
+			      const struct ppu_ecc_entry *saved, u32 unsaved,
+			      u64 unsaved_since)
+{
+	fl->stats.unsaved = unsaved;
+	fl->unsaved_since = unsaved_since;
+	if (found) {
+		fl->entries[idx] = *saved;
+		return;
+	}
+	fl->nr_entries--;
+	memmove(&fl->entries[idx], &fl->entries[idx + 1],
+		(fl->nr_entries - idx) * sizeof(fl->entries[0]));
+	fl->stats.nr_entries = fl->nr_entries;
+}
 
-	/* A failed write may have left part of a record: the slot is used. */
-	slot = fl->stats.next_slot++;
-	ret = ppu_flash_write_rec(fl, slot, r);
-	if (ret)
+static bool ppu_flash_writable(const struct ppu_flash *fl)
+{
+	return fl->formatted || fl->stats.state == PPU_FLASH_READONLY;
+}
+
+/* Does this event go to flash now? */
+static bool ppu_flash_save_now(const struct ppu_flash *fl,
+			       const struct ppu_ecc_event *ev, u32 before,
+			       u32 after)
+{
+	u32 thr = fl->policy.cecc_threshold;
+
+	if (!fl->policy.flush_interval || ev->type != PPU_ECC_CECC)
+		return true;
+	/* First sighting, and the count that retires the page. */
+	return !before || (before <= thr && after > thr);
+}
+
+static int ppu_flash_record_locked(struct ppu_flash *fl,
+				   const struct ppu_ecc_event *ev, bool always)
+{
+	u64 since = fl->unsaved_since;
+	u32 before, unsaved = fl->stats.unsaved;
+	struct ppu_ecc_entry saved;
+	struct ppu_ecc_tally *t;
+	bool found;
+	int idx, ret;
+
+	if (!ppu_flash_writable(fl))
+		return -ENODATA;
+	idx = ppu_flash_get_entry(fl, ev->addr, &found);
+	if (idx < 0)
+		return idx;
+	if (found)
+		saved = fl->entries[idx];
+	t = &fl->entries[idx].tally[ev->type];
+	before = t->count;
+	ppu_ecc_tally_add(t, ev->count, ev->first_ts, ev->last_ts);
+	if (!t->unsaved || ev->first_ts < t->unsaved_ts)
+		t->unsaved_ts = ev->first_ts;
+	t->unsaved = ev->count > U32_MAX - t->unsaved ? U32_MAX :
+		     t->unsaved + ev->count;
+	fl->stats.unsaved = ev->count > U32_MAX - fl->stats.unsaved ? U32_MAX :
+			    fl->stats.unsaved + ev->count;
+	ppu_flash_summarise(&fl->entries[idx]);
+
+	if (always || ppu_flash_save_now(fl, ev, before, t->count)) {
+		ret = ppu_flash_save_entry(fl, idx, false);
+		if (ret == -ENOSPC)
+			ppu_flash_restore(fl, idx, found, &saved, unsaved,
+					  since);
+		if (!fl->stats.unsaved)
+			fl->unsaved_since = 0;
 		return ret;
-	ppu_flash_add(fl, r);
-	fl->stats.nr_records++;
-	return ppu_flash_write_hdr(fl);
+	}
+	/* Below the thresholds: in RAM, written at a bounded rate. */
+	if (!fl->unsaved_since || ev->last_ts < fl->unsaved_since)
+		fl->unsaved_since = ev->last_ts ?: 1;
+	else if (ev->last_ts - fl->unsaved_since >= fl->policy.flush_interval)
+		return ppu_flash_flush_locked(fl);
+	return 0;
 }
 
 /* --- API ----------------------------------------------------------------- */
@@ -665,18 +1101,21 @@ static int ppu_flash_append_locked(struct ppu_flash *fl,
  * @ops: flash access, must outlive @fl
  * @ctx: argument of @ops
  * @size: bytes of flash given to the store
+ * @erase_size: bytes of an erase block of the flash
  * @dev: device to log against, or NULL
  *
- * Nothing is read from the flash yet: call ppu_flash_load() next.
+ * Nothing is read from the flash yet: call ppu_flash_load() next. Every
+ * event is written at once until ppu_flash_set_policy() says otherwise.
  *
- * Return: 0, or -EINVAL if an op is missing or @size holds no record.
+ * Return: 0, or -EINVAL if an op is missing or an image of @size holds no
+ * record.
  */
 int ppu_flash_init(struct ppu_flash *fl, const struct ppu_flash_ops *ops,
-		   void *ctx, u32 size, struct device *dev)
+		   void *ctx, u32 size, u32 erase_size, struct device *dev)
 {
 	if (!ops || !ops->read || !ops->write || !ops->erase)
 		return -EINVAL;
-	if (!ppu_flash_capacity(size))
+	if (!ppu_flash_capacity(size, erase_size))
 		return -EINVAL;
 
 	memset(fl, 0, sizeof(*fl));
@@ -684,7 +1123,9 @@ int ppu_flash_init(struct ppu_flash *fl, const struct ppu_flash_ops *ops,
 	fl->ctx = ctx;
 	fl->dev = dev;
 	fl->size = size;
-	fl->stats.capacity = ppu_flash_capacity(size);
+	fl->erase_size = erase_size;
+	fl->img_size = ppu_flash_img_size(size, erase_size);
+	fl->stats.capacity = ppu_flash_capacity(size, erase_size);
 	mutex_init(&fl->lock);
 	return 0;
 }
@@ -693,7 +1134,8 @@ int ppu_flash_init(struct ppu_flash *fl, const struct ppu_flash_ops *ops,
  * ppu_flash_fini - free the memory of a record store
  * @fl: the store, initialised by ppu_flash_init()
  *
- * The flash is left as it is.
+ * The flash is left as it is: events kept in RAM only are lost unless
+ * ppu_flash_flush() ran before.
  */
 void ppu_flash_fini(struct ppu_flash *fl)
 {
@@ -708,16 +1150,20 @@ void ppu_flash_fini(struct ppu_flash *fl)
  * ppu_flash_load - read and validate the store from flash
  * @fl: the store
  *
- * Every record slot is read and checked. Corrupt and torn records are
- * skipped, counted in &ppu_flash_stats.corrupt and logged; the others are
- * merged into one entry per address. A header that fails its CRC is logged
- * and the records are salvaged by their own CRC. Counts read from flash are
- * clamped to the capacity.
+ * The newest valid image is loaded (see the top of ppu_flash.c), or a
+ * store of layout version 1. Every record slot of it is read and checked.
+ * Corrupt and torn records are skipped, counted in
+ * &ppu_flash_stats.corrupt and logged; the others are merged into one
+ * entry per address. Events kept in RAM only are dropped: flush first.
+ * Nothing is ever written by a load.
  *
  * Return: 0 if a store was loaded (possibly empty, possibly with records
- * skipped); -ENODATA if the flash holds no store (blank or foreign; the
- * store then refuses writes until ppu_flash_reset()); -EPROTONOSUPPORT if it
- * holds a store of another version; -ENOMEM; or the error of a flash read.
+ * skipped, possibly read only: see &ppu_flash_stats.state); -ENODATA if
+ * the flash is blank (format it with ppu_flash_reset()); -EBADMSG if it is
+ * not blank and holds no valid image (damaged: only a confirmed
+ * ppu_flash_reset() writes to it); -EPROTONOSUPPORT if it holds a store of
+ * another version or geometry; -ENOMEM; or the error of a flash read. In
+ * every error case the store refuses writes.
  */
 int ppu_flash_load(struct ppu_flash *fl)
 {
@@ -730,34 +1176,92 @@ int ppu_flash_load(struct ppu_flash *fl)
 }
 
 /**
- * ppu_flash_append - record events of one type at one address
+ * ppu_flash_set_policy - choose when events reach the flash
+ * @fl: the store
+ * @policy: see &struct ppu_flash_policy
+ */
+void ppu_flash_set_policy(struct ppu_flash *fl,
+			  const struct ppu_flash_policy *policy)
+{
+	mutex_lock(&fl->lock);
+	fl->policy = *policy;
+	mutex_unlock(&fl->lock);
+}
+
+static bool ppu_flash_event_ok(const struct ppu_ecc_event *ev)
+{
+	return ev->type != PPU_ECC_NONE && ev->type < PPU_ECC_NR_TYPES &&
+	       ev->count && ev->first_ts <= ev->last_ts;
+}
+
+/**
+ * ppu_flash_append - record events of one type at one address, now
  * @fl: the store, loaded or reset
  * @ev: the events
  *
- * The record is written before the header, so that a power loss at any time
- * loses at most this record. If the store is full, it is compacted first.
+ * The record (with the address's counts not yet written) goes into a blank
+ * slot, so that a power loss at any time loses at most this record. If
+ * the store is full, it is compacted first.
  *
  * Return: 0; -EINVAL if @ev is malformed; -ENODATA if no store was loaded;
- * -ENOSPC (logged, counted in &ppu_flash_stats.nospc) if even a compacted
- * store has no room; -ENOMEM; or the error of a flash operation.
+ * -EROFS if the store is read only (the events are kept in RAM); -ENOSPC
+ * (logged, counted in &ppu_flash_stats.nospc) if even a compacted store
+ * has no room; -ENOMEM; or the error of a flash operation (the events are
+ * kept in RAM and written with the next record of the address).
  */
 int ppu_flash_append(struct ppu_flash *fl, const struct ppu_ecc_event *ev)
 {
-	struct ppu_flash_record r = {
-		.addr = ev->addr,
-		.type = ev->type,
-		.count = ev->count,
-		.first_ts = ev->first_ts,
-		.last_ts = ev->last_ts,
-	};
 	int ret;
 
-	if (ev->type == PPU_ECC_NONE || ev->type >= PPU_ECC_NR_TYPES ||
-	    !ev->count || ev->first_ts > ev->last_ts)
+	if (!ppu_flash_event_ok(ev))
 		return -EINVAL;
+	mutex_lock(&fl->lock);
+	ret = ppu_flash_record_locked(fl, ev, true);
+	mutex_unlock(&fl->lock);
+	return ret;
+}
+
+/**
+ * ppu_flash_record - record events of one type at one address, by policy
+ * @fl: the store, loaded or reset
+ * @ev: the events; @ev->last_ts is the time for the flush interval
+ *
+ * As ppu_flash_append() when the store's &struct ppu_flash_policy says the
+ * events must be written now; otherwise they are counted in RAM (they show
+ * in ppu_flash_get_entries() at once) and written by a later record of the
+ * address, by the first event that comes a flush interval after the oldest
+ * one kept, or by ppu_flash_flush().
+ *
+ * Return: as ppu_flash_append().
+ */
+int ppu_flash_record(struct ppu_flash *fl, const struct ppu_ecc_event *ev)
+{
+	int ret;
+
+	if (!ppu_flash_event_ok(ev))
+		return -EINVAL;
+	mutex_lock(&fl->lock);
+	ret = ppu_flash_record_locked(fl, ev, false);
+	mutex_unlock(&fl->lock);
+	return ret;
+}
+
+/**
+ * ppu_flash_flush - write every event counted in RAM only
+ * @fl: the store
+ *
+ * Call it before the store goes (unload) and before a new load.
+ *
+ * Return: 0 (also when there is nothing to write or no store), -EROFS for
+ * a read only store, or the first error of a write.
+ */
+int ppu_flash_flush(struct ppu_flash *fl)
+{
+	int ret = 0;
 
 	mutex_lock(&fl->lock);
-	ret = ppu_flash_append_locked(fl, &r);
+	if (ppu_flash_writable(fl))
+		ret = ppu_flash_flush_locked(fl);
 	mutex_unlock(&fl->lock);
 	return ret;
 }
@@ -768,28 +1272,45 @@ int ppu_flash_append(struct ppu_flash *fl, const struct ppu_ecc_event *ev)
  * @addr: device memory address; need not have an entry yet
  * @flags: PPU_ECC_F_* to set; flags are never cleared but by a reset
  *
- * Appends a flag record unless the address already has all of @flags.
+ * Unless the address already has all of @flags, writes one record: the
+ * address's counts not yet written, carrying the flags, or a flag record.
  *
  * Return: 0, -EINVAL if @flags is empty or unknown, or as ppu_flash_append().
  */
 int ppu_flash_set_flags(struct ppu_flash *fl, u64 addr, u32 flags)
 {
-	struct ppu_flash_record r = {
-		.addr = addr,
-		.type = PPU_ECC_NONE,
-		.flags = flags,
-	};
+	struct ppu_ecc_entry saved;
+	u64 since;
+	u32 unsaved;
 	bool found;
-	u32 idx;
-	int ret = 0;
+	int idx, ret = 0;
 
 	if (!flags || (flags & ~PPU_ECC_F_MASK))
 		return -EINVAL;
 
 	mutex_lock(&fl->lock);
-	idx = ppu_flash_find(fl, addr, &found);
-	if (!found || (fl->entries[idx].flags & flags) != flags)
-		ret = ppu_flash_append_locked(fl, &r);
+	since = fl->unsaved_since;
+	unsaved = fl->stats.unsaved;
+	if (!ppu_flash_writable(fl)) {
+		ret = -ENODATA;
+		goto out;
+	}
+	idx = ppu_flash_get_entry(fl, addr, &found);
+	if (idx < 0) {
+		ret = idx;
+		goto out;
+	}
+	if ((fl->entries[idx].flags & flags) == flags)
+		goto out;
+	if (found)
+		saved = fl->entries[idx];
+	fl->entries[idx].flags |= flags;
+	ret = ppu_flash_save_entry(fl, idx, true);
+	if (ret == -ENOSPC)
+		ppu_flash_restore(fl, idx, found, &saved, unsaved, since);
+	if (!fl->stats.unsaved)
+		fl->unsaved_since = 0;
+out:
 	mutex_unlock(&fl->lock);
 	return ret;
 }
@@ -802,7 +1323,8 @@ int ppu_flash_set_flags(struct ppu_flash *fl, u64 addr, u32 flags)
  *
  * One entry per address: counts are summed per type, first and last
  * timestamps are the earliest and latest, flags are OR'ed, and the type is
- * UECC if any UECC was seen (the CECC count is kept beside it).
+ * UECC if any UECC was seen (the CECC count is kept beside it). Events
+ * counted in RAM only are included (&ppu_ecc_tally.unsaved says how many).
  *
  * Return: the number of entries, or -ENOMEM.
  */
@@ -830,18 +1352,20 @@ int ppu_flash_get_entries(struct ppu_flash *fl, struct ppu_ecc_entry **entries)
  * @fl: the store, loaded or reset
  *
  * Appends compact a full store by themselves; this is for callers that want
- * the space back earlier. The flash is erased and rewritten, under a new
- * generation.
+ * the space back earlier. The entries, events kept in RAM included, are
+ * written into the other image under a new generation (see the top of
+ * ppu_flash.c).
  *
- * Return: 0, -ENODATA if no store was loaded, -ENOSPC if the merged records
- * do not fit (nothing is erased then), or the error of a flash operation.
+ * Return: 0, -ENODATA if no store was loaded, -EROFS for a read only
+ * store, -ENOSPC if the merged records do not fit (nothing is erased
+ * then), or the error of a flash operation.
  */
 int ppu_flash_compact(struct ppu_flash *fl)
 {
 	int ret = -ENODATA;
 
 	mutex_lock(&fl->lock);
-	if (fl->formatted)
+	if (ppu_flash_writable(fl))
 		ret = ppu_flash_compact_locked(fl);
 	mutex_unlock(&fl->lock);
 	return ret;
@@ -852,14 +1376,16 @@ int ppu_flash_compact(struct ppu_flash *fl)
  * @fl: the store
  * @confirm: PPU_FLASH_RESET_CONFIRM; anything else is refused
  *
- * Every record is lost. This is also how a blank or foreign flash is
- * formatted after ppu_flash_load() returned -ENODATA.
+ * Every record is lost. This is also how a blank flash is formatted after
+ * ppu_flash_load() returned -ENODATA, and the only way to write to a
+ * damaged or unsupported one. The lifetime wear counts carry over.
  *
  * Return: 0, -EPERM if @confirm is wrong (nothing is touched), or the error
  * of a flash operation (the store then refuses writes).
  */
 int ppu_flash_reset(struct ppu_flash *fl, u32 confirm)
 {
+	u32 gen;
 	int ret;
 
 	if (confirm != PPU_FLASH_RESET_CONFIRM)
@@ -868,16 +1394,19 @@ int ppu_flash_reset(struct ppu_flash *fl, u32 confirm)
 	mutex_lock(&fl->lock);
 	ppu_flash_info(fl, "erasing the store, %u address(es) dropped",
 		       fl->nr_entries);
+	gen = fl->stats.generation + 1;
 	ppu_flash_forget(fl);
-	ret = fl->ops->erase(fl->ctx);
+	ret = ppu_flash_erase(fl, 0, rounddown(fl->size, fl->erase_size));
+	if (!ret)
+		ret = ppu_flash_write_hdr(fl, 0, gen);
 	if (ret) {
-		fl->stats.io_errors++;
-		ppu_flash_warn(fl, "erase failed: %d", ret);
+		fl->stats.state = PPU_FLASH_IO_ERROR;
 		goto out;
 	}
-	fl->stats.generation++;
-	ret = ppu_flash_write_hdr(fl);
-	fl->formatted = !ret;
+	fl->stats.generation = gen;
+	fl->stats.version = PPU_FLASH_VERSION;
+	fl->stats.state = PPU_FLASH_OK;
+	fl->formatted = true;
 out:
 	mutex_unlock(&fl->lock);
 	return ret;

@@ -56,14 +56,19 @@ struct ppu_ecc_event {
 
 /**
  * struct ppu_ecc_tally - events of one type at one address
- * @count: number of events, saturating at U32_MAX
+ * @count: number of events, saturating at U32_MAX; those of @unsaved
+ *	   included
  * @first_ts: earliest event, seconds (meaningless if @count is 0)
  * @last_ts: latest event, seconds (meaningless if @count is 0)
+ * @unsaved: events of @count counted in RAM only, not yet on flash
+ * @unsaved_ts: earliest of the @unsaved events, seconds
  */
 struct ppu_ecc_tally {
 	u32 count;
 	u64 first_ts;
 	u64 last_ts;
+	u32 unsaved;
+	u64 unsaved_ts;
 };
 
 /**
@@ -88,10 +93,14 @@ struct ppu_ecc_entry {
 /**
  * struct ppu_flash_ops - access to the flash device, provided by the caller
  * @read: copy @len bytes at @off into @buf; 0 or a negative errno
- * @write: program @len bytes at @off from @buf, overwriting what was there;
- *	   0 or a negative errno. A failed or interrupted write may leave any
- *	   prefix of the bytes written.
- * @erase: set every byte of the device to 0xff; 0 or a negative errno
+ * @write: program @len bytes at @off from @buf; 0 or a negative errno. The
+ *	   store only programs bytes that were erased since they were last
+ *	   programmed. A failed or interrupted write may leave any prefix of
+ *	   the bytes written.
+ * @erase: set the bytes of [@off, @off + @len) to 0xff; @off and @len are
+ *	   multiples of the erase block size given to ppu_flash_init(); 0 or
+ *	   a negative errno. An interrupted erase may leave any of the bytes
+ *	   as they were.
  *
  * Offsets and lengths are always within the size given to ppu_flash_init().
  * The ops may sleep; they are called with the store's mutex held.
@@ -99,27 +108,79 @@ struct ppu_ecc_entry {
 struct ppu_flash_ops {
 	int (*read)(void *ctx, u32 off, void *buf, u32 len);
 	int (*write)(void *ctx, u32 off, const void *buf, u32 len);
-	int (*erase)(void *ctx);
+	int (*erase)(void *ctx, u32 off, u32 len);
+};
+
+/**
+ * enum ppu_flash_state - what the last load found on the flash
+ * @PPU_FLASH_UNKNOWN: not loaded yet
+ * @PPU_FLASH_OK: a store was loaded; it takes records
+ * @PPU_FLASH_READONLY: a store of the previous layout (version 1) that
+ *	cannot be converted in place was loaded: its history is known, new
+ *	records stay in RAM
+ * @PPU_FLASH_BLANK: the flash is all erased: no store yet
+ * @PPU_FLASH_DAMAGED: neither image is valid and the flash is not blank:
+ *	kept untouched until ppu_flash_reset()
+ * @PPU_FLASH_UNSUPPORTED: a store of a newer version, kept untouched
+ * @PPU_FLASH_IO_ERROR: the flash could not be read
+ */
+enum ppu_flash_state {
+	PPU_FLASH_UNKNOWN,
+	PPU_FLASH_OK,
+	PPU_FLASH_READONLY,
+	PPU_FLASH_BLANK,
+	PPU_FLASH_DAMAGED,
+	PPU_FLASH_UNSUPPORTED,
+	PPU_FLASH_IO_ERROR,
+};
+
+/**
+ * struct ppu_flash_policy - when events reach the flash (flash wear)
+ * @cecc_threshold: a corrected error is written when its address is new
+ *	and when its count goes above this (the retirement); U32_MAX: never
+ *	by count after the first
+ * @flush_interval: other events stay in RAM until an event comes this
+ *	many seconds after the oldest one kept; 0 writes every event
+ *
+ * Uncorrectable and parity errors are always written at once.
+ */
+struct ppu_flash_policy {
+	u32 cecc_threshold;
+	u32 flush_interval;
 };
 
 /**
  * struct ppu_flash_stats - what the store saw, for the log and for tests
- * @capacity: record slots on the device
+ * @state: what the last load found, enum ppu_flash_state
+ * @version: layout of the loaded store: 2, or 1 for the previous one
+ * @image: image the records go to (0 = A, 1 = B)
+ * @capacity: record slots of an image
  * @next_slot: slot the next record goes to
  * @nr_records: valid records merged at load or appended since
  * @nr_entries: distinct addresses
  * @generation: generation of the current image, bumped by compaction and reset
  * @corrupt: slots skipped at the last load (bad CRC or contents, torn
- *	     writes, records missing below the header's count)
+ *	     writes; with version 1, also records missing below the
+ *	     header's count)
  * @stale: records of an older generation skipped at the last load
- * @hdr_corrupt: the header failed its CRC at the last load (records were
- *		 salvaged by their own CRC)
- * @count_clamped: the header's record count exceeded the capacity
+ * @hdr_corrupt: an image header failed its check at the last load (the
+ *		 other image was used, if valid)
+ * @count_clamped: a version 1 header's record count exceeded the capacity
  * @compactions: compactions done since init
  * @nospc: times a write was refused because even a compacted image was full
  * @io_errors: failed flash operations since init
+ * @unsaved: events counted in RAM and not yet written (see
+ *	     &struct ppu_flash_policy)
+ * @writes: flash writes (programs) since init
+ * @erases: erase-block erases since init
+ * @life_writes: writes over the store's life: as recorded in the image
+ *		 header at its last compaction, plus the slots used since
+ * @life_erases: erase-block erases over the store's life, likewise
  */
 struct ppu_flash_stats {
+	u32 state;
+	u32 version;
+	u32 image;
 	u32 capacity;
 	u32 next_slot;
 	u32 nr_records;
@@ -132,6 +193,11 @@ struct ppu_flash_stats {
 	u32 compactions;
 	u32 nospc;
 	u32 io_errors;
+	u32 unsaved;
+	u64 writes;
+	u64 erases;
+	u64 life_writes;
+	u64 life_erases;
 };
 
 /**
@@ -140,8 +206,14 @@ struct ppu_flash_stats {
  * @ctx: argument of @ops
  * @dev: device to log against, may be NULL
  * @size: bytes of flash used by the store
+ * @erase_size: bytes of an erase block
+ * @img_size: bytes of each of the two images, a multiple of @erase_size
  * @lock: serialises every operation on the store and its flash
- * @formatted: a store of our format and version is on the flash
+ * @formatted: a store of our format and version is on the flash and takes
+ *	       records
+ * @v1_end: with a version 1 store, the end of its last used slot
+ * @policy: when events are written, see &struct ppu_flash_policy
+ * @unsaved_since: time of the oldest event kept in RAM only, 0 if none
  * @entries: merged entries sorted by address, @nr_entries of @max_entries
  * @nr_entries: entries in use
  * @max_entries: entries allocated
@@ -155,8 +227,13 @@ struct ppu_flash {
 	void *ctx;
 	struct device *dev;
 	u32 size;
+	u32 erase_size;
+	u32 img_size;
 	struct mutex lock; /* see above */
 	bool formatted;
+	u32 v1_end;
+	struct ppu_flash_policy policy;
+	u64 unsaved_since;
 	struct ppu_ecc_entry *entries;
 	u32 nr_entries;
 	u32 max_entries;
@@ -164,15 +241,20 @@ struct ppu_flash {
 };
 
 int ppu_flash_init(struct ppu_flash *fl, const struct ppu_flash_ops *ops,
-		   void *ctx, u32 size, struct device *dev);
+		   void *ctx, u32 size, u32 erase_size, struct device *dev);
 void ppu_flash_fini(struct ppu_flash *fl);
 int ppu_flash_load(struct ppu_flash *fl);
+void ppu_flash_set_policy(struct ppu_flash *fl,
+			  const struct ppu_flash_policy *policy);
 int ppu_flash_append(struct ppu_flash *fl, const struct ppu_ecc_event *ev);
+int ppu_flash_record(struct ppu_flash *fl, const struct ppu_ecc_event *ev);
+int ppu_flash_flush(struct ppu_flash *fl);
 int ppu_flash_set_flags(struct ppu_flash *fl, u64 addr, u32 flags);
 int ppu_flash_get_entries(struct ppu_flash *fl, struct ppu_ecc_entry **entries);
 int ppu_flash_compact(struct ppu_flash *fl);
 int ppu_flash_reset(struct ppu_flash *fl, u32 confirm);
 void ppu_flash_get_stats(struct ppu_flash *fl, struct ppu_flash_stats *stats);
-u32 ppu_flash_capacity(u32 size);
+u32 ppu_flash_capacity(u32 size, u32 erase_size);
+const char *ppu_flash_state_name(u32 state);
 
 #endif /* _PPU_FLASH_H_ */

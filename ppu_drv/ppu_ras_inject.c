@@ -146,15 +146,23 @@ void ppu_ras_flash_dump(struct ppu_device *ppu, struct seq_file *m)
 	struct ppu_flash_stats st;
 	int nr, i;
 
-	if (!ppu->hw->ras_ops || !ras->flash_ok) {
+	if (!ppu->hw->ras_ops || !ras->hbm) {
 		seq_puts(m, "flash: unavailable\n");
 		return;
 	}
 	ppu_flash_get_stats(&ras->flash, &st);
+	if (!ras->flash_ok) {
+		seq_printf(m, "flash: unavailable store %s erases %llu writes %llu\n",
+			   ppu_flash_state_name(st.state), st.life_erases,
+			   st.life_writes);
+		return;
+	}
 	nr = ppu_flash_get_entries(&ras->flash, &entries);
-	seq_printf(m, "flash: records %u entries %d capacity %u corrupt %u stale %u nospc %u generation %u\n",
+	seq_printf(m, "flash: records %u entries %d capacity %u corrupt %u stale %u nospc %u generation %u store %s version %u image %c unsaved %u erases %llu writes %llu\n",
 		   st.nr_records, nr, st.capacity, st.corrupt, st.stale,
-		   st.nospc, st.generation);
+		   st.nospc, st.generation, ppu_flash_state_name(st.state),
+		   st.version, 'A' + st.image, st.unsaved, st.life_erases,
+		   st.life_writes);
 	for (i = 0; i < nr; i++) {
 		const struct ppu_ecc_entry *e = &entries[i];
 
@@ -178,15 +186,19 @@ void ppu_ras_flash_dump(struct ppu_device *ppu, struct seq_file *m)
 int ppu_ras_flash_reset(struct ppu_device *ppu)
 {
 	struct ppu_ras *ras = &ppu->ras;
+	bool was_ok;
 	int ret;
 
 	if (!ppu->hw->ras_ops)
 		return -ENODEV;
 	mutex_lock(&ras->lock);
+	was_ok = ras->flash_ok;
 	ret = ppu_flash_reset(&ras->flash, PPU_FLASH_RESET_CONFIRM);
 	ras->flash_ok = !ret;
 	mutex_unlock(&ras->lock);
 	drm_warn(&ppu->drm, "ECC history in flash erased by request\n");
+	if (!ret && !was_ok)
+		drm_warn(&ppu->drm, "the unreadable ECC history is gone: pages it retired are not retired now; reload the driver or reset the device after checking the memory\n");
 	return ret;
 }
 

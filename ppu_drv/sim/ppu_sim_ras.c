@@ -106,8 +106,11 @@ static void ppu_sim_set_ras_handler(struct ppu_hw *hw, ppu_hw_ras_fn fn,
 	ras->handler = fn;
 	ras->handler_data = data;
 	spin_unlock_irqrestore(&ras->lock, flags);
-	if (!fn)
+	if (!fn) {
 		flush_work(&ras->work);
+		/* The driver is gone: a cut flash has power at its next load. */
+		ppu_sim_flash_power_on(&ras->flash);
+	}
 }
 
 static void ppu_sim_ras_flush(struct ppu_hw *hw)
@@ -134,6 +137,7 @@ static int ppu_sim_hbm_repair_op(struct ppu_hw *hw, u64 addr)
 
 static int ppu_sim_hbm_reset_op(struct ppu_hw *hw)
 {
+	ppu_sim_flash_power_on(&to_ras(hw)->flash);
 	return ppu_sim_hbm_reset(to_ras(hw)->hbm);
 }
 
@@ -183,10 +187,9 @@ static int ppu_sim_flash_write_op(struct ppu_hw *hw, u32 off, const void *buf,
 	return ppu_sim_flash_write(&to_ras(hw)->flash, off, buf, len);
 }
 
-static int ppu_sim_flash_erase_op(struct ppu_hw *hw)
+static int ppu_sim_flash_erase_op(struct ppu_hw *hw, u32 off, u32 len)
 {
-	ppu_sim_flash_erase(&to_ras(hw)->flash);
-	return 0;
+	return ppu_sim_flash_erase(&to_ras(hw)->flash, off, len);
 }
 
 static int ppu_sim_flash_torn_op(struct ppu_hw *hw, u32 bytes)
@@ -235,6 +238,7 @@ int ppu_sim_ras_init(struct ppu_sim *sim, const struct ppu_sim_ras_config *cfg)
 		.spare_rows = cfg->spare_rows ? cfg->spare_rows : U32_MAX,
 		.ecc = cfg->sddc ? PPU_SIM_HBM_ECC_SDDC : PPU_SIM_HBM_ECC_SECDED,
 	};
+	u32 erase_size = PPU_SIM_FLASH_ERASE_SIZE;
 	struct ppu_sim_hbm_config got;
 	struct ppu_sim_ras *ras;
 	int ret;
@@ -250,7 +254,10 @@ int ppu_sim_ras_init(struct ppu_sim *sim, const struct ppu_sim_ras_config *cfg)
 		ret = PTR_ERR(ras->hbm);
 		goto err_free;
 	}
-	ret = ppu_sim_flash_init(&ras->flash, cfg->flash_size);
+	/* A small flash gets smaller blocks: two images of whole blocks. */
+	while (erase_size > 64 && cfg->flash_size % (2 * erase_size))
+		erase_size /= 2;
+	ret = ppu_sim_flash_init(&ras->flash, cfg->flash_size, erase_size);
 	if (ret)
 		goto err_hbm;
 	ppu_sim_hbm_set_event_handler(ras->hbm, ppu_sim_ras_event, ras);
@@ -266,6 +273,7 @@ int ppu_sim_ras_init(struct ppu_sim *sim, const struct ppu_sim_ras_config *cfg)
 		.spare_rows = got.spare_rows,
 		.sddc = got.ecc == PPU_SIM_HBM_ECC_SDDC,
 		.flash_size = cfg->flash_size,
+		.flash_erase_size = erase_size,
 	};
 	return 0;
 
