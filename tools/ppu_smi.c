@@ -13,7 +13,8 @@
  *   -i N                     only device N
  *
  * Exit status: 0 healthy, 1 warning, 2 RMA required, 3 no device,
- * 4 no permission, 5 driver too old (not supported), 6 other error.
+ * 4 no permission, 5 driver too old (not supported), 6 other error,
+ * 7 health "error": the ECC history in flash is unreadable (damaged store).
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -32,6 +33,7 @@ enum {
 	EXIT_NO_PERMISSION = 4,
 	EXIT_NOT_SUPPORTED = 5,
 	EXIT_OTHER = 6,
+	EXIT_STORE_ERROR = 7,
 };
 
 #define SEC_ECC		(1u << 0)
@@ -52,6 +54,8 @@ struct dev {
 	unsigned int npages, cecc_pages, uecc_pages;
 	ppu_recovery_t rec;
 	ppu_return_t rec_ret;
+	ppu_flash_info_t flash;
+	ppu_return_t flash_ret;
 };
 
 static int exit_of(ppu_return_t r)
@@ -114,23 +118,41 @@ static int collect(unsigned int idx, struct dev *d)
 			d->uecc_pages++;
 	}
 	d->rec_ret = ppu_device_get_recovery(h, &d->rec);
+	d->flash_ret = ppu_device_get_flash(h, &d->flash);
 	ppu_device_close(h);
 	return 0;
 }
 
+/* The ECC history could not be read: retired pages may be back in use. */
+static int store_error(const struct dev *d)
+{
+	return !d->flash_ret && (!strcmp(d->flash.store, "damaged") ||
+				 !strcmp(d->flash.store, "unsupported") ||
+				 !strcmp(d->flash.store, "io_error"));
+}
+
+static const char *store_name(const struct dev *d)
+{
+	return d->flash_ret ? "N/A" : d->flash.store;
+}
+
 static int health(const struct dev *d)
 {
+	if (store_error(d))
+		return EXIT_STORE_ERROR;
 	if (d->ras.rma == PPU_RMA_REQUIRED)
 		return EXIT_RMA;
 	if (d->ras.rma == PPU_RMA_WARNING || d->ras.retirement_pending ||
-	    d->ras.reset_recommended)
+	    d->ras.reset_recommended ||
+	    (!d->flash_ret && !strcmp(d->flash.store, "readonly")))
 		return EXIT_WARNING;
 	return EXIT_HEALTHY;
 }
 
 static const char *health_name(int h)
 {
-	return h == EXIT_RMA ? "rma" : h == EXIT_WARNING ? "warning" : "healthy";
+	return h == EXIT_STORE_ERROR ? "error" : h == EXIT_RMA ? "rma" :
+	       h == EXIT_WARNING ? "warning" : "healthy";
 }
 
 static const char *reason_names[] = { "repair_failure", "retired_pages", "uecc" };
@@ -200,6 +222,11 @@ static void print_table(const struct dev *devs, unsigned int n)
 		       d->info.node, d->info.ecc_code[0] ? d->info.ecc_code : "-",
 		       ue, r->retirement_pending ? "Yes" : "No",
 		       ppu_rma_status_string(r->rma));
+		if (!d->flash_ret && strcmp(d->flash.store, "ok"))
+			printf("|     | ECC store: %-11s (ECC history %-11s) erases %-8" PRIu64 " writes %-9" PRIu64 "|\n",
+			       d->flash.store,
+			       store_error(d) ? "unavailable" : "available",
+			       d->flash.erases, d->flash.writes);
 		if (r->rma != PPU_RMA_NONE || r->reset_recommended) {
 			reasons_str(r->rma_reasons, rs, sizeof(rs));
 			printf("|     | RMA reasons: %-33s reset recommended: %-3s |\n",
@@ -276,6 +303,17 @@ static void print_query(const struct dev *devs, unsigned int n, unsigned int sec
 			Q(12, "Correctable", "%" PRIu64, r->ecc.ce_aggregate);
 			Q(12, "Uncorrectable", "%" PRIu64, r->ecc.ue_aggregate);
 			Q(12, "Parity", "%" PRIu64, r->ecc.parity_aggregate);
+			printf("    ECC Store\n");
+			Q(8, "State", "%s", store_name(d));
+			Q(8, "History", "%s", d->flash_ret ? "N/A" :
+			  store_error(d) ? "unavailable" : "available");
+			if (d->flash_ret) {
+				Q(8, "Flash Erases", "N/A");
+				Q(8, "Flash Writes", "N/A");
+			} else {
+				Q(8, "Flash Erases", "%" PRIu64, d->flash.erases);
+				Q(8, "Flash Writes", "%" PRIu64, d->flash.writes);
+			}
 		}
 		if (sec & SEC_PAGES) {
 			printf("    Retired Pages\n");
@@ -409,6 +447,15 @@ static void print_json(const struct dev *devs, unsigned int n)
 		       r->ecc.ce_volatile, r->ecc.ue_volatile, r->ecc.parity_volatile);
 		printf("        \"aggregate\": {\"correctable\": %" PRIu64 ", \"uncorrectable\": %" PRIu64 ", \"parity\": %" PRIu64 "}\n      },\n",
 		       r->ecc.ce_aggregate, r->ecc.ue_aggregate, r->ecc.parity_aggregate);
+		printf("      \"ecc_store\": ");
+		if (d->flash_ret) {
+			printf("null,\n");
+		} else {
+			printf("{\"state\": ");
+			jstr(d->flash.store);
+			printf(", \"history_available\": %s, \"flash_erases\": %" PRIu64 ", \"flash_writes\": %" PRIu64 "},\n",
+			       jb(!store_error(d)), d->flash.erases, d->flash.writes);
+		}
 		printf("      \"page_retirement\": {\n        \"retired_count\": %u,\n        \"cecc_count\": %u,\n        \"uecc_count\": %u,\n        \"pending\": %s,\n        \"pages\": [",
 		       r->retired_count, d->cecc_pages, d->uecc_pages,
 		       jb(r->retirement_pending));
@@ -562,6 +609,25 @@ static void print_prometheus(const struct dev *devs, unsigned int n)
 			printf("ppu_bank_remap_availability{device=\"%u\",level=\"%s\"} %u\n",
 			       devs[i].index, levels[j], v[j]);
 	}
+	prom_head("ppu_ecc_store_ok", "gauge",
+		  "1 if the ECC record store in flash loaded (history available).");
+	for (i = 0; i < n; i++)
+		if (!devs[i].flash_ret)
+			printf("ppu_ecc_store_ok{device=\"%u\",state=\"%s\"} %d\n",
+			       devs[i].index, devs[i].flash.store,
+			       !store_error(&devs[i]));
+	prom_head("ppu_flash_erases_total", "counter",
+		  "Erase-block erases of the flash over the ECC store's life (wear).");
+	for (i = 0; i < n; i++)
+		if (!devs[i].flash_ret)
+			printf("ppu_flash_erases_total{device=\"%u\"} %" PRIu64 "\n",
+			       devs[i].index, devs[i].flash.erases);
+	prom_head("ppu_flash_writes_total", "counter",
+		  "Writes to the flash over the ECC store's life (wear).");
+	for (i = 0; i < n; i++)
+		if (!devs[i].flash_ret)
+			printf("ppu_flash_writes_total{device=\"%u\"} %" PRIu64 "\n",
+			       devs[i].index, devs[i].flash.writes);
 	prom_head("ppu_rma_required", "gauge", "1 if the device should be returned (RMA).");
 	for (i = 0; i < n; i++)
 		printf("ppu_rma_required{device=\"%u\"} %d\n", devs[i].index,
@@ -673,7 +739,8 @@ static void usage(FILE *f)
 		"  -j, --json          JSON report\n"
 		"  -p, --prometheus    node_exporter textfile metrics\n"
 		"exit: 0 healthy, 1 warning, 2 RMA required, 3 no device,\n"
-		"      4 no permission, 5 driver too old, 6 other error\n");
+		"      4 no permission, 5 driver too old, 6 other error,\n"
+		"      7 ECC history in flash unreadable (health error)\n");
 }
 
 int main(int argc, char **argv)

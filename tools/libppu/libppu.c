@@ -503,6 +503,36 @@ ppu_return_t ppu_device_get_reset_recommended(ppu_device_t *dev, int *rec)
 	RAS_GETTER(*rec = ras.reset_recommended);
 }
 
+ppu_return_t ppu_device_get_flash(ppu_device_t *dev, ppu_flash_info_t *flash)
+{
+	char path[256], line[32];
+	int err;
+
+	if (!dev || !flash)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	memset(flash, 0, sizeof(*flash));
+	if (dev->card_minor < 0)
+		return PPU_ERROR_NOT_SUPPORTED;
+	snprintf(path, sizeof(path), SYS_DRM "/card%d/device/ras/ecc_store",
+		 dev->card_minor);
+	err = read_line(path, flash->store, sizeof(flash->store));
+	if (err)
+		return errno_to_ret(-err);
+	snprintf(path, sizeof(path), SYS_DRM "/card%d/device/ras/flash_erases",
+		 dev->card_minor);
+	err = read_line(path, line, sizeof(line));
+	if (err)
+		return errno_to_ret(-err);
+	flash->erases = strtoull(line, NULL, 10);
+	snprintf(path, sizeof(path), SYS_DRM "/card%d/device/ras/flash_writes",
+		 dev->card_minor);
+	err = read_line(path, line, sizeof(line));
+	if (err)
+		return errno_to_ret(-err);
+	flash->writes = strtoull(line, NULL, 10);
+	return PPU_SUCCESS;
+}
+
 ppu_return_t ppu_device_get_retired_pages(ppu_device_t *dev,
 					  ppu_retired_page_t *pages,
 					  unsigned int *count)

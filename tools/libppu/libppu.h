@@ -110,6 +110,22 @@ ppu_return_t ppu_device_get_rma(ppu_device_t *dev, ppu_rma_status_t *status,
 				unsigned int *reasons);
 ppu_return_t ppu_device_get_reset_recommended(ppu_device_t *dev, int *rec);
 
+/*
+ * The ECC record store in the device's flash (sysfs ras/ecc_store,
+ * flash_erases, flash_writes). store: "ok", "readonly" (a store of the
+ * previous layout, history known, new records not written), "damaged" (no
+ * valid image: the ECC history is unavailable, the flash is kept as it is
+ * until an administrator erases it), "unsupported", "io_error", "blank" or
+ * "none" (no flash). PPU_ERROR_NOT_SUPPORTED from an older driver.
+ */
+typedef struct {
+	char store[16];
+	uint64_t erases;		/* erase-block erases over its life */
+	uint64_t writes;		/* record and header writes, likewise */
+} ppu_flash_info_t;
+
+ppu_return_t ppu_device_get_flash(ppu_device_t *dev, ppu_flash_info_t *flash);
+
 typedef enum {
 	PPU_RETIRE_CAUSE_CECC = 1,
 	PPU_RETIRE_CAUSE_UECC = 2,
