@@ -153,6 +153,7 @@ struct ppu_hw_ops {
  * @spare_rows: spare rows per bank for row repair
  * @sddc: true if the memory controller runs SDDC instead of SEC-DED
  * @flash_size: bytes of on-board flash
+ * @flash_erase_size: bytes of an erase block of the flash
  */
 struct ppu_hw_hbm_info {
 	u64 size;
@@ -161,6 +162,7 @@ struct ppu_hw_hbm_info {
 	u32 spare_rows;
 	bool sddc;
 	u32 flash_size;
+	u32 flash_erase_size;
 };
 
 /**
@@ -245,7 +247,8 @@ struct ppu_hw_bank_info {
  * @inject: inject a memory error
  * @flash_read: read the on-board flash
  * @flash_write: write the on-board flash
- * @flash_erase: erase the whole flash (bytes read 0xff)
+ * @flash_erase: erase [@off, @off + @len), whole erase blocks (bytes read
+ *	0xff)
  * @flash_inject_torn: only the first @bytes of the next flash write land
  */
 struct ppu_hw_ras_ops {
@@ -262,7 +265,7 @@ struct ppu_hw_ras_ops {
 		      u32 bit_or_dev, u64 len);
 	int (*flash_read)(struct ppu_hw *hw, u32 off, void *buf, u32 len);
 	int (*flash_write)(struct ppu_hw *hw, u32 off, const void *buf, u32 len);
-	int (*flash_erase)(struct ppu_hw *hw);
+	int (*flash_erase)(struct ppu_hw *hw, u32 off, u32 len);
 	int (*flash_inject_torn)(struct ppu_hw *hw, u32 bytes);
 };
 

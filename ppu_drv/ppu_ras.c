@@ -44,6 +44,14 @@ static bool refuse_on_rma;
 module_param(refuse_on_rma, bool, 0444);
 MODULE_PARM_DESC(refuse_on_rma, "Refuse to load on a device that needs an RMA (default off: load for diagnostics)");
 
+static bool refuse_on_damaged_store;
+module_param(refuse_on_damaged_store, bool, 0444);
+MODULE_PARM_DESC(refuse_on_damaged_store, "Refuse to load when the ECC history in flash is unreadable (default off: load without it, for diagnostics and flash_reset)");
+
+static unsigned int flash_flush_s = 600;
+module_param(flash_flush_s, uint, 0444);
+MODULE_PARM_DESC(flash_flush_s, "Corrected errors that cross no threshold reach the flash at most every this many seconds, 0 every one (default 600)");
+
 static const char * const ppu_ras_type_names[] = {
 	[PPU_HW_RAS_CECC] = "cecc",
 	[PPU_HW_RAS_UECC] = "uecc",
@@ -83,11 +91,11 @@ static int ppu_ras_flash_write(void *ctx, u32 off, const void *buf, u32 len)
 	return hw->ras_ops->flash_write(hw, off, buf, len);
 }
 
-static int ppu_ras_flash_erase(void *ctx)
+static int ppu_ras_flash_erase(void *ctx, u32 off, u32 len)
 {
 	struct ppu_hw *hw = ctx;
 
-	return hw->ras_ops->flash_erase(hw);
+	return hw->ras_ops->flash_erase(hw, off, len);
 }
 
 static const struct ppu_flash_ops ppu_ras_flash_ops = {
@@ -188,8 +196,9 @@ static void ppu_ras_record(struct ppu_ras *ras, u64 addr,
 
 	if (!ras->flash_ok)
 		return;
-	ret = ppu_flash_append(&ras->flash, &ev);
-	if (ret)
+	/* By the wear policy: a first sighting or a retirement at once. */
+	ret = ppu_flash_record(&ras->flash, &ev);
+	if (ret && ret != -EROFS)
 		drm_err_ratelimited(&ras->ppu->drm, "ECC record of 0x%llx not saved to flash: %d\n",
 				    addr, ret);
 }
@@ -506,18 +515,32 @@ int ppu_ras_init(struct ppu_device *ppu)
 	ras->hbm = true;
 
 	ret = ppu_flash_init(&ras->flash, &ppu_ras_flash_ops, hw,
-			     hw->hbm.flash_size, ppu->drm.dev);
+			     hw->hbm.flash_size, hw->hbm.flash_erase_size,
+			     ppu->drm.dev);
 	if (ret)
 		goto err_vram;
+	ppu_flash_set_policy(&ras->flash, &(struct ppu_flash_policy) {
+		.cecc_threshold = cecc_threshold,
+		.flush_interval = flash_flush_s,
+	});
 	ret = ppu_flash_load(&ras->flash);
+	/* Only an all-erased flash is formatted without being asked. */
 	if (ret == -ENODATA) {
 		drm_info(&ppu->drm, "flash holds no ECC records yet: formatting it\n");
 		ret = ppu_flash_reset(&ras->flash, PPU_FLASH_RESET_CONFIRM);
 	}
-	if (ret)
+	if (ret == -EBADMSG || ret == -EPROTONOSUPPORT)
+		drm_err(&ppu->drm, "ECC history in flash unreadable (%d): left untouched, ECC history unavailable; see ras/ecc_store, debugfs flash_reset\n",
+			ret);
+	else if (ret)
 		drm_err(&ppu->drm, "ECC records in flash unusable (%d): no history\n",
 			ret);
 	ras->flash_ok = !ret;
+	if (ret && refuse_on_damaged_store) {
+		drm_err(&ppu->drm, "no ECC history: refusing to load (refuse_on_damaged_store)\n");
+		ret = -EIO;
+		goto err_flash;
+	}
 
 	mutex_lock(&ras->lock);
 	ret = ppu_ras_load_flow(ras);
@@ -563,8 +586,12 @@ void ppu_ras_stop(struct ppu_device *ppu)
 {
 	struct ppu_hw *hw = ppu->hw;
 
-	if (hw->ras_ops)
-		hw->ras_ops->set_ras_handler(hw, NULL, NULL);
+	if (!hw->ras_ops)
+		return;
+	hw->ras_ops->set_ras_handler(hw, NULL, NULL);
+	/* No event comes any more: what the wear policy kept in RAM goes. */
+	if (ppu->ras.hbm)
+		ppu_flash_flush(&ppu->ras.flash);
 }
 
 /**
@@ -735,6 +762,8 @@ int ppu_ras_device_reset(struct ppu_device *ppu)
 	ras->ce[PPU_RAS_AGGREGATE] = 0;
 	ras->ue[PPU_RAS_AGGREGATE] = 0;
 	ras->parity[PPU_RAS_AGGREGATE] = 0;
+	/* The load drops the counts the wear policy kept in RAM: write them. */
+	ppu_flash_flush(&ras->flash);
 	ret = ppu_flash_load(&ras->flash);
 	ras->flash_ok = !ret;
 	ret = ppu_ras_load_flow(ras);

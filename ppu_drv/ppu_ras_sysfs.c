@@ -262,6 +262,48 @@ static ssize_t reset_recommended_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(reset_recommended);
 
+/* The ECC record store in flash: its state and wear (ppu_flash.c). */
+static bool ppu_ras_flash_stats(struct device *dev, struct ppu_flash_stats *st)
+{
+	struct ppu_ras *ras = &dev_to_ppu(dev)->ras;
+
+	if (!ras->hbm)
+		return false;
+	ppu_flash_get_stats(&ras->flash, st);
+	return true;
+}
+
+static ssize_t ecc_store_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	struct ppu_flash_stats st;
+
+	if (!ppu_ras_flash_stats(dev, &st))
+		return sysfs_emit(buf, "none\n");
+	return sysfs_emit(buf, "%s\n", ppu_flash_state_name(st.state));
+}
+static DEVICE_ATTR_RO(ecc_store);
+
+static ssize_t flash_erases_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct ppu_flash_stats st = {};
+
+	ppu_ras_flash_stats(dev, &st);
+	return sysfs_emit(buf, "%llu\n", st.life_erases);
+}
+static DEVICE_ATTR_RO(flash_erases);
+
+static ssize_t flash_writes_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct ppu_flash_stats st = {};
+
+	ppu_ras_flash_stats(dev, &st);
+	return sysfs_emit(buf, "%llu\n", st.life_writes);
+}
+static DEVICE_ATTR_RO(flash_writes);
+
 static ssize_t device_reset_store(struct device *dev,
 				  struct device_attribute *attr,
 				  const char *buf, size_t count)
@@ -299,6 +341,9 @@ static struct attribute *ppu_ras_attrs[] = {
 	&dev_attr_mem_available.attr,
 	&dev_attr_reset_recommended.attr,
 	&dev_attr_device_reset.attr,
+	&dev_attr_ecc_store.attr,
+	&dev_attr_flash_erases.attr,
+	&dev_attr_flash_writes.attr,
 	NULL,
 };
 

@@ -37,34 +37,56 @@ struct ppu_sim_ras_config {
 int ppu_sim_ras_init(struct ppu_sim *sim, const struct ppu_sim_ras_config *cfg);
 void ppu_sim_ras_fini(struct ppu_sim *sim);
 
+/* Erase block of the simulated flash. */
+#define PPU_SIM_FLASH_ERASE_SIZE	4096
+
 /**
  * struct ppu_sim_flash - the simulated on-board flash
  * @lock: serialises accesses
  * @data: contents, @size bytes
  * @size: capacity in bytes
+ * @erase_size: bytes of an erase block
  * @torn_after: bytes of the next write that land, or -1 (no injection)
+ * @cut_at: a power cut at this many steps (writes, erased blocks) from
+ *	now, 0 for none
+ * @cut_bytes: bytes of the step cut short that land
+ * @powered: false from a power cut until ppu_sim_flash_power_on()
+ * @steps: writes and erased blocks done with power on
+ * @dropped: writes and erased blocks dropped while the power was off
+ * @cuts: power cuts injected
  * @writes: writes done
- * @erases: erases done
+ * @erases: erase blocks erased
  * @torn_writes: writes torn by injection
  */
 struct ppu_sim_flash {
 	struct mutex lock; /* serialises accesses */
 	u8 *data;
 	u32 size;
+	u32 erase_size;
 	s64 torn_after;
+	u32 cut_at;
+	u32 cut_bytes;
+	bool powered;
+	u64 steps;
+	u64 dropped;
+	u64 cuts;
 	u64 writes;
 	u64 erases;
 	u64 torn_writes;
 };
 
-int ppu_sim_flash_init(struct ppu_sim_flash *flash, u32 size);
+int ppu_sim_flash_init(struct ppu_sim_flash *flash, u32 size, u32 erase_size);
 void ppu_sim_flash_fini(struct ppu_sim_flash *flash);
 int ppu_sim_flash_read(struct ppu_sim_flash *flash, u32 off, void *buf,
 		       u32 len);
 int ppu_sim_flash_write(struct ppu_sim_flash *flash, u32 off, const void *buf,
 			u32 len);
-void ppu_sim_flash_erase(struct ppu_sim_flash *flash);
+int ppu_sim_flash_erase(struct ppu_sim_flash *flash, u32 off, u32 len);
 void ppu_sim_flash_inject_torn(struct ppu_sim_flash *flash, u32 bytes);
+void ppu_sim_flash_inject_cut(struct ppu_sim_flash *flash, u32 step,
+			      u32 bytes);
+bool ppu_sim_flash_power_on(struct ppu_sim_flash *flash);
+u64 ppu_sim_flash_steps(struct ppu_sim_flash *flash);
 
 /**
  * struct ppu_sim_engine - one simulated engine (ring)
