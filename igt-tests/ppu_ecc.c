@@ -646,8 +646,10 @@ struct uproc {
 	int landed[2];
 	uint32_t ecc_flags, banned;
 	int later_ret, later_status;
-	int create_ret;		/* CTX_CREATE on the same file while pending */
-	int create_new_ret;	/* CTX_CREATE on a file opened while pending */
+	int create_ret;		/* CTX_CREATE on the same file after the UECC */
+	int create_new_ret;	/* CTX_CREATE on a file opened after the UECC */
+	int status_closed;	/* a job of a context destroyed before the UECC */
+	int landed_closed;
 };
 
 struct ushm {
@@ -700,9 +702,11 @@ static int submit_ret(int dfd, uint32_t ctx, uint32_t cls, uint32_t inst,
 
 /*
  * NPROC processes, each with a context and a long job (DELAY chain) on its
- * own ring plus a job queued behind it. A UECC kills all of them: -EIO,
- * ecc_flags, no new context while the retirement is pending. The page is
- * retired at the last close of the device, and work goes on.
+ * own ring plus a job queued behind it, and a job of a context destroyed
+ * before the UECC still queued on the ring. A UECC (uecc_scope=device)
+ * kills all of them: -EIO, ecc_flags. No buffer holds the bad page: it is
+ * retired at once, and new contexts work at once, while every process
+ * still holds the device open (no lockout until the last close).
  */
 static void test_uecc_kills_all(void)
 {
@@ -727,7 +731,7 @@ static void test_uecc_kills_all(void)
 
 	igt_fork(child, NPROC) {
 		struct uproc *rec = &sh->p[child];
-		uint32_t ctx, bo, so[2], *map;
+		uint32_t ctx, bo, so[2], so_closed, *map;
 		struct ppu_cs cs = { .n = 0 }, cs2 = { .n = 0 };
 		char comm[16];
 		int dfd;
@@ -749,13 +753,26 @@ static void test_uecc_kills_all(void)
 					 so[0]), 0);
 		igt_assert_eq(submit_ret(dfd, ctx, rings[child].cls, rings[child].inst, &cs2, bo,
 					 so[1]), 0);
+		/* a closed context whose job waits on the ring: killed too */
+		{
+			struct ppu_cs cs4 = { .n = 0 };
+			uint32_t ctx2 = ppu_ctx_create(dfd);
+
+			so_closed = ppu_syncobj_create(dfd);
+			ppu_cs_write(&cs4, 0, 12, 0x4444);
+			igt_assert_eq(submit_ret(dfd, ctx2, rings[child].cls, rings[child].inst,
+						 &cs4, bo, so_closed), 0);
+			ppu_ctx_destroy(dfd, ctx2);
+		}
 		st(&rec->stage, ST_SUBMITTED);
 		wait_at_least(&sh->go, 1, 60000, "the UECC");
 
 		for (int j = 0; j < 2; j++)
 			rec->status[j] = ppu_wait_status(dfd, so[j], PPU_HANG_WAIT_NS);
+		rec->status_closed = ppu_wait_status(dfd, so_closed, PPU_HANG_WAIT_NS);
 		rec->landed[0] = map[0] == 0x1111;
 		rec->landed[1] = map[1] == 0x2222;
+		rec->landed_closed = map[3] == 0x4444;
 		{
 			struct drm_ppu_ctx_query_reset q = ppu_ctx_query_reset(dfd, ctx);
 
@@ -794,27 +811,27 @@ static void test_uecc_kills_all(void)
 	snap_dump("after the UECC", &m);
 	igt_assert_eq_u64(m.ue_v - b.ue_v, 1);
 	igt_assert_eq_u64(m.ue_a - b.ue_a, 1);
-	igt_assert_eq_u64(m.pending, 1);
-	assert_page(&m, addr, "uecc", "pending");
-	/* not yet out of the allocator */
-	igt_assert_eq_u64(m.mem_total, b.mem_total);
+	/* no buffer holds the page: out of the allocator at once */
+	igt_assert_eq_u64(m.pending, 0);
+	assert_page(&m, addr, "uecc", "reserved");
+	igt_assert_eq_u64(b.mem_total - m.mem_total, SZ_64K);
 	igt_assert_eq_u64(m.reset_rec, 0);
 	st(&sh->go, 1);
 
 	for (int c = 0; c < NPROC; c++)
 		wait_at_least(&sh->p[c].stage, ST_CHECKED, 60000, "the processes' checks");
-	/* the processes still hold their files: still pending */
-	igt_assert_eq_u64(ras_u64("retirement_pending"), 1);
+	/* the processes still hold their files: nothing waits for them */
+	igt_assert_eq_u64(ras_u64("retirement_pending"), 0);
 	st(&sh->go, 2);
 	igt_waitchildren_timeout(60, "UECC processes stuck");
 
 	for (int c = 0; c < NPROC; c++) {
 		const struct uproc *p = &sh->p[c];
 
-		igt_info("process %d: status %d %d landed %d %d ecc_flags %#x banned %u later %d/%d create %d new %d\n",
+		igt_info("process %d: status %d %d landed %d %d ecc_flags %#x banned %u later %d/%d create %d new %d closed ctx job %d landed %d\n",
 			 c, p->status[0], p->status[1], p->landed[0], p->landed[1], p->ecc_flags,
 			 p->banned, p->later_ret, p->later_status, p->create_ret,
-			 p->create_new_ret);
+			 p->create_new_ret, p->status_closed, p->landed_closed);
 		igt_assert_f(p->status[0] == -EIO && p->status[1] == -EIO,
 			     "process %d: jobs ended %d %d, want -EIO\n", c, p->status[0],
 			     p->status[1]);
@@ -823,14 +840,15 @@ static void test_uecc_kills_all(void)
 			     c, p->ecc_flags);
 		igt_assert_f(p->later_status == -EIO, "process %d: later job %d/%d, want -EIO\n",
 			     c, p->later_ret, p->later_status);
-		igt_assert_f(p->create_ret == -EIO, "process %d: CTX_CREATE while pending: %d\n",
+		igt_assert_f(p->status_closed == -EIO && !p->landed_closed,
+			     "process %d: job of a closed context ended %d, landed %d\n",
+			     c, p->status_closed, p->landed_closed);
+		igt_assert_f(p->create_ret == 0, "process %d: CTX_CREATE after the UECC: %d\n",
 			     c, p->create_ret);
 	}
-	igt_assert_f(sh->p[0].create_new_ret == -EIO,
-		     "CTX_CREATE on a file opened while pending: %d\n", sh->p[0].create_new_ret);
+	igt_assert_f(sh->p[0].create_new_ret == 0,
+		     "CTX_CREATE on a file opened after the UECC: %d\n", sh->p[0].create_new_ret);
 
-	/* the last close retired the page */
-	igt_assert_f(wait_pending(0, 5000), "retirement still pending after the last close\n");
 	snap(&a);
 	snap_dump("after the last close", &a);
 	assert_page(&a, addr, "uecc", "reserved");
@@ -855,17 +873,17 @@ static void test_uecc_kills_all(void)
 
 /* --------------------------------------------------------- repair flow */
 /*
- * @n UECC at addresses @addrs, recorded in flash; then every file closed,
- * so the pages are retired at run time.
+ * @n UECC at addresses @addrs, recorded in flash and retired at run time;
+ * then every file closed.
  */
 static void record_uecc(const uint64_t *addrs, unsigned int n)
 {
 	reopen();
 	for (unsigned int i = 0; i < n; i++)
 		make_uecc(addrs[i]);
-	igt_assert_eq_u64(ras_u64("retirement_pending"), 1);
+	/* no buffer holds them: retired at once */
+	igt_assert_eq_u64(ras_u64("retirement_pending"), 0);
 	drop_fd();
-	igt_assert_f(wait_pending(0, 5000), "retirement pending after the last close\n");
 }
 
 /*
@@ -1384,12 +1402,18 @@ static unsigned int param_u(const char *mod, const char *name, unsigned int def)
 	return (unsigned int)strtoul(buf, NULL, 0);
 }
 
+static int scope_set(const char *scope)
+{
+	return ppu_debugfs_write("/sys/module/ppu/parameters", "uecc_scope", scope);
+}
+
 static void exit_handler(int sig)
 {
 	/* leave no injected torn write or open file behind */
 	if (fd >= 0)
 		close(fd);
 	fd = -1;
+	scope_set("device");
 }
 
 /* ------------------------------------------------------------- VRAM */
@@ -1424,6 +1448,18 @@ static void cs_copy(struct ppu_cs *cs, uint32_t src, uint32_t soff, uint32_t dst
 	ppu_cs_emit(cs, soff);
 	ppu_cs_emit(cs, dst);
 	ppu_cs_emit(cs, doff);
+}
+
+/* write @val to VRAM[@off] in a job of @ctx: the codeword exists */
+static void vram_write_job(int dfd, uint32_t ctx, uint32_t vram, uint32_t off, uint32_t val)
+{
+	struct ppu_cs cs = { .n = 0 };
+	uint32_t so = ppu_syncobj_create(dfd);
+
+	ppu_cs_write(&cs, 0, off, val);
+	ppu_submit_cs(dfd, ctx, DRM_PPU_RING_COMPUTE, 0, &cs, &vram, 1, 0, so);
+	igt_assert_eq(ppu_wait_status(dfd, so, PPU_WAIT_NS), 1);
+	drmSyncobjDestroy(dfd, so);
 }
 
 /* copy VRAM[@off] to sys[0] in a job of @ctx; returns the fence status */
@@ -1550,13 +1586,15 @@ static void test_vram_cecc_pending(void)
 
 /*
  * An uncorrectable error read by an engine: that job ends with -EIO, the
- * context is flagged, the page retires at the last close.
+ * context is flagged. The page stays pending while the buffer lives, new
+ * contexts work meanwhile, and it is retired when the buffer is freed,
+ * while the file is still open.
  */
 static void test_vram_uecc_job(void)
 {
 	static struct ras_snap b, a, f;
 	struct drm_ppu_ctx_query_reset q;
-	uint32_t vram, sys, ctx;
+	uint32_t vram, sys, ctx, ctx2;
 	uint64_t addr;
 
 	clean_slate();
@@ -1575,14 +1613,214 @@ static void test_vram_uecc_job(void)
 	igt_assert_eq_u64(a.ue_v - b.ue_v, 1);
 	assert_page(&a, addr + 128, "uecc", "pending");
 
+	/* no lockout: a new context works while the page is pending */
+	ctx2 = ppu_ctx_create(fd);
+	assert_device_works(fd);
+	ppu_ctx_destroy(fd, ctx2);
+
 	ppu_bo_close(fd, vram);
-	ppu_bo_close(fd, sys);
-	drop_fd();
 	igt_assert(wait_pending(0, 5000));
 	snap(&f);
 	assert_page(&f, addr + 128, "uecc", "reserved");
 	igt_assert_eq_u64(b.mem_total - f.mem_total, SZ_64K);
-	reopen();
+	ppu_bo_close(fd, sys);
+	assert_device_works(fd);
+}
+
+/* does a VRAM buffer listed in debugfs vram_bos overlap the page of @addr? */
+static bool vram_page_in_use(uint64_t addr)
+{
+	static char buf[16384];
+	char *line, *save = NULL;
+
+	igt_assert(ppu_debugfs_read(dbg_dir, "vram_bos", buf, sizeof(buf)) >= 0);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *end;
+		uint64_t start = strtoull(line, &end, 0);
+		uint64_t size = strtoull(end, NULL, 0);
+
+		if (start < PAGE_OF(addr) + SZ_64K && PAGE_OF(addr) < start + size)
+			return true;
+	}
+	return false;
+}
+
+struct oshm {
+	int go;
+	int stage;
+	int status;		/* B's long job */
+	int landed;
+	uint32_t ecc_flags, banned;
+	int later_status;	/* a job B submits after the UECC */
+};
+
+/*
+ * uecc_scope=owners: file A holds a VRAM buffer whose page goes bad and
+ * reads it; file B runs a long job on another ring and holds a buffer
+ * elsewhere; file C holds nothing. Only A's contexts (both, the one that
+ * read and the idle one) lose their work; B's job completes and B and C
+ * work on. A's page is retired when A frees the buffer; A may create new
+ * contexts at once.
+ */
+static void test_uecc_owners_scope(void)
+{
+	struct drm_ppu_ctx_query_reset q;
+	static struct ras_snap b, a, f;
+	uint32_t vram, sys, ctx, ctx_idle, cfd_ctx;
+	struct oshm *sh;
+	uint64_t addr;
+	int cfd;
+
+	clean_slate();
+	igt_assert_eq(scope_set("owners"), 0);
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	igt_assert(sh != MAP_FAILED);
+	memset(sh, 0, sizeof(*sh));
+	snap(&b);
+
+	igt_fork(child, 1) {
+		struct ppu_cs cs = { .n = 0 }, cs2 = { .n = 0 };
+		uint32_t bctx, bo, bvram, so, so2, *map;
+		int dfd = ppu_open();
+
+		bctx = ppu_ctx_create(dfd);
+		igt_assert_eq(vram_bo_create(dfd, SZ_64K, &bvram), 0);
+		bo = ppu_bo_create(dfd, PPU_PAGE_SIZE);
+		map = ppu_bo_map(dfd, bo, PPU_PAGE_SIZE);
+		so = ppu_syncobj_create(dfd);
+		for (int i = 0; i < 10; i++)
+			ppu_cs_delay(&cs, 100000);
+		ppu_cs_write(&cs, 0, 0, 0x5151);
+		igt_assert_eq(submit_ret(dfd, bctx, DRM_PPU_RING_GFX, 0, &cs, bo, so), 0);
+		st(&sh->stage, 1);
+		wait_at_least(&sh->go, 1, 60000, "the UECC");
+		sh->status = ppu_wait_status(dfd, so, PPU_HANG_WAIT_NS);
+		sh->landed = map[0] == 0x5151;
+		q = ppu_ctx_query_reset(dfd, bctx);
+		sh->ecc_flags = q.ecc_flags;
+		sh->banned = q.banned;
+		so2 = ppu_syncobj_create(dfd);
+		ppu_cs_write(&cs2, 0, 4, 0x5252);
+		igt_assert_eq(submit_ret(dfd, bctx, DRM_PPU_RING_GFX, 0, &cs2, bo, so2), 0);
+		sh->later_status = ppu_wait_status(dfd, so2, PPU_WAIT_NS);
+		st(&sh->stage, 2);
+		munmap(map, PPU_PAGE_SIZE);
+		close(dfd);
+	}
+
+	/* A: two contexts, a buffer on the page that goes bad */
+	ctx = ppu_ctx_create(fd);
+	ctx_idle = ppu_ctx_create(fd);
+	igt_assert_eq(vram_bo_create(fd, SZ_64K, &vram), 0);
+	sys = ppu_bo_create(fd, PPU_PAGE_SIZE);
+	addr = vram_newest_addr();
+	/* C: holds nothing */
+	cfd = ppu_open();
+	cfd_ctx = ppu_ctx_create(cfd);
+	wait_at_least(&sh->stage, 1, 30000, "B's job");
+
+	vram_write_job(fd, ctx, vram, 256, 0xa11ce);
+	inject("flip2 %#" PRIx64 " 3 17", addr + 256);
+	igt_assert_eq(vram_copy_job(fd, ctx, vram, 256, sys), -EIO);
+	igt_assert(wait_pending(1, 5000));
+	snap(&a);
+	snap_dump("after the UECC, owners scope", &a);
+	igt_assert_eq_u64(a.ue_v - b.ue_v, 1);
+	assert_page(&a, addr + 256, "uecc", "pending");
+	st(&sh->go, 1);
+
+	q = ppu_ctx_query_reset(fd, ctx);
+	igt_assert_f((q.ecc_flags & DRM_PPU_CTX_ECC_UECC) && q.banned,
+		     "A's reading context: ecc_flags %#x banned %u\n", q.ecc_flags, q.banned);
+	q = ppu_ctx_query_reset(fd, ctx_idle);
+	igt_assert_f((q.ecc_flags & DRM_PPU_CTX_ECC_UECC) && q.banned,
+		     "A's idle context: ecc_flags %#x banned %u\n", q.ecc_flags, q.banned);
+	q = ppu_ctx_query_reset(cfd, cfd_ctx);
+	igt_assert_f(!q.ecc_flags && !q.banned, "C: ecc_flags %#x banned %u\n",
+		     q.ecc_flags, q.banned);
+	assert_device_works(cfd);
+
+	wait_at_least(&sh->stage, 2, 60000, "B's checks");
+	igt_waitchildren_timeout(30, "B stuck");
+	igt_info("B: long job %d landed %d ecc_flags %#x banned %u later job %d\n",
+		 sh->status, sh->landed, sh->ecc_flags, sh->banned, sh->later_status);
+	igt_assert_f(sh->status == 1 && sh->landed, "B's job: %d landed %d\n",
+		     sh->status, sh->landed);
+	igt_assert_f(!sh->ecc_flags && !sh->banned, "B: ecc_flags %#x banned %u\n",
+		     sh->ecc_flags, sh->banned);
+	igt_assert_eq(sh->later_status, 1);
+
+	/* A works on with a new context; the page retires with A's buffer */
+	ppu_ctx_destroy(fd, ppu_ctx_create(fd));
+	ppu_bo_close(fd, vram);
+	igt_assert(wait_pending(0, 5000));
+	snap(&f);
+	assert_page(&f, addr + 256, "uecc", "reserved");
+	igt_assert_eq_u64(b.mem_total - f.mem_total, SZ_64K);
+	ppu_bo_close(fd, sys);
+	assert_device_works(fd);
+	close(cfd);
+	igt_assert_eq(scope_set("device"), 0);
+	munmap(sh, sizeof(*sh));
+}
+
+/*
+ * The buffer that holds a pending bad page is freed while other processes
+ * allocate device memory as fast as they can: the page is reserved in the
+ * same step as the free, so no allocation ever lands on it.
+ */
+static void test_uecc_free_reserves_first(void)
+{
+	const unsigned int rounds = 3, nalloc = 2;
+	int *stop;
+
+	clean_slate();
+	stop = mmap(NULL, sizeof(*stop), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		    -1, 0);
+	igt_assert(stop != MAP_FAILED);
+	for (unsigned int r = 0; r < rounds; r++) {
+		static struct ras_snap s;
+		uint32_t vram, sys, ctx;
+		uint64_t addr;
+
+		ctx = ppu_ctx_create(fd);
+		igt_assert_eq(vram_bo_create(fd, SZ_64K, &vram), 0);
+		sys = ppu_bo_create(fd, PPU_PAGE_SIZE);
+		addr = vram_newest_addr();
+		/* off 512: other subtests leave weak cells lower in this page */
+		vram_write_job(fd, ctx, vram, 512, 0xb0b);
+		inject("flip2 %#" PRIx64 " 3 17", addr + 512);
+		igt_assert_eq(vram_copy_job(fd, ctx, vram, 512, sys), -EIO);
+		igt_assert(wait_pending(1, 5000));
+
+		st(stop, 0);
+		igt_fork(child, nalloc) {
+			int dfd = ppu_open();
+
+			/* 64 KiB buffers, created and freed in a loop */
+			while (!ld(stop)) {
+				uint32_t h;
+
+				if (vram_bo_create(dfd, SZ_64K, &h) == 0)
+					ppu_bo_close(dfd, h);
+			}
+			close(dfd);
+		}
+		usleep(50 * 1000);
+		ppu_bo_close(fd, vram);
+		/* reserved by the free itself: not pending, nobody on it */
+		igt_assert_eq_u64(ras_u64("retirement_pending"), 0);
+		igt_assert_f(!vram_page_in_use(addr), "a buffer landed on the bad page\n");
+		usleep(50 * 1000);
+		igt_assert_f(!vram_page_in_use(addr), "a buffer landed on the bad page\n");
+		st(stop, 1);
+		igt_waitchildren_timeout(30, "allocators stuck");
+		snap(&s);
+		assert_page(&s, addr + 512, "uecc", "reserved");
+		ppu_bo_close(fd, sys);
+		ppu_ctx_destroy(fd, ctx);
+	}
+	munmap(stop, sizeof(*stop));
 	assert_device_works(fd);
 }
 
@@ -1627,9 +1865,17 @@ igt_main
 	igt_subtest("vram-cecc-retire-pending-until-free")
 		test_vram_cecc_pending();
 
-	igt_describe("UECC read by an engine: that job -EIO, the page retired at the last close");
+	igt_describe("UECC read by an engine: that job -EIO, the page retired when its buffer is freed");
 	igt_subtest("vram-uecc-job-eio")
 		test_vram_uecc_job();
+
+	igt_describe("uecc_scope=owners: only the files holding the bad page lose their work");
+	igt_subtest("uecc-owners-scope")
+		test_uecc_owners_scope();
+
+	igt_describe("freeing the buffer of a pending bad page reserves it before any allocation");
+	igt_subtest("uecc-free-reserves-first")
+		test_uecc_free_reserves_first();
 
 	igt_describe("ecc=0 at load: old retirements stay, new CECC hits retire nothing");
 	igt_subtest("ecc-off-keeps-old-retirements")
@@ -1648,7 +1894,7 @@ igt_main
 	igt_subtest("cecc-two-hits-kept")
 		test_cecc_two_hits();
 
-	igt_describe("a UECC kills the work of every process; the page retires at the last close");
+	igt_describe("a UECC kills the work of every process, closed contexts included; no lockout");
 	igt_subtest("uecc-kills-all-processes")
 		test_uecc_kills_all();
 

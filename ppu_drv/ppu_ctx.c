@@ -14,7 +14,11 @@
 static void ppu_ctx_release(struct kref *kref)
 {
 	struct ppu_ctx *ctx = container_of(kref, struct ppu_ctx, refcount);
+	struct ppu_device *ppu = ctx->ppu;
 
+	spin_lock(&ppu->ctxs_lock);
+	list_del(&ctx->dev_link);
+	spin_unlock(&ppu->ctxs_lock);
 	mutex_destroy(&ctx->submit_lock);
 	kfree(ctx->entities);
 	kfree(ctx);
@@ -90,6 +94,10 @@ static struct ppu_ctx *ppu_ctx_alloc(struct ppu_device *ppu)
 	ctx->ppu = ppu;
 	ctx->reset_base = atomic_read(&ppu->reset_count);
 	drm_sched_serial_ctx_init(&ctx->serial);
+	/* From here on a device-wide UECC fails it too (ppu_ras.c). */
+	spin_lock(&ppu->ctxs_lock);
+	list_add_tail(&ctx->dev_link, &ppu->ctxs);
+	spin_unlock(&ppu->ctxs_lock);
 
 	for (i = 0; i < ppu->nr_rings; i++) {
 		struct drm_gpu_scheduler *sched = &ppu->rings[i].sched;
@@ -114,8 +122,7 @@ static struct ppu_ctx *ppu_ctx_alloc(struct ppu_device *ppu)
  * @file: DRM file
  *
  * Return: 0, -EINVAL for unknown flags, -ENOMEM, -EBUSY if the file has
- * too many contexts, -ECANCELED if the file is banned, -EIO while a UECC
- * page is pending.
+ * too many contexts, -ECANCELED if the file is banned.
  */
 int ppu_ctx_create_ioctl(struct drm_device *dev, void *data,
 			 struct drm_file *file)
@@ -133,10 +140,6 @@ int ppu_ctx_create_ioctl(struct drm_device *dev, void *data,
 	if (atomic_read(&pfile->usage->banned)) {
 		drm_dbg_driver(dev, "ctx_create: refused: the file is banned\n");
 		return -ECANCELED;
-	}
-	if (ppu_ras_pending(to_ppu(dev))) {
-		drm_dbg_driver(dev, "ctx_create: refused: a UECC page is pending\n");
-		return -EIO;
 	}
 	ctx = ppu_ctx_alloc(to_ppu(dev));
 	if (IS_ERR(ctx))

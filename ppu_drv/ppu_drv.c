@@ -75,6 +75,7 @@ static int ppu_open(struct drm_device *dev, struct drm_file *file)
 		return -ENOMEM;
 	}
 	pfile->ppu = to_ppu(dev);
+	pfile->file = file;
 	xa_init_flags(&pfile->ctxs, XA_FLAGS_ALLOC1);
 	file->driver_priv = pfile;
 	mutex_lock(&pfile->ppu->files_lock);
@@ -212,6 +213,8 @@ static int ppu_probe(struct platform_device *pdev)
 	ppu->hw = pdata->hw;
 	mutex_init(&ppu->files_lock);
 	INIT_LIST_HEAD(&ppu->files);
+	spin_lock_init(&ppu->ctxs_lock);
+	INIT_LIST_HEAD(&ppu->ctxs);
 	platform_set_drvdata(pdev, ppu);
 
 	/* Before any allocation of device memory: repair and retire. */

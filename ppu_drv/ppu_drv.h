@@ -67,6 +67,9 @@ struct ppu_ring {
  * @ras: memory health
  * @files_lock: protects @files
  * @files: open DRM files, for UECC handling and the last close
+ * @ctxs_lock: protects @ctxs
+ * @ctxs: every context not yet freed, closed ones whose jobs are still
+ *	pending included: a device-wide UECC fails them all
  * @limits: what one DRM file may hold, from the module parameters
  * @nr_jobs: jobs allocated and not yet freed; the unbind waits for zero
  * @free_jobs: jobs the scheduler is done with, freed by @free_work
@@ -82,6 +85,8 @@ struct ppu_device {
 	struct ppu_ras ras;
 	struct mutex files_lock; /* protects files */
 	struct list_head files;
+	spinlock_t ctxs_lock; /* protects ctxs */
+	struct list_head ctxs;
 	struct ppu_limits limits;
 	atomic_t nr_jobs;
 	struct llist_head free_jobs;
@@ -96,6 +101,7 @@ static inline struct ppu_device *to_ppu(struct drm_device *drm)
 /**
  * struct ppu_file - per-open-file state
  * @ppu: the device
+ * @file: the DRM file
  * @ctxs: contexts of this file, by id
  * @usage: jobs and device memory it holds, against &ppu_device.limits
  * @link: entry in &ppu_device.files; empty once the device's unbind has
@@ -103,6 +109,7 @@ static inline struct ppu_device *to_ppu(struct drm_device *drm)
  */
 struct ppu_file {
 	struct ppu_device *ppu;
+	struct drm_file *file;
 	struct xarray ctxs;
 	struct ppu_usage *usage;
 	struct list_head link;
@@ -122,6 +129,7 @@ struct ppu_file {
  *	flag, so drm_sched cancels the queued jobs of a banned context
  * @reset_base: device reset count when the context was created
  * @ecc_flags: DRM_PPU_CTX_ECC_* flags
+ * @dev_link: entry in &ppu_device.ctxs until the context is freed
  */
 struct ppu_ctx {
 	struct kref refcount;
@@ -133,6 +141,7 @@ struct ppu_ctx {
 	struct drm_sched_serial_ctx serial;
 	u32 reset_base;
 	u32 ecc_flags;
+	struct list_head dev_link;
 };
 
 /**

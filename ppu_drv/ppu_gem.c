@@ -19,14 +19,13 @@ static void ppu_vram_bo_free(struct drm_gem_object *obj)
 	mutex_lock(&ppu->ras.vram.lock);
 	list_del(&bo->link);
 	mutex_unlock(&ppu->ras.vram.lock);
-	ppu_vram_free(&ppu->ras.vram, &bo->blocks);
+	/* A page retired while this buffer used it is reserved in the free. */
+	ppu_ras_vram_free(ppu, &bo->blocks);
 	/* The file that created it may be gone: the counters are not. */
 	if (bo->usage)
 		ppu_usage_vram_sub(bo->usage, obj->size);
 	drm_gem_object_release(obj);
 	kfree(bo);
-	/* A page retired while this buffer used it can be reserved now. */
-	ppu_ras_vram_freed(ppu);
 }
 
 /*

@@ -107,7 +107,9 @@ struct ppu_hw;
  * @data: the driver's cookie given to &ppu_hw_ops.set_irq_handler
  * @ring: ring index
  * @seqno: seqno of the job that completed
- * @error: 0, or a negative errno if the engine stopped the job on an error
+ * @error: 0, or a negative errno if the engine stopped the job on an error:
+ *	-EBADMSG when it read data with an uncorrectable error (poisoned),
+ *	-EIO on an address/command parity error
  *
  * Called in process context with no device lock held, once per completed
  * job, in seqno order per ring.

@@ -7,10 +7,12 @@
  * of 64 KB pages, the load-time repair flow over the ECC records kept in
  * the device's flash, and the RMA verdict.
  */
+#include <linux/idr.h>
 #include <linux/kobject.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <drm/drm_file.h>
 #include <drm/drm_print.h>
 
 #include "ppu_drv.h"
@@ -51,6 +53,32 @@ MODULE_PARM_DESC(refuse_on_damaged_store, "Refuse to load when the ECC history i
 static unsigned int flash_flush_s = 600;
 module_param(flash_flush_s, uint, 0444);
 MODULE_PARM_DESC(flash_flush_s, "Corrected errors that cross no threshold reach the flash at most every this many seconds, 0 every one (default 600)");
+
+static const char * const ppu_ras_scope_names[] = { "device", "owners" };
+static bool uecc_scope_owners;
+
+static int ppu_ras_scope_set(const char *val, const struct kernel_param *kp)
+{
+	int i = sysfs_match_string(ppu_ras_scope_names, val);
+
+	if (i < 0)
+		return -EINVAL;
+	WRITE_ONCE(*(bool *)kp->arg, i == 1);
+	return 0;
+}
+
+static int ppu_ras_scope_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", ppu_ras_scope_names[*(bool *)kp->arg]);
+}
+
+static const struct kernel_param_ops ppu_ras_scope_ops = {
+	.set = ppu_ras_scope_set,
+	.get = ppu_ras_scope_get,
+};
+
+module_param_cb(uecc_scope, &ppu_ras_scope_ops, &uecc_scope_owners, 0644);
+MODULE_PARM_DESC(uecc_scope, "Who loses its work on an uncorrectable error: device (every context, default) or owners (the files holding a buffer on the bad page, and the job that read it); may change at run time");
 
 static const char * const ppu_ras_type_names[] = {
 	[PPU_HW_RAS_CECC] = "cecc",
@@ -140,12 +168,12 @@ static void ppu_ras_update_rma(struct ppu_ras *ras)
 }
 
 /*
- * Retire the page of @addr; lock held. A UECC page waits for the last
- * close of the device; a CECC page is reserved at once if no buffer uses
- * it. Already retired pages are left as they are.
+ * Retire the page of @addr; lock held. The page is reserved at once if no
+ * buffer uses it, else when the last one is freed (ppu_ras_vram_free()).
+ * Already retired pages are left as they are.
  */
 static struct ppu_ras_page *ppu_ras_retire(struct ppu_ras *ras, u64 addr,
-					   u32 cause, bool defer)
+					   u32 cause)
 {
 	u64 page = addr & PPU_ECC_PAGE_MASK;
 	struct ppu_ras_page *p;
@@ -161,13 +189,11 @@ static struct ppu_ras_page *ppu_ras_retire(struct ppu_ras *ras, u64 addr,
 	p->cause = cause;
 	p->timestamp = ktime_get_real_seconds();
 	p->state = DRM_PPU_RETIRE_PENDING;
-	if (!defer) {
-		ret = ppu_vram_reserve(&ras->vram, page, PPU_ECC_PAGE_SIZE);
-		if (!ret)
-			p->state = DRM_PPU_RETIRE_RESERVED;
-		else if (ret != -ENOSPC)
-			p->state = DRM_PPU_RETIRE_FAILED;
-	}
+	ret = ppu_vram_reserve(&ras->vram, page, PPU_ECC_PAGE_SIZE);
+	if (!ret)
+		p->state = DRM_PPU_RETIRE_RESERVED;
+	else if (ret != -ENOSPC)
+		p->state = DRM_PPU_RETIRE_FAILED;
 	list_add_tail(&p->link, &ras->pages);
 	ras->nr_pages++;
 	if (ras->flash_ok)
@@ -213,49 +239,127 @@ static void ppu_ras_handle_cecc(struct ppu_ras *ras, u64 addr)
 	hits = xa_to_value(xa_load(&ras->cecc_hits, addr >> 3)) + 1;
 	xa_store(&ras->cecc_hits, addr >> 3, xa_mk_value(hits), GFP_KERNEL);
 	if (ecc && hits > cecc_threshold)
-		ppu_ras_retire(ras, addr, DRM_PPU_RETIRE_CECC, false);
+		ppu_ras_retire(ras, addr, DRM_PPU_RETIRE_CECC);
 }
 
-/* Every context of every open file loses its work with -EIO. */
-static void ppu_ras_kill_contexts(struct ppu_device *ppu)
+/* @ctx loses its work: queued and later jobs end with -EIO. */
+static void ppu_ras_fail_ctx(struct ppu_ctx *ctx)
+{
+	ctx->serial.ban_error = -EIO;
+	WRITE_ONCE(ctx->ecc_flags, ctx->ecc_flags | DRM_PPU_CTX_ECC_UECC);
+	atomic_set(&ctx->serial.banned, 1);
+}
+
+static bool ppu_ras_owners_scope(void)
+{
+	return READ_ONCE(uecc_scope_owners);
+}
+
+/*
+ * Device scope: every context loses its work with -EIO. The device's list
+ * holds every context not yet freed: closed ones whose jobs are still
+ * queued or on a ring are failed too, and a context being created is
+ * either on the list already (failed) or created after the kill.
+ */
+static void ppu_ras_kill_device(struct ppu_device *ppu)
+{
+	struct ppu_ctx *ctx;
+
+	spin_lock(&ppu->ctxs_lock);
+	list_for_each_entry(ctx, &ppu->ctxs, dev_link)
+		ppu_ras_fail_ctx(ctx);
+	spin_unlock(&ppu->ctxs_lock);
+}
+
+/* Does @file hold a handle to a buffer in device memory on @page? */
+static bool ppu_ras_file_owns(struct drm_file *file, u64 page)
+{
+	struct drm_gem_object *obj;
+	bool owns = false;
+	int id;
+
+	spin_lock(&file->table_lock);
+	idr_for_each_entry(&file->object_idr, obj, id) {
+		u64 start;
+
+		if (!ppu_gem_is_vram(obj))
+			continue;
+		start = to_ppu_vram_bo(obj)->addr;
+		if (start < page + PPU_ECC_PAGE_SIZE && page < start + obj->size) {
+			owns = true;
+			break;
+		}
+	}
+	spin_unlock(&file->table_lock);
+	return owns;
+}
+
+/*
+ * Owners scope: only the files that hold a buffer on the bad page lose
+ * the work of their contexts (the job that read the page fails its own
+ * context, see ppu_ras_job_poisoned()). Returns the files failed.
+ */
+static unsigned int ppu_ras_kill_owners(struct ppu_device *ppu, u64 page)
 {
 	struct ppu_file *pfile;
+	unsigned int files = 0;
 	struct ppu_ctx *ctx;
 	unsigned long id;
 
 	mutex_lock(&ppu->files_lock);
 	list_for_each_entry(pfile, &ppu->files, link) {
+		if (!ppu_ras_file_owns(pfile->file, page))
+			continue;
 		xa_lock(&pfile->ctxs);
-		xa_for_each(&pfile->ctxs, id, ctx) {
-			ctx->serial.ban_error = -EIO;
-			WRITE_ONCE(ctx->ecc_flags,
-				   ctx->ecc_flags | DRM_PPU_CTX_ECC_UECC);
-			atomic_set(&ctx->serial.banned, 1);
-		}
+		xa_for_each(&pfile->ctxs, id, ctx)
+			ppu_ras_fail_ctx(ctx);
 		xa_unlock(&pfile->ctxs);
+		files++;
 	}
 	mutex_unlock(&ppu->files_lock);
+	return files;
+}
+
+/**
+ * ppu_ras_job_poisoned - a job read data with an uncorrectable error
+ * @ctx: the job's context
+ *
+ * The engine stopped the job (it ends with -EIO); its context loses its
+ * work in either scope: it read the bad page.
+ */
+void ppu_ras_job_poisoned(struct ppu_ctx *ctx)
+{
+	ppu_ras_fail_ctx(ctx);
 }
 
 static void ppu_ras_handle_uecc(struct ppu_ras *ras, u64 addr)
 {
 	struct ppu_device *ppu = ras->ppu;
+	u64 page = addr & PPU_ECC_PAGE_MASK;
+	bool owners = ppu_ras_owners_scope();
+	unsigned int files = 0;
 
 	/*
-	 * Flag every context first: once the error shows in the counts or
-	 * the pending state, every context already reads it.
+	 * Flag the contexts first: once the error shows in the counts or
+	 * the pending state, every context concerned already reads it.
 	 */
-	ppu_ras_kill_contexts(ppu);
+	if (owners)
+		files = ppu_ras_kill_owners(ppu, page);
+	else
+		ppu_ras_kill_device(ppu);
 
 	mutex_lock(&ras->lock);
 	ras->ue[PPU_RAS_VOLATILE]++;
 	ras->ue[PPU_RAS_AGGREGATE]++;
 	ppu_ras_record(ras, addr, PPU_ECC_UECC);
 	xa_store(&ras->uecc_addrs, addr >> 3, xa_mk_value(1), GFP_KERNEL);
-	if (ecc) {
-		ppu_ras_retire(ras, addr, DRM_PPU_RETIRE_UECC, true);
-		ras->pending = true;
-	}
+	/*
+	 * Retired now if no buffer holds the page, else when the last one
+	 * is freed (ppu_ras_vram_free()): no new buffer can land on it
+	 * either way, so new contexts need not wait.
+	 */
+	if (ecc)
+		ppu_ras_retire(ras, addr, DRM_PPU_RETIRE_UECC);
 	if (reset_recommended_uecc &&
 	    ras->ue[PPU_RAS_VOLATILE] >= reset_recommended_uecc &&
 	    !ras->reset_recommended) {
@@ -266,16 +370,14 @@ static void ppu_ras_handle_uecc(struct ppu_ras *ras, u64 addr)
 	ppu_ras_update_rma(ras);
 	mutex_unlock(&ras->lock);
 
-	drm_err(&ppu->drm, "uncorrectable memory error at 0x%llx: stopping all work\n",
-		addr);
+	if (owners)
+		drm_err(&ppu->drm, "uncorrectable memory error at 0x%llx: stopping the work of the %u file(s) using page 0x%llx\n",
+			addr, files, page);
+	else
+		drm_err(&ppu->drm, "uncorrectable memory error at 0x%llx: stopping all work\n",
+			addr);
 	ppu_ras_uevent(ras, "uecc", addr);
 	drm_sched_serial_recover(&ppu->domain, DRM_SCHED_SERIAL_CAUSE_UECC);
-
-	/* Nobody has the device open: the last user is already gone. */
-	mutex_lock(&ppu->files_lock);
-	if (list_empty(&ppu->files))
-		ppu_ras_last_close(ppu);
-	mutex_unlock(&ppu->files_lock);
 }
 
 static void ppu_ras_handle_parity(struct ppu_ras *ras, u64 addr)
@@ -375,8 +477,7 @@ static void ppu_ras_keep_retired(struct ppu_ras *ras,
 		if ((entries[i].flags & PPU_ECC_F_MASK) == PPU_ECC_F_RETIRED)
 			ppu_ras_retire(ras, entries[i].addr,
 				       entries[i].type == PPU_ECC_UECC ?
-				       DRM_PPU_RETIRE_UECC : DRM_PPU_RETIRE_CECC,
-				       false);
+				       DRM_PPU_RETIRE_UECC : DRM_PPU_RETIRE_CECC);
 }
 
 /*
@@ -457,8 +558,7 @@ static int ppu_ras_load_flow(struct ppu_ras *ras)
 		case PPU_ECC_ACT_RETIRE:
 			ppu_ras_retire(ras, r->addr,
 				       entries[i].type == PPU_ECC_UECC ?
-				       DRM_PPU_RETIRE_UECC : DRM_PPU_RETIRE_CECC,
-				       false);
+				       DRM_PPU_RETIRE_UECC : DRM_PPU_RETIRE_CECC);
 			drm_info(drm, "0x%llx retired: %s\n", r->addr,
 				 ppu_ecc_why_name(r->why));
 			break;
@@ -636,36 +736,72 @@ bool ppu_ras_ecc_enabled(void)
 }
 
 /**
- * ppu_ras_pending - does a UECC page wait for the last close?
+ * ppu_ras_pending_locked - ppu_ras_pending() with the RAS lock held
+ * @ras: memory health of the device
+ *
+ * Return: true while a retired page is still in a buffer's hands.
+ */
+bool ppu_ras_pending_locked(struct ppu_ras *ras)
+{
+	struct ppu_ras_page *p;
+
+	list_for_each_entry(p, &ras->pages, link)
+		if (p->state == DRM_PPU_RETIRE_PENDING)
+			return true;
+	return false;
+}
+
+/**
+ * ppu_ras_pending - does a retired page wait for its buffer to be freed?
  * @ppu: the device
  *
- * Return: true while new contexts must be refused.
+ * Return: true while a retired page is still in a buffer's hands.
  */
 bool ppu_ras_pending(struct ppu_device *ppu)
 {
 	bool pending;
 
 	mutex_lock(&ppu->ras.lock);
-	pending = ppu->ras.pending;
+	pending = ppu_ras_pending_locked(&ppu->ras);
 	mutex_unlock(&ppu->ras.lock);
 	return pending;
 }
 
-/* Reserve the pending pages whose users are gone; lock held. */
-static void ppu_ras_reserve_pending(struct ppu_ras *ras)
+/*
+ * Reserve the pending pages that no buffer holds any more; ras->lock and
+ * the allocator's lock held (a ppu_vram_free_then() callback).
+ */
+static void ppu_ras_reserve_pending_locked(struct ppu_vram *vram, void *data)
 {
+	struct ppu_ras *ras = data;
 	struct ppu_ras_page *p;
 	int ret;
 
+	lockdep_assert_held(&ras->lock);
 	list_for_each_entry(p, &ras->pages, link) {
 		if (p->state != DRM_PPU_RETIRE_PENDING)
 			continue;
-		ret = ppu_vram_reserve(&ras->vram, p->addr, PPU_ECC_PAGE_SIZE);
+		ret = ppu_vram_reserve_locked(vram, p->addr, PPU_ECC_PAGE_SIZE);
 		if (ret == -ENOSPC)
 			continue;	/* still used by a buffer: later */
 		p->state = ret ? DRM_PPU_RETIRE_FAILED : DRM_PPU_RETIRE_RESERVED;
+		p->announce = true;
+	}
+}
+
+/* Log and announce the pages reserved since the last call; lock held. */
+static void ppu_ras_announce(struct ppu_ras *ras)
+{
+	struct ppu_ras_page *p;
+
+	list_for_each_entry(p, &ras->pages, link) {
+		if (!p->announce)
+			continue;
+		p->announce = false;
 		drm_info(&ras->ppu->drm, "page 0x%llx %s\n", p->addr,
-			 ret ? "could not be reserved" : "retired: its users are gone");
+			 p->state == DRM_PPU_RETIRE_RESERVED ?
+			 "retired: its last buffer is gone" :
+			 "could not be reserved");
 		ppu_ras_uevent(ras, "retired", p->addr);
 	}
 }
@@ -674,35 +810,40 @@ static void ppu_ras_reserve_pending(struct ppu_ras *ras)
  * ppu_ras_last_close - the last DRM file of the device closed
  * @ppu: the device
  *
- * Pending UECC pages are retired now: device memory shrinks and work may
- * start again, without a device reset.
+ * Pending pages whose buffers are gone are retired now (a buffer can
+ * outlive its handles while a job uses it).
  */
 void ppu_ras_last_close(struct ppu_device *ppu)
 {
 	struct ppu_ras *ras = &ppu->ras;
 
+	if (!ras->hbm)
+		return;
 	mutex_lock(&ras->lock);
-	if (ras->pending) {
-		ras->pending = false;
-		ppu_ras_reserve_pending(ras);
-	}
+	mutex_lock(&ras->vram.lock);
+	ppu_ras_reserve_pending_locked(&ras->vram, ras);
+	mutex_unlock(&ras->vram.lock);
+	ppu_ras_announce(ras);
 	mutex_unlock(&ras->lock);
 }
 
 /**
- * ppu_ras_vram_freed - a buffer in device memory was freed
+ * ppu_ras_vram_free - give a buffer's device memory back
  * @ppu: the device
+ * @blocks: the buffer's blocks
  *
- * A page retired while a buffer used it is reserved now, unless it waits
- * for the last close of the device (UECC).
+ * A retired page that waited for this buffer is reserved in the same step
+ * as the free, under the allocator's lock: no allocation in between can
+ * hand the bad page to another buffer.
  */
-void ppu_ras_vram_freed(struct ppu_device *ppu)
+void ppu_ras_vram_free(struct ppu_device *ppu, struct list_head *blocks)
 {
 	struct ppu_ras *ras = &ppu->ras;
 
 	mutex_lock(&ras->lock);
-	if (!ras->pending)
-		ppu_ras_reserve_pending(ras);
+	ppu_vram_free_then(&ras->vram, blocks, ppu_ras_reserve_pending_locked,
+			   ras);
+	ppu_ras_announce(ras);
 	mutex_unlock(&ras->lock);
 }
 
@@ -756,7 +897,6 @@ int ppu_ras_device_reset(struct ppu_device *ppu)
 	ras->repair_failure = false;
 	ras->rma.reasons = 0;
 	ras->rma.warnings = 0;
-	ras->pending = false;
 	ras->remap_corr = 0;
 	ras->remap_unc = 0;
 	ras->ce[PPU_RAS_AGGREGATE] = 0;

@@ -13,6 +13,7 @@
 #include "ppu_flash.h"
 #include "ppu_vram.h"
 
+struct ppu_ctx;
 struct ppu_device;
 struct drm_device;
 struct drm_file;
@@ -28,6 +29,7 @@ enum { PPU_RAS_VOLATILE, PPU_RAS_AGGREGATE, PPU_RAS_NR_SCOPES };
  * @timestamp: seconds since the epoch
  * @cause: DRM_PPU_RETIRE_CECC or DRM_PPU_RETIRE_UECC
  * @state: DRM_PPU_RETIRE_RESERVED, _PENDING or _FAILED
+ * @announce: left pending when its last buffer was freed, not yet logged
  */
 struct ppu_ras_page {
 	struct list_head link;
@@ -35,6 +37,7 @@ struct ppu_ras_page {
 	u64 timestamp;
 	u32 cause;
 	u32 state;
+	bool announce;
 };
 
 /**
@@ -69,7 +72,6 @@ struct ppu_ras {
 	struct ppu_vram vram;
 	struct list_head pages;
 	u32 nr_pages;
-	bool pending;
 	u64 ce[PPU_RAS_NR_SCOPES];
 	u64 ue[PPU_RAS_NR_SCOPES];
 	u64 parity[PPU_RAS_NR_SCOPES];
@@ -89,8 +91,10 @@ void ppu_ras_fini(struct ppu_device *ppu);
 void ppu_ras_release(struct drm_device *drm, void *data);
 bool ppu_ras_ecc_enabled(void);
 bool ppu_ras_pending(struct ppu_device *ppu);
+bool ppu_ras_pending_locked(struct ppu_ras *ras);
 void ppu_ras_last_close(struct ppu_device *ppu);
-void ppu_ras_vram_freed(struct ppu_device *ppu);
+void ppu_ras_vram_free(struct ppu_device *ppu, struct list_head *blocks);
+void ppu_ras_job_poisoned(struct ppu_ctx *ctx);
 int ppu_ras_device_reset(struct ppu_device *ppu);
 int ppu_ras_inject(struct ppu_device *ppu, const char *cmd);
 void ppu_ras_flash_dump(struct ppu_device *ppu, struct seq_file *m);

@@ -399,7 +399,7 @@ int ppu_ras_query_ioctl(struct drm_device *dev, void *data,
 	q->parity_volatile = ras->parity[PPU_RAS_VOLATILE];
 	q->parity_aggregate = ras->parity[PPU_RAS_AGGREGATE];
 	q->retired_count = ras->nr_pages;
-	q->pending = ras->pending;
+	q->pending = ppu_ras_pending_locked(ras);
 	q->rma = ppu_ras_rma_status(ras);
 	q->rma_reasons = ras->rma.reasons ? ras->rma.reasons : ras->rma.warnings;
 	q->reset_recommended = ras->reset_recommended;

@@ -32,12 +32,15 @@ MODULE_PARM_DESC(sdma_timeout_ms, "Job timeout of sdma rings in ms (default 1000
  * @finished: the job's finished fence (reference until @base signals), so
  *	an engine error reaches userspace: 6.1's drm_sched does not copy the
  *	hardware fence's error to the finished fence
+ * @ctx: the job's context (reference until @base signals): a job the
+ *	engine stopped on poisoned data fails it
  * @link: entry in the ring's active list
  */
 struct ppu_fence {
 	struct dma_fence base;
 	struct ppu_ring *ring;
 	struct dma_fence *finished;
+	struct ppu_ctx *ctx;
 	struct list_head link;
 };
 
@@ -103,6 +106,8 @@ struct dma_fence *ppu_ring_emit(struct ppu_ring *ring, struct ppu_job *job,
 
 	fence->ring = ring;
 	fence->finished = dma_fence_get(&job->base.s_fence->finished);
+	fence->ctx = job->ctx;
+	kref_get(&job->ctx->refcount);
 
 	spin_lock_irqsave(&ring->fence_lock, flags);
 	dma_fence_init(&fence->base, &ppu_fence_ops, &ring->fence_lock,
@@ -115,6 +120,7 @@ struct dma_fence *ppu_ring_emit(struct ppu_ring *ring, struct ppu_job *job,
 		dma_fence_signal_locked(&fence->base);
 		spin_unlock_irqrestore(&ring->fence_lock, flags);
 		dma_fence_put(fence->finished);
+		ppu_ctx_put(fence->ctx);
 		dma_fence_put(&fence->base);
 		return ERR_PTR(ret);
 	}
@@ -133,6 +139,7 @@ static bool ppu_ring_signal_one(struct ppu_ring *ring, u32 seqno, int error,
 				bool cancel)
 {
 	struct ppu_fence *fence;
+	bool poisoned = false;
 	unsigned long flags;
 
 	spin_lock_irqsave(&ring->fence_lock, flags);
@@ -145,6 +152,10 @@ static bool ppu_ring_signal_one(struct ppu_ring *ring, u32 seqno, int error,
 	if (cancel) {
 		dma_fence_set_error(&fence->base, -ECANCELED);
 	} else if (error && fence->base.seqno == seqno) {
+		/* Poisoned data stops a job: userspace sees an I/O error. */
+		poisoned = error == -EBADMSG;
+		if (poisoned)
+			error = -EIO;
 		dma_fence_set_error(&fence->base, error);
 		/* The finished fence signals from our signal: not yet done. */
 		dma_fence_set_error(fence->finished, error);
@@ -152,6 +163,11 @@ static bool ppu_ring_signal_one(struct ppu_ring *ring, u32 seqno, int error,
 	dma_fence_signal_locked(&fence->base);
 	spin_unlock_irqrestore(&ring->fence_lock, flags);
 
+	/* It read the bad page: its context loses its work, in any scope. */
+	if (poisoned)
+		ppu_ras_job_poisoned(fence->ctx);
+	ppu_ctx_put(fence->ctx);
+	fence->ctx = NULL;
 	dma_fence_put(fence->finished);
 	fence->finished = NULL;
 	dma_fence_put(&fence->base);

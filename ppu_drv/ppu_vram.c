@@ -41,6 +41,24 @@ void ppu_vram_fini(struct ppu_vram *vram)
 	mutex_destroy(&vram->lock);
 }
 
+static int __ppu_vram_reserve(struct ppu_vram *vram, u64 start, u64 size)
+{
+	LIST_HEAD(blocks);
+	int ret;
+
+	lockdep_assert_held(&vram->lock);
+	if (start >= vram->size || size > vram->size - start)
+		return -EINVAL;
+	ret = drm_buddy_alloc_blocks(&vram->mm, start, start + size, size,
+				     SZ_4K, &blocks,
+				     DRM_BUDDY_RANGE_ALLOCATION);
+	if (!ret) {
+		list_splice_tail(&blocks, &vram->reserved);
+		vram->retired_bytes += size;
+	}
+	return ret;
+}
+
 /**
  * ppu_vram_reserve - take a range out of the allocator for good
  * @vram: the allocator
@@ -52,21 +70,47 @@ void ppu_vram_fini(struct ppu_vram *vram)
  */
 int ppu_vram_reserve(struct ppu_vram *vram, u64 start, u64 size)
 {
-	LIST_HEAD(blocks);
 	int ret;
 
-	if (start >= vram->size || size > vram->size - start)
-		return -EINVAL;
 	mutex_lock(&vram->lock);
-	ret = drm_buddy_alloc_blocks(&vram->mm, start, start + size, size,
-				     SZ_4K, &blocks,
-				     DRM_BUDDY_RANGE_ALLOCATION);
-	if (!ret) {
-		list_splice_tail(&blocks, &vram->reserved);
-		vram->retired_bytes += size;
-	}
+	ret = __ppu_vram_reserve(vram, start, size);
 	mutex_unlock(&vram->lock);
 	return ret;
+}
+
+/**
+ * ppu_vram_reserve_locked - ppu_vram_reserve() from a ppu_vram_free_then()
+ *	callback
+ * @vram: the allocator, its lock held by ppu_vram_free_then()
+ * @start: first byte, aligned to @size
+ * @size: bytes
+ *
+ * Return: as ppu_vram_reserve().
+ */
+int ppu_vram_reserve_locked(struct ppu_vram *vram, u64 start, u64 size)
+{
+	return __ppu_vram_reserve(vram, start, size);
+}
+
+/**
+ * ppu_vram_free_then - give a range back, then reserve, in one step
+ * @vram: the allocator
+ * @blocks: the blocks from ppu_vram_alloc()
+ * @reserve: called with the allocator's lock still held, after the free;
+ *	it takes bad pages out with ppu_vram_reserve_locked()
+ * @data: argument of @reserve
+ *
+ * No allocation can run between the free and @reserve: a bad page that
+ * was waiting for this buffer never reaches another one.
+ */
+void ppu_vram_free_then(struct ppu_vram *vram, struct list_head *blocks,
+			void (*reserve)(struct ppu_vram *vram, void *data),
+			void *data)
+{
+	mutex_lock(&vram->lock);
+	drm_buddy_free_list(&vram->mm, blocks);
+	reserve(vram, data);
+	mutex_unlock(&vram->lock);
 }
 
 /**

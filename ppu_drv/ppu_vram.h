@@ -33,6 +33,10 @@ int ppu_vram_reserve(struct ppu_vram *vram, u64 start, u64 size);
 s64 ppu_vram_alloc(struct ppu_vram *vram, u64 size, struct list_head *blocks,
 		   u64 *addr);
 void ppu_vram_free(struct ppu_vram *vram, struct list_head *blocks);
+int ppu_vram_reserve_locked(struct ppu_vram *vram, u64 start, u64 size);
+void ppu_vram_free_then(struct ppu_vram *vram, struct list_head *blocks,
+			void (*reserve)(struct ppu_vram *vram, void *data),
+			void *data);
 void ppu_vram_release_reserved(struct ppu_vram *vram);
 u64 ppu_vram_total(struct ppu_vram *vram);
 u64 ppu_vram_available(struct ppu_vram *vram);

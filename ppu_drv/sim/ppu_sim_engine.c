@@ -244,8 +244,8 @@ complete:
 /*
  * Do the device-memory access of e->mem without the device lock; then,
  * with the lock held again, retire the command or end the job. An
- * uncorrectable error or a parity error ends the job with -EIO (the
- * memory controller raised its own event). Returns the step result.
+ * uncorrectable error ends the job with -EBADMSG, a parity error with
+ * -EIO (the memory controller raised its own event). Returns the step result.
  */
 static enum ppu_sim_step ppu_sim_engine_mem(struct ppu_sim_engine *e,
 					    unsigned long *flags, u32 *seqno,
@@ -267,10 +267,9 @@ static enum ppu_sim_step ppu_sim_engine_mem(struct ppu_sim_engine *e,
 	/* A reset that started meanwhile drops the job: nothing to do. */
 	if (sim->resetting)
 		return PPU_SIM_STEP_NEXT;
+	/* -EBADMSG: poisoned data (uncorrectable); -EIO: a parity error. */
 	if (ret)
-		return ppu_sim_engine_complete(e, ret == -EBADMSG ||
-					       ret == -EIO ? -EIO : ret,
-					       seqno, error);
+		return ppu_sim_engine_complete(e, ret, seqno, error);
 	e->cursor += 4 * (1 + op.len);
 	e->progress++;
 	e->last_progress = ktime_get();
