@@ -291,6 +291,12 @@ void drm_sched_serial_show(struct drm_sched_serial_domain *domain,
 		}
 	}
 
+	/* The ring table comes last: tools read it up to the end. */
+	seq_puts(m, "last hints:");
+	for (i = 0; i < nr_rings; i++)
+		seq_printf(m, " %s=%s", d->rings[i]->name,
+			   drm_sched_serial_hint_name(snap->rings[i].last_hint));
+	seq_puts(m, "\n");
 	seq_puts(m, "ring       kind         timeouts  guilty  innocent  probes  last\n");
 	for (i = 0; i < nr_rings; i++) {
 		const struct drm_sched_serial_ring_snap *rs = &snap->rings[i];
@@ -301,11 +307,6 @@ void drm_sched_serial_show(struct drm_sched_serial_domain *domain,
 			   rs->timeouts, rs->guilty, rs->innocent, rs->probes,
 			   dss_verdict_name(rs->last_verdict));
 	}
-	seq_puts(m, "last hints:");
-	for (i = 0; i < nr_rings; i++)
-		seq_printf(m, " %s=%s", d->rings[i]->name,
-			   drm_sched_serial_hint_name(snap->rings[i].last_hint));
-	seq_puts(m, "\n");
 	kfree(snap);
 	return;
 

@@ -23,18 +23,38 @@ say "a double-bit error appears at 0x4000000; the next read of it is uncorrectab
 echo "flip2 0x4000000 3 17" > $D/ras_inject
 echo "read 0x4000000 64" > $D/ras_inject
 sleep 1
-say "every process got an error and exits; one idle process still holds the device:"
+say "every process got an error and exits (uecc_scope=device); no buffer held"
+say "the page, so it left the allocator at once: memory shrank by 64 KB"
 state
-/extra/ppu-demo newctx
 pages
-say "waiting for the last process to exit..."
+say "an idle process still holds the device, and new work starts at once:"
+/extra/ppu-demo newctx
 wait $holder
 wait
+/extra/ppu-smi -q -d PAGE_RETIREMENT | sed "s/^/    > /"
+
+echo
+echo "== 7b. uecc_scope=owners: only the client whose buffer went bad loses its work"
+echo owners > /sys/module/ppu/parameters/uecc_scope
+/extra/ppu-demo hold 4 vram &
+owner=$!
+/extra/ppu-demo worker render-b 3 &
+bystander=$!
+sleep 1
+a=$(tail -n 1 $D/vram_bos | cut -d' ' -f1)
+bad=$(printf "0x%x" $((a + 256)))
+say "client A holds a 64 KB buffer in device memory at $a; client B renders"
+say "a double-bit error appears in A's buffer, at $bad, and is read"
+echo "flip2 $bad 3 17" > $D/ras_inject
+echo "read $bad 8" > $D/ras_inject
+state
+say "A's buffer still holds the page: retirement pending; B did not notice:"
+wait $bystander
+wait $owner
+say "A exited, its buffer was freed and the page left the allocator with it:"
 state
 pages
-/extra/ppu-demo newctx
-say "the page is retired, device memory shrank by 64 KB, work starts again: no reset"
-/extra/ppu-smi -q -d PAGE_RETIREMENT | sed "s/^/    > /"
+echo device > /sys/module/ppu/parameters/uecc_scope
 
 echo
 echo "== 8. Seed 000, CECC: a weak cell corrected three times"
@@ -61,8 +81,8 @@ insmod /kmod/ppu/ppu.ko $P
 dmesg | grep -E "repaired and tested|retired:|ECC load flow" | tail -12 | sed 's/^\[ *[0-9.]*\] [^]]*\] /    | /'
 state
 pages
-say "seven UECC addresses (section 7's and these six), handled before any CECC:"
-say "at most 5 repairs per load, so 5 repaired and tested clean, 2 retired;"
+say "eight UECC addresses (two from section 7, these six), handled before any CECC:"
+say "at most 5 repairs per load, so 5 repaired and tested clean, 3 retired;"
 say "the CECC address is never repaired, and is retired for its 3 hits"
 
 echo

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/sync_file.h>
 #include <xf86drm.h>
@@ -208,10 +209,15 @@ static void rfc_scenario(struct bo *cmd, struct bo *data, const char *mode,
  * "worker NAME": a user process that keeps a compute ring busy with 200 ms
  * jobs until one of them fails, as a training job would.
  */
-static int worker(const char *name)
+/*
+ * A client that runs 200 ms jobs on compute0 until one fails, or, with
+ * @seconds > 0, for that long: then it reports its jobs, none lost.
+ */
+static int worker(const char *name, int seconds)
 {
 	struct drm_ppu_ctx_create c = { 0 };
 	struct drm_ppu_ctx_query_reset q = { 0 };
+	time_t end = time(NULL) + seconds;
 	struct bo cmd, data;
 	uint32_t so;
 	int st, jobs = 0;
@@ -246,6 +252,11 @@ static int worker(const char *name)
 		if (st != 1)
 			break;
 		jobs++;
+		if (seconds > 0 && time(NULL) >= end) {
+			printf("    [%s] %d jobs done in %d s, none failed: exiting\n",
+			       name, jobs, seconds);
+			return 0;
+		}
 	}
 	q.ctx_id = c.ctx_id;
 	drmIoctl(fd, DRM_IOCTL_PPU_CTX_QUERY_RESET, &q);
@@ -267,9 +278,19 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		die(path);
 	if (argc > 2 && !strcmp(argv[1], "worker"))
-		return worker(argv[2]);
+		return worker(argv[2], argc > 3 ? atoi(argv[3]) : 0);
 	if (argc > 2 && !strcmp(argv[1], "hold")) {
-		/* A user that keeps the device open and does nothing. */
+		/*
+		 * A user that keeps the device open and does nothing; with
+		 * "vram", it also holds a 64 KiB buffer in device memory.
+		 */
+		if (argc > 3 && !strcmp(argv[3], "vram")) {
+			struct drm_ppu_gem_create vc = {
+				.size = 65536, .flags = DRM_PPU_GEM_CREATE_VRAM,
+			};
+
+			xioctl(DRM_IOCTL_PPU_GEM_CREATE, &vc, "GEM_CREATE VRAM");
+		}
 		sleep(atoi(argv[2]));
 		return 0;
 	}

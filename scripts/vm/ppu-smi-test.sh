@@ -9,8 +9,8 @@
 #                  --prometheus equal to sysfs, table and -q print
 #   cecc-retired   weak cell + 3 reads: the page retired, retired pages and
 #                  mem_total equal sysfs, still exit 0
-#   pending        a UECC while ppu-demo holds the device: exit 1 while
-#                  retirement_pending is 1, exit 0 once it is done
+#   pending        a UECC in a VRAM buffer ppu-demo holds: exit 1 while
+#                  retirement_pending is 1, exit 0 once it is freed
 #   rma            ppu_sim with spare_rows=0, a UECC, reload: exit 2
 #   prometheus     every sample line matches the exposition format, every
 #                  metric has HELP and TYPE (output of every state)
@@ -229,10 +229,11 @@ end
 
 # ------------------------------------------------------------------------
 begin pending
-U=$(taddr 14 1 3)
-"$DEMO" hold 60 &
+"$DEMO" hold 60 vram &
 HOLD=$!
-sleep 0.5
+i=0
+while [ -z "$(cat "$DBG/vram_bos")" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+U=$(hexaddr $(( $(tail -n 1 "$DBG/vram_bos" | cut -d' ' -f1) + 256 )))
 uecc "$U" || fail "UECC at $U"
 check "sysfs: retirement pending" [ "$(rd retirement_pending)" = 1 ]
 expect_rc "pending" 1
@@ -241,7 +242,7 @@ smi -q -d PAGE_RETIREMENT
 check "-q: Pending Page Retirement Yes" grep -q "Pending Page Retirement *: Yes" /tmp/smi.out
 json pending
 kill "$HOLD"; wait "$HOLD" 2> /dev/null
-check "sysfs: retirement done after the last close" [ "$(rd retirement_pending)" = 0 ]
+check "sysfs: retirement done once the buffer is freed" [ "$(rd retirement_pending)" = 0 ]
 expect_rc "retirement done" 0
 compare_all
 end
