@@ -6,8 +6,9 @@
 # the first ring, innocent jobs lost under serial and classic recovery,
 # NOP throughput with recovery on vs off, recovery time against the number
 # of shared rings with the serial and the group strategy (modules reloaded
-# in the guest for each ring count), the same with wrong hardware hints,
-# and jobs run twice across all of them. Prints
+# in the guest for each ring count), the same with wrong hardware hints, a
+# hostile client against a victim (ppu.ko reloaded with its default
+# per-file limits) and jobs run twice across all of them. Prints
 # "bench: <name> <value> <unit>" lines; the figures are described in
 # Documentation/bench.rst. PPU_BENCH_LOG: serial log path (default
 # build/bench-serial.log).
@@ -36,6 +37,9 @@ RINGS="2 4 8 16"
 # (group_scaling_16_over_2) and with ppu_sim wrong_hints_pct=100, each
 # strategy (wrong_hints); 4 and 8 rings only serial (linearity).
 SCALE_VARIANTS_2_16="serial group serial-wrong group-wrong"
+# hostile_client needs the per-file bans: ppu.ko with its default limits.
+HOSTILE_PARAMS="gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500"
+HOSTILE_SECONDS=60
 
 payload=$(mktemp)
 cat >"$payload" <<PAYLOAD
@@ -75,6 +79,13 @@ if [ -n "\$serial_2" ] && [ -n "\$serial_16" ] && [ -n "\$group_2" ] && [ -n "\$
 else
 	echo "# scaling: a total of 2 or 16 rings is missing"; rc=1
 fi
+echo "# hostile_client: ppu_sim.ko reloaded with its defaults, ppu.ko with $HOSTILE_PARAMS and its default per-file limits, for $HOSTILE_SECONDS s:"
+if rmmod ppu ppu_sim && insmod /kmod/ppu/ppu_sim.ko &&
+   insmod /kmod/ppu/ppu.ko $HOSTILE_PARAMS; then
+	\$B hostile $HOSTILE_SECONDS || rc=1
+else
+	echo "# hostile_client: reloading the modules failed"; rc=1
+fi
 \$B double || rc=1
 echo "PPU-BENCH: END rc=\$rc"
 exit \$rc
@@ -93,15 +104,15 @@ sed -n '/^PPU-BENCH: BEGIN/,/^PPU-BENCH: END/p' "$LOG" |
 # the targets
 awk '
 function check(name, op, want,   ok) {
-	if (!(name in v)) { printf "make bench: %-36s missing\n", name; return }
+	if (!(name in v)) { printf "make bench: %-40s missing\n", name; return }
 	ok = op == "<=" ? v[name] <= want : op == ">=" ? v[name] >= want : v[name] == want
-	printf "make bench: %-36s %-8s target %2s %-5s %s\n", name, v[name], op, want, ok ? "met" : "MISSED"
+	printf "make bench: %-40s %-8s target %2s %-5s %s\n", name, v[name], op, want, ok ? "met" : "MISSED"
 }
 function info(name, what) {
 	if (name in v)
-		printf "make bench: %-36s %-8s (%s)\n", name, v[name], what
+		printf "make bench: %-40s %-8s (%s)\n", name, v[name], what
 	else
-		printf "make bench: %-36s missing\n", name
+		printf "make bench: %-40s missing\n", name
 }
 $1 == "bench:" { v[$2] = $3 + 0 }
 $1 == "bench:" && $2 ~ /^scale_wrong_verdicts_/ { wv += $3; nwv++ }
@@ -111,7 +122,7 @@ END {
 	check("innocent_lost_serial", "==", 0)
 	check("nop_throughput_ratio", ">=", 0.98)
 	if ("recovery_growth_linearity" in v)
-		printf "make bench: %-36s %-8s (1.0 = linear growth; %s ms per added ring)\n",
+		printf "make bench: %-40s %-8s (1.0 = linear growth; %s ms per added ring)\n",
 			"recovery_growth_linearity", v["recovery_growth_linearity"], v["recovery_ms_per_added_ring"]
 	check("group_scaling_16_over_2", "<=", 1.5)
 	info("serial_scaling_16_over_2", "serial strategy, no target")
@@ -124,6 +135,14 @@ END {
 	info("wrong_hints_rfc_guilty_first_time_ratio", "time over right hints, no target")
 	info("wrong_hints_serial_time_ratio_16", "time over right hints, no target")
 	info("wrong_hints_group_time_ratio_16", "time over right hints, no target")
+	check("hostile_victim_jobs_lost", "==", 0)
+	check("hostile_victim_ctx_struck", "==", 0)
+	if ("hostile_attacker_banned_after_hangs" in v) {
+		b = v["hostile_attacker_banned_after_hangs"]; lim = v["hostile_attacker_ban_limit_hangs"]
+		printf "make bench: %-40s %-8s target 1..%-4s %s\n", "hostile_attacker_banned_after_hangs",
+			(b < 0 ? "never" : b), lim, ((b >= 1 && b <= lim) ? "met" : "MISSED")
+	} else
+		printf "make bench: %-40s missing\n", "hostile_attacker_banned_after_hangs"
 	check("double_execution", "==", 0)
 	check("completed_without_run", "==", 0)
 }' "$OUT/bench.txt"

@@ -21,6 +21,8 @@
  *   ppu-bench linearity N:T_ms...   recovery_growth_linearity
  *   ppu-bench scaling S2 S16 G2 G16  serial_scaling_16_over_2,
  *                            group_scaling_16_over_2 from the totals
+ *   ppu-bench hostile [S]    hostile_client: an attacker's non-reproducing
+ *                            hangs against a victim, S seconds (60)
  *   ppu-bench double         double_execution, completed_without_run: the
  *                            ADD counts the other runs left in
  *                            PPU_BENCH_COUNTS
@@ -45,6 +47,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/sync_file.h>
@@ -1637,6 +1640,278 @@ static int bench_linearity(int argc, char **argv)
 }
 
 /*
+ * hostile_client: an attacker and a victim, each its own DRM file (its own
+ * open() of the render node, here its own process), for HOSTILE_SECONDS.
+ *
+ * The attacker loops hangs that do not reproduce: on a new context each
+ * time, it re-arms a HANG_ONCE flag through its mapped BO and submits
+ * HANG_ONCE + ADD, rotating over the shared rings (gfx0 first, which a
+ * recovery without hints replays first), waits for the job, notes the
+ * verdicts on the context and destroys it. Once CTX_CREATE or SUBMIT fail
+ * with -ECANCELED its file is banned; it keeps trying until the time is up,
+ * so the ban is seen to hold for new contexts too.
+ *
+ * The victim meanwhile runs rounds of mixed work on every ring (DELAY of
+ * 20..160 ms + WRITE, a short DELAY, a NOP; each + ADD) in three contexts.
+ * Figures: victim jobs lost (fence not completed or counter not exactly
+ * 1; target 0), victim contexts struck (guilty, suspect) or banned
+ * (target 0), and after how many hangs the attacker's file was banned:
+ * each hang gives the attacker at most one verdict, so with ppu.ko's
+ * max_guilty_per_file G and max_suspects_per_file S (within
+ * file_strike_window_ms) the ban must come by hang G + S - 1.
+ *
+ * Run it with ppu.ko's default per-file limits (scripts/bench.sh reloads
+ * ppu.ko for it): the other figures run with them off.
+ */
+#define HOSTILE_SECONDS		60
+#define HOSTILE_VICTIM_CTXS	3
+#define HOSTILE_FLAG		1 /* data dword of the HANG_ONCE flag */
+
+struct hostile_report {
+	unsigned int submitted, hangs, guilty, suspect, refused, errors;
+	int banned_after; /* hangs before the ban was seen, -1: never */
+	bool done;
+};
+
+static unsigned int shared_rings(uint32_t *cls, uint32_t *inst)
+{
+	unsigned int c, i, n = 0;
+	uint32_t classes[] = { DRM_PPU_RING_GFX, DRM_PPU_RING_COMPUTE };
+
+	for (c = 0; c < 2; c++)
+		for (i = 0; i < ring_count(classes[c]) && n < BENCH_MAX_RINGS;
+		     i++) {
+			cls[n] = classes[c];
+			inst[n++] = i;
+		}
+	return n;
+}
+
+static void hostile_banned(struct hostile_report *rep)
+{
+	if (rep->banned_after < 0)
+		rep->banned_after = rep->hangs;
+	rep->refused++;
+	usleep(250000);
+}
+
+static void attacker(struct hostile_report *rep, uint64_t deadline)
+{
+	uint32_t cls[BENCH_MAX_RINGS], inst[BENCH_MAX_RINGS];
+	unsigned int n, k = 0;
+
+	/* a DRM file of its own, its own BOs and counters */
+	munmap(cmd.map, BENCH_CMD_BO_SIZE);
+	munmap(data.map, BENCH_DATA_BO_SIZE);
+	close(fd);
+	fd = -1;
+	open_device();
+	cmd = bo_new(BENCH_CMD_BO_SIZE);
+	data = bo_new(BENCH_DATA_BO_SIZE);
+	nr_counted = 0;
+	next_counter = BENCH_COUNTER_FIRST;
+	n = shared_rings(cls, inst);
+
+	while (now_ns() < deadline) {
+		struct drm_ppu_ctx_create c = { 0 };
+		struct drm_ppu_ctx_destroy d = { 0 };
+		struct drm_ppu_ctx_query_reset q;
+		uint32_t *cs, so = 0, len = 0;
+		struct stream s;
+		int ret, st;
+
+		if (drmIoctl(fd, DRM_IOCTL_PPU_CTX_CREATE, &c)) {
+			if (errno == ECANCELED) {
+				hostile_banned(rep);
+			} else {
+				rep->errors++;
+				usleep(100000);
+			}
+			continue;
+		}
+		/* re-arm: the next run hangs, its replay will not */
+		__atomic_store_n(&data.map[HOSTILE_FLAG], 0, __ATOMIC_SEQ_CST);
+		cs = stream_begin(&s);
+		cs[len++] = DRM_PPU_CMD(DRM_PPU_OP_HANG_ONCE, 2);
+		cs[len++] = 0;
+		cs[len++] = HOSTILE_FLAG * 4;
+		len = stream_count(&s, cs, len);
+		stream_end(&s, len);
+		ret = submit_ret(c.ctx_id, cls[k % n], inst[k % n], &s, &so);
+		k++;
+		if (ret == -ECANCELED) {
+			hostile_banned(rep);
+		} else if (ret) {
+			rep->errors++;
+		} else {
+			bool hung;
+
+			rep->submitted++;
+			st = job_status(so);
+			hung = __atomic_load_n(&data.map[HOSTILE_FLAG],
+					       __ATOMIC_SEQ_CST) == 1;
+			rep->hangs += hung;
+			q = ctx_query(c.ctx_id);
+			rep->guilty += q.guilty_count;
+			rep->suspect += q.suspect_count;
+			printf("# hostile attacker: job %u on %s%u: %s, fence %s, verdicts on its context: %u guilty, %u suspect\n",
+			       rep->submitted,
+			       cls[(k - 1) % n] == DRM_PPU_RING_GFX ? "gfx" :
+			       "compute", inst[(k - 1) % n],
+			       hung ? "hung" : "did not hang", st == 1 ?
+			       "completed" : strerror(-st), q.guilty_count,
+			       q.suspect_count);
+		}
+		if (so)
+			syncobj_free(so);
+		d.ctx_id = c.ctx_id;
+		drmIoctl(fd, DRM_IOCTL_PPU_CTX_DESTROY, &d);
+	}
+	counters_check("hostile-attacker");
+	__atomic_store_n(&rep->done, true, __ATOMIC_SEQ_CST);
+	_exit(0);
+}
+
+static unsigned int param_uint(const char *mod, const char *name)
+{
+	char path[128];
+	unsigned int v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", mod,
+		 name);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%u", &v) != 1)
+		v = 0;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+struct victim_job {
+	uint32_t so, counter;
+	int status;
+};
+
+static int bench_hostile(unsigned int seconds)
+{
+	uint32_t cls[BENCH_MAX_RINGS], inst[BENCH_MAX_RINGS];
+	uint32_t vctx[HOSTILE_VICTIM_CTXS];
+	unsigned int max_g = param_uint("ppu", "max_guilty_per_file");
+	unsigned int max_s = param_uint("ppu", "max_suspects_per_file");
+	unsigned int window = param_uint("ppu", "file_strike_window_ms");
+	unsigned int c, i, n = 0, round = 0, jobs = 0, lost = 0;
+	unsigned int struck = 0, limit, refused = 0;
+	struct drm_ppu_ctx_create cc = { 0 };
+	struct hostile_report *rep;
+	struct recovery r0, r1;
+	struct victim_job *vj;
+	uint64_t deadline;
+	int status;
+	pid_t pid;
+
+	set_mode("serial");
+	set_wrong_hints(0);
+	for (c = 0; c < DRM_PPU_RING_CLASS_COUNT; c++)
+		for (i = 0; i < ring_count(c) && n < BENCH_MAX_RINGS; i++) {
+			cls[n] = c;
+			inst[n++] = i;
+		}
+	for (i = 0; i < HOSTILE_VICTIM_CTXS; i++)
+		vctx[i] = ctx_new();
+	vj = calloc(BENCH_DATA_BO_SIZE / 4, sizeof(*vj));
+	rep = mmap(NULL, sizeof(*rep), PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (!vj || rep == MAP_FAILED)
+		fail("%s", "out of memory");
+	memset(rep, 0, sizeof(*rep));
+	rep->banned_after = -1;
+	read_recovery(&r0);
+
+	deadline = now_ns() + seconds * 1000000000ull;
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid)
+		attacker(rep, deadline);
+
+	/* the victim: rounds of mixed work on every ring */
+	while (!__atomic_load_n(&rep->done, __ATOMIC_SEQ_CST) &&
+	       next_counter + 2 * n < BENCH_DATA_BO_SIZE / 4 &&
+	       cmd.used * 4 + 2 * n * 64 < BENCH_CMD_BO_SIZE) {
+		unsigned int first = jobs;
+
+		for (i = 0; i < n; i++) {
+			uint32_t delay = 20000 + ((round * 7 + i * 13) % 8) * 20000;
+			uint32_t ctx = vctx[(round + i) % HOSTILE_VICTIM_CTXS];
+			struct stream s[2];
+			unsigned int j;
+
+			s[0] = stream_delay_write(delay, 1000 + i, round);
+			s[1] = (round + i) % 2 ?
+				stream_delay_write(2000, 1000 + i, round) :
+				stream_delay_write(0, 1000 + i, round);
+			for (j = 0; j < 2; j++) {
+				struct victim_job *v = &vj[jobs++];
+				int ret;
+
+				v->counter = s[j].counter;
+				v->so = 0;
+				ret = submit_ret(ctx, cls[i], inst[i], &s[j],
+						 &v->so);
+				v->status = ret ? ret : 0;
+				if (ret)
+					refused++;
+			}
+		}
+		for (i = first; i < jobs; i++) {
+			if (!vj[i].status)
+				vj[i].status = job_status(vj[i].so);
+			syncobj_free(vj[i].so);
+		}
+		round++;
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		fail("%s", "the attacker process failed");
+	read_recovery(&r1);
+	usleep(200000); /* a late second run would land now */
+
+	for (i = 0; i < jobs; i++)
+		lost += vj[i].status != 1 || data.map[vj[i].counter] != 1;
+	for (i = 0; i < HOSTILE_VICTIM_CTXS; i++)
+		struck += ctx_struck(vctx[i]);
+	if (drmIoctl(fd, DRM_IOCTL_PPU_CTX_CREATE, &cc))
+		struck += 100; /* the victim's file was banned */
+	limit = max_g && max_s ? max_g + max_s - 1 : max_g ? max_g : max_s;
+
+	printf("# hostile_client: %u s; %llu recoveries, %llu resets, verdicts: %llu guilty, %llu suspect, %llu innocent; ppu.ko max_guilty_per_file=%u max_suspects_per_file=%u file_strike_window_ms=%u\n",
+	       seconds, (unsigned long long)(r1.recoveries - r0.recoveries),
+	       (unsigned long long)(r1.total_resets - r0.total_resets),
+	       (unsigned long long)(r1.total_guilty - r0.total_guilty),
+	       (unsigned long long)(r1.total_suspects - r0.total_suspects),
+	       (unsigned long long)(r1.total_innocent - r0.total_innocent),
+	       max_g, max_s, window);
+	printf("# hostile_client: attacker (own DRM file, a new context per hang, HANG_ONCE re-armed through its BO, rotating over %u shared rings): %u jobs, %u hung, verdicts on its contexts %u guilty + %u suspect, %u attempts refused after the ban, %u other errors\n",
+	       shared_rings(cls, inst), rep->submitted, rep->hangs, rep->guilty,
+	       rep->suspect, rep->refused, rep->errors);
+	printf("# hostile_client: victim (another DRM file, %u contexts): %u jobs on %u rings in %u rounds, %u refused at submit; victim file %s\n",
+	       HOSTILE_VICTIM_CTXS, jobs, n, round, refused,
+	       struck >= 100 ? "BANNED" : "still accepts contexts");
+	printf("# hostile_client: targets: victim jobs lost 0, victim contexts struck or banned 0, attacker banned after 1..%u hangs (each hang strikes the file at most once: guilty %u or suspect %u within the window, whichever comes first)\n",
+	       limit, max_g, max_s);
+	printf("bench: hostile_victim_jobs_lost %u count\n", lost);
+	printf("bench: hostile_victim_ctx_struck %u count\n", struck);
+	printf("bench: hostile_attacker_hangs %u count\n", rep->hangs);
+	printf("bench: hostile_attacker_banned_after_hangs %d count\n",
+	       rep->banned_after);
+	printf("bench: hostile_attacker_ban_limit_hangs %u count\n", limit);
+	counters_check("hostile-victim");
+	free(vj);
+	return 0;
+}
+
+/*
  * double_execution: the sums of what counters_check() of every scenario
  * process of this boot appended (PPU_BENCH_COUNTS). Target 0 for both.
  */
@@ -1666,7 +1941,7 @@ static int bench_double(void)
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		fail("%s", "usage: ppu-bench rfc|lost|nop|scale N [variant...]|double|linearity N:T...|scaling S2 S16 G2 G16");
+		fail("%s", "usage: ppu-bench rfc|lost|nop|scale N [variant...]|hostile [S]|double|linearity N:T...|scaling S2 S16 G2 G16");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(argv[1], "linearity"))
 		return bench_linearity(argc - 2, argv + 2);
@@ -1690,7 +1965,8 @@ int main(int argc, char **argv)
 		return bench_nop();
 	if (!strcmp(argv[1], "scale") && argc > 2)
 		return bench_scale(atoi(argv[2]), argc - 3, argv + 3);
-
+	if (!strcmp(argv[1], "hostile"))
+		return bench_hostile(argc > 2 ? atoi(argv[2]) : HOSTILE_SECONDS);
 	fail("unknown benchmark %s", argv[1]);
 	return 1;
 }
