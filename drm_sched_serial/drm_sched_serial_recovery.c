@@ -331,20 +331,43 @@ static void dss_blame_timed_out(struct drm_sched_serial_domain *d)
 	}
 }
 
+/* Would a completed head be struck as suspect when no replay hung? */
+static bool dss_suspect_of(const struct drm_sched_serial_cand *c,
+			   bool by_hint)
+{
+	if (by_hint)
+		return c->hint == DRM_SCHED_SERIAL_HINT_HUNG;
+	return c->timed_out && c->hint != DRM_SCHED_SERIAL_HINT_STALLED;
+}
+
 /*
  * Give the replayed heads that completed their verdict: innocent, or, when
  * no replay hung (@no_hang), suspect for the heads that had timed out, as
  * the hang did not reproduce and nobody can be blamed. A head the hardware
  * called stalled is not struck: it was waiting, the hang was elsewhere.
+ * When that leaves nobody (every timed-out head was stalled), the heads
+ * the hardware called hung are the suspects: a hang that does not
+ * reproduce, submitted after its victims (so it had not timed out yet),
+ * would otherwise never count against its context. A wrong hint strikes
+ * no one a hint-less recovery would spare: a timed-out head is struck
+ * then anyway.
  */
 static void dss_settle(struct drm_sched_serial_domain *d, bool no_hang)
 {
+	bool by_hint = no_hang;
 	unsigned int i;
 
+	for (i = 0; i < d->nr_rings && by_hint; i++) {
+		const struct drm_sched_serial_cand *c = &d->cands[i];
+
+		if (c->head && c->decided &&
+		    c->verdict == DRM_SCHED_SERIAL_INNOCENT &&
+		    dss_suspect_of(c, false))
+			by_hint = false;
+	}
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_serial_cand *c = &d->cands[i];
-		bool suspect = no_hang && c->timed_out &&
-			       c->hint != DRM_SCHED_SERIAL_HINT_STALLED;
+		bool suspect = no_hang && dss_suspect_of(c, by_hint);
 
 		if (!c->head || !c->decided ||
 		    c->verdict != DRM_SCHED_SERIAL_INNOCENT)

@@ -1678,6 +1678,45 @@ static void group_that_hangs_is_split(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
 }
 
+/*
+ * A hang that does not reproduce, submitted after its victim: the victim's
+ * ring times out first and the hardware calls it stalled; the attacker's
+ * ring had not timed out yet. Nobody hangs in the replays. Without the
+ * hint nobody would be struck and the attacker would never pay; the head
+ * the hardware called hung is the suspect, the victim is not.
+ */
+static void hints_late_non_reproducing_hang_is_suspect(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	struct dss_mock_ctx *victim, *attacker;
+	struct dss_mock_job *bad, *head;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	mock->hints = DSS_MOCK_HINTS_RIGHT;
+	victim = dss_mock_ctx_new(mock, GFX);
+	attacker = dss_mock_ctx_new(mock, COMPUTE0);
+
+	dss_mock_hold_timeouts(mock);
+	head = submit(victim, LONG_US, 0);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(head, WAIT_MS));
+	/* Later than the coalescing window: compute0 has not timed out. */
+	msleep(2 * p.coalesce_ms);
+	bad = submit(attacker, SHORT_US, DSS_MOCK_JOB_HANG_ONCE);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX)));
+
+	expect_finished(test, head, 0);
+	expect_finished(test, bad, 0);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
+	KUNIT_EXPECT_EQ(test, head->verdict, DRM_SCHED_SERIAL_INNOCENT);
+	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_SUSPECT);
+	KUNIT_EXPECT_EQ(test, atomic_read(&victim->serial.suspect), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&attacker->serial.suspect), 1);
+}
+
 static void dss_test_exit(struct kunit *test)
 {
 	if (test->priv)
@@ -1719,6 +1758,7 @@ static struct kunit_case drm_sched_serial_cases[] = {
 	KUNIT_CASE(hints_stalled_victim_never_struck),
 	KUNIT_CASE(group_replays_innocents_at_once),
 	KUNIT_CASE(group_that_hangs_is_split),
+	KUNIT_CASE(hints_late_non_reproducing_hang_is_suspect),
 	{}
 };
 
