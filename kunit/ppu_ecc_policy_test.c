@@ -203,6 +203,21 @@ static const struct policy_case policy_cases[] = {
 		.retired_pages = 1,
 	},
 	{
+		.name = "repair_failed_before_retired_without_repair_or_budget",
+		.in = { { .addr = 0x10000, .uecc = 1,
+			  .flags = PPU_ECC_F_REPAIR_FAILED | PPU_ECC_F_RETIRED },
+			{ .addr = 0x20000, .uecc = 1,
+			  .flags = PPU_ECC_F_REPAIR_FAILED |
+				   PPU_ECC_F_REPAIRED | PPU_ECC_F_RETIRED },
+			UE(0x30000) },
+		.nr = 3,
+		.max_repairs = 1,
+		.want = { RETIRE(REPAIR_FAILED_BEFORE),
+			  RETIRE(REPAIR_FAILED_BEFORE), REPAIRED },
+		.repairs = 1,
+		.retired_pages = 2,
+	},
+	{
 		.name = "failing_test_after_repair_retired",
 		.in = { UE(0x10000), UE(0x20000) },
 		.nr = 2,
@@ -339,6 +354,12 @@ static void ppu_ecc_policy_follows_the_table(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, results[i].why, c->want[i].why,
 				    "entry %u: %s", i,
 				    ppu_ecc_why_name(results[i].why));
+		KUNIT_EXPECT_EQ_MSG(test, results[i].set_flags,
+				    c->want[i].why == PPU_ECC_WHY_TEST_FAILED ?
+				    (u32)PPU_ECC_F_REPAIR_FAILED :
+				    c->want[i].action == PPU_ECC_ACT_REPAIRED ?
+				    (u32)PPU_ECC_F_REPAIRED : 0u,
+				    "entry %u", i);
 		repaired += results[i].action == PPU_ECC_ACT_REPAIRED;
 		retired += results[i].action == PPU_ECC_ACT_RETIRE;
 		uecc += c->in[i].uecc > 0;
@@ -363,6 +384,7 @@ static void ppu_ecc_policy_follows_the_table(struct kunit *test)
 			continue;
 		KUNIT_EXPECT_EQ(test, e->type, PPU_ECC_UECC);
 		KUNIT_EXPECT_FALSE(test, e->flags & PPU_ECC_F_REPAIRED);
+		KUNIT_EXPECT_FALSE(test, e->flags & PPU_ECC_F_REPAIR_FAILED);
 	}
 }
 
@@ -518,12 +540,71 @@ static void ppu_ecc_policy_spare_exhaustion_means_rma(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rma.reasons, (u32)PPU_ECC_RMA_REPAIR_FAILURE);
 }
 
+/* The flags the driver writes to flash for a result (ppu_ras_load_flow()). */
+static void fake_write_flags(struct ppu_ecc_entry *e,
+			     const struct ppu_ecc_result *r)
+{
+	e->flags |= r->set_flags;
+	if (r->action == PPU_ECC_ACT_RETIRE)
+		e->flags |= PPU_ECC_F_RETIRED;
+}
+
+/*
+ * A UECC address whose row still fails its test after a repair (the spare
+ * row is bad too, or the whole bank is) is retired; at the following loads
+ * it must stay retired without spending another spare row on it, and it
+ * still counts as a UECC address for the RMA verdict.
+ */
+static void ppu_ecc_policy_failed_repair_not_repeated(struct kunit *test)
+{
+	static const struct fake_answer answers[] = {
+		{ .addr = 0x10000, .test = -EIO },
+	};
+	struct fake_entry in[] = { UE(0x10000), UE(0x20000) };
+	struct ppu_ecc_result results[ARRAY_SIZE(in)];
+	struct ppu_ecc_entry entries[ARRAY_SIZE(in)];
+	struct fake_hw hw = { .answers = answers, .nr_answers = 1 };
+	struct ppu_ecc_summary sum;
+	u32 load, i, repairs_of_bad = 0;
+
+	for (i = 0; i < ARRAY_SIZE(in); i++)
+		make_entry(&entries[i], &in[i]);
+	for (load = 0; load < 3; load++) {
+		KUNIT_ASSERT_EQ(test, ppu_ecc_policy_run(NULL, &fake_ops, &hw,
+							 entries, 2, results,
+							 &sum), 0);
+		KUNIT_EXPECT_EQ_MSG(test, results[0].action, PPU_ECC_ACT_RETIRE,
+				    "load %u", load);
+		KUNIT_EXPECT_EQ_MSG(test, results[0].why,
+				    load ? PPU_ECC_WHY_REPAIR_FAILED_BEFORE :
+				    PPU_ECC_WHY_TEST_FAILED, "load %u", load);
+		KUNIT_EXPECT_EQ_MSG(test, sum.retired_pages, 1u, "load %u",
+				    load);
+		KUNIT_EXPECT_EQ_MSG(test, sum.uecc_addrs, 2u, "load %u", load);
+		for (i = 0; i < ARRAY_SIZE(in); i++)
+			fake_write_flags(&entries[i], &results[i]);
+	}
+	for (i = 0; i < min_t(u32, hw.nr_calls, MAX_CALLS); i++)
+		repairs_of_bad += hw.calls[i] == 'R' &&
+				  hw.call_addr[i] == 0x10000;
+	/* One spare spent on the bad address over three loads, no more. */
+	KUNIT_EXPECT_EQ(test, repairs_of_bad, 1u);
+	/* Nor is it tested again: 1 repair and 1 test at the first load. */
+	KUNIT_EXPECT_EQ(test, hw.calls[0], 'R');
+	KUNIT_EXPECT_EQ(test, hw.calls[1], 'T');
+	KUNIT_EXPECT_EQ(test, entries[0].flags,
+			(u32)(PPU_ECC_F_REPAIR_FAILED | PPU_ECC_F_RETIRED));
+	KUNIT_EXPECT_EQ(test, entries[1].flags, (u32)PPU_ECC_F_REPAIRED);
+	KUNIT_EXPECT_EQ(test, results[1].action, PPU_ECC_ACT_TESTED_CLEAN);
+}
+
 static struct kunit_case ppu_ecc_policy_cases[] = {
 	KUNIT_CASE_PARAM(ppu_ecc_policy_follows_the_table, policy_gen_params),
 	KUNIT_CASE(ppu_ecc_policy_uecc_handled_before_cecc),
 	KUNIT_CASE(ppu_ecc_policy_retires_the_64k_page),
 	KUNIT_CASE(ppu_ecc_policy_rejects_missing_arguments),
 	KUNIT_CASE(ppu_ecc_policy_spare_exhaustion_means_rma),
+	KUNIT_CASE(ppu_ecc_policy_failed_repair_not_repeated),
 	KUNIT_CASE_PARAM(ppu_ecc_rma_verdict_follows_the_table,
 			 rma_gen_params),
 	{}

@@ -1455,10 +1455,44 @@ static void ppu_flash_policy_writes_uecc_at_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, stats_of(fl).unsaved, 0u);
 }
 
+/* A failed repair is a flag like the others: kept, merged, compacted. */
+static void ppu_flash_repair_failed_flag_persists(struct kunit *test)
+{
+	const u32 all = PPU_ECC_F_REPAIRED | PPU_ECC_F_RETIRED |
+			PPU_ECC_F_REPAIR_FAILED;
+	struct ppu_ecc_entry *e;
+	struct ppu_flash *fl;
+	int nr;
+
+	fl = format(test);
+	KUNIT_ASSERT_EQ(test, add(fl, A, PPU_ECC_UECC, 50), 0);
+	KUNIT_ASSERT_EQ(test, add(fl, B, PPU_ECC_UECC, 60), 0);
+	KUNIT_ASSERT_EQ(test, ppu_flash_set_flags(fl, A, PPU_ECC_F_REPAIR_FAILED |
+						  PPU_ECC_F_RETIRED), 0);
+	KUNIT_EXPECT_EQ(test, ppu_flash_set_flags(fl, A, BIT(7)), -EINVAL);
+
+	fl = reboot(test);
+	e = entries_of(test, fl, &nr);
+	KUNIT_ASSERT_EQ(test, nr, 2);
+	KUNIT_EXPECT_EQ(test, e[0].flags,
+			(u32)(PPU_ECC_F_REPAIR_FAILED | PPU_ECC_F_RETIRED));
+	KUNIT_EXPECT_EQ(test, e[1].flags, 0u);
+
+	KUNIT_ASSERT_EQ(test, ppu_flash_set_flags(fl, A, PPU_ECC_F_REPAIRED), 0);
+	KUNIT_ASSERT_EQ(test, ppu_flash_compact(fl), 0);
+	fl = reboot(test);
+	e = entries_of(test, fl, &nr);
+	KUNIT_ASSERT_EQ(test, nr, 2);
+	KUNIT_EXPECT_EQ(test, e[0].flags, all);
+	KUNIT_EXPECT_EQ(test, e[0].tally[PPU_ECC_UECC].count, 1u);
+	KUNIT_EXPECT_EQ(test, e[1].flags, 0u);
+}
+
 static struct kunit_case ppu_flash_cases[] = {
 	KUNIT_CASE(ppu_flash_crc_is_ieee_crc32),
 	KUNIT_CASE(ppu_flash_blank_flash_has_no_store_until_reset),
 	KUNIT_CASE(ppu_flash_round_trip_merges_by_address),
+	KUNIT_CASE(ppu_flash_repair_failed_flag_persists),
 	KUNIT_CASE(ppu_flash_on_flash_format_is_little_endian),
 	KUNIT_CASE(ppu_flash_flipped_record_byte_skipped_and_reported),
 	KUNIT_CASE(ppu_flash_flipped_header_byte_is_damaged_store),

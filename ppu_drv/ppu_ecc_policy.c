@@ -10,6 +10,10 @@
  *   if clean, its repaired flag is set in flash;
  * - a UECC address repaired at an earlier load is only tested, which costs
  *   no repair;
+ * - a UECC address whose row failed its read/write test after a repair, at
+ *   this load or an earlier one, is flagged repair-failed and retired; it
+ *   is never repaired (nor tested) again: another repair would spend
+ *   another spare row on cells that a spare row did not fix;
  * - at most max_repairs repairs are tried per load (each resets the HBM);
  * - a UECC address still unresolved (no repair left, repair failed, test
  *   failed) is retired; a repair that finds no spare (-ENOSPC) also means
@@ -21,8 +25,9 @@
  *   retired.
  *
  * Pages are retired at 64 KiB granularity. The policy only decides: the
- * caller retires the pages and writes the flags, so that this file stays a
- * pure function of its inputs and the two hardware callbacks.
+ * caller retires the pages and writes the flags (&ppu_ecc_result.set_flags),
+ * so that this file stays a pure function of its inputs and the two
+ * hardware callbacks.
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -62,13 +67,21 @@ static void ppu_ecc_handle_uecc(const struct ppu_ecc_policy_params *params,
 {
 	int ret;
 
+	/* A spare row did not fix it: never spend another one on it. */
+	if (e->flags & PPU_ECC_F_REPAIR_FAILED) {
+		ppu_ecc_retire(r, PPU_ECC_WHY_REPAIR_FAILED_BEFORE, 0);
+		return;
+	}
+
 	if (e->flags & PPU_ECC_F_REPAIRED) {
 		ret = ops->test(ctx, e->addr);
-		if (ret)
+		if (ret) {
 			ppu_ecc_retire(r, PPU_ECC_WHY_TEST_FAILED, ret);
-		else
+			r->set_flags = PPU_ECC_F_REPAIR_FAILED;
+		} else {
 			ppu_ecc_decide(r, PPU_ECC_ACT_TESTED_CLEAN,
 				       PPU_ECC_WHY_NONE, 0);
+		}
 		return;
 	}
 
@@ -91,10 +104,14 @@ static void ppu_ecc_handle_uecc(const struct ppu_ecc_policy_params *params,
 	}
 
 	ret = ops->test(ctx, e->addr);
-	if (ret)
+	if (ret) {
+		/* The spare row is spent and the address still fails. */
 		ppu_ecc_retire(r, PPU_ECC_WHY_TEST_FAILED, ret);
-	else
-		ppu_ecc_decide(r, PPU_ECC_ACT_REPAIRED, PPU_ECC_WHY_NONE, 0);
+		r->set_flags = PPU_ECC_F_REPAIR_FAILED;
+		return;
+	}
+	ppu_ecc_decide(r, PPU_ECC_ACT_REPAIRED, PPU_ECC_WHY_NONE, 0);
+	r->set_flags = PPU_ECC_F_REPAIRED;
 }
 
 static void ppu_ecc_handle_other(const struct ppu_ecc_policy_params *params,
@@ -158,8 +175,10 @@ static void ppu_ecc_summarise(const struct ppu_ecc_entry *entries,
  *
  * Calls @ops->repair and @ops->test in the order the policy handles the
  * entries: the UECC entries in array order, then the others. The caller
- * then sets PPU_ECC_F_REPAIRED for every PPU_ECC_ACT_REPAIRED result and
- * retires the page of every PPU_ECC_ACT_RETIRE result.
+ * then writes the &ppu_ecc_result.set_flags of every result to flash
+ * (PPU_ECC_F_REPAIRED for PPU_ECC_ACT_REPAIRED, PPU_ECC_F_REPAIR_FAILED
+ * for a repaired row that failed its test) and retires the page of every
+ * PPU_ECC_ACT_RETIRE result.
  *
  * Return: 0, or -EINVAL if an argument is missing.
  */
@@ -184,6 +203,7 @@ int ppu_ecc_policy_run(const struct ppu_ecc_policy_params *params,
 	for (i = 0; i < nr; i++) {
 		results[i].addr = entries[i].addr;
 		results[i].page = entries[i].addr & PPU_ECC_PAGE_MASK;
+		results[i].set_flags = 0;
 		ppu_ecc_decide(&results[i], PPU_ECC_ACT_NONE,
 			       PPU_ECC_WHY_NONE, 0);
 	}
@@ -255,6 +275,8 @@ const char *ppu_ecc_why_name(enum ppu_ecc_why why)
 		[PPU_ECC_WHY_REPAIR_FAILED] = "repair failed",
 		[PPU_ECC_WHY_TEST_FAILED] = "read/write test failed",
 		[PPU_ECC_WHY_RETIRED_BEFORE] = "retired before",
+		[PPU_ECC_WHY_REPAIR_FAILED_BEFORE] =
+			"repair failed its test before: no spare spent again",
 	};
 
 	if ((unsigned int)why >= ARRAY_SIZE(names) || !names[why])

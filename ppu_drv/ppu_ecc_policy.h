@@ -46,9 +46,13 @@ enum ppu_ecc_action {
  *	RMA, repair failure
  * @PPU_ECC_WHY_REPAIR_FAILED: the repair failed otherwise
  * @PPU_ECC_WHY_TEST_FAILED: the read/write test after a repair, now or at an
- *	earlier load, failed
+ *	earlier load, failed; the caller flags the address
+ *	PPU_ECC_F_REPAIR_FAILED
  * @PPU_ECC_WHY_RETIRED_BEFORE: retired at an earlier load or at run time and
  *	not repaired since
+ * @PPU_ECC_WHY_REPAIR_FAILED_BEFORE: a UECC address flagged
+ *	PPU_ECC_F_REPAIR_FAILED: a repair did not fix it at an earlier load;
+ *	neither repaired nor tested again
  */
 enum ppu_ecc_why {
 	PPU_ECC_WHY_NONE,
@@ -58,6 +62,7 @@ enum ppu_ecc_why {
 	PPU_ECC_WHY_REPAIR_FAILED,
 	PPU_ECC_WHY_TEST_FAILED,
 	PPU_ECC_WHY_RETIRED_BEFORE,
+	PPU_ECC_WHY_REPAIR_FAILED_BEFORE,
 };
 
 /**
@@ -88,6 +93,9 @@ struct ppu_ecc_policy_ops {
  * @action: what to do, see enum ppu_ecc_action
  * @why: for PPU_ECC_ACT_RETIRE, the reason
  * @err: the error of the repair or test that failed, else 0
+ * @set_flags: PPU_ECC_F_* the caller sets for @addr in flash:
+ *	PPU_ECC_F_REPAIRED (repaired and tested clean now),
+ *	PPU_ECC_F_REPAIR_FAILED (the repaired row failed its test), or 0
  */
 struct ppu_ecc_result {
 	u64 addr;
@@ -95,6 +103,7 @@ struct ppu_ecc_result {
 	enum ppu_ecc_action action;
 	enum ppu_ecc_why why;
 	int err;
+	u32 set_flags;
 };
 
 /**

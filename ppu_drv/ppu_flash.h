@@ -33,7 +33,9 @@ enum ppu_ecc_type {
 /* Flags of an address; once set on flash they stay set until a reset. */
 #define PPU_ECC_F_REPAIRED	BIT(0)	/* cell repair done, tested clean */
 #define PPU_ECC_F_RETIRED	BIT(1)	/* page retired */
-#define PPU_ECC_F_MASK		(PPU_ECC_F_REPAIRED | PPU_ECC_F_RETIRED)
+#define PPU_ECC_F_REPAIR_FAILED	BIT(2)	/* still failed its test after a repair */
+#define PPU_ECC_F_MASK		(PPU_ECC_F_REPAIRED | PPU_ECC_F_RETIRED | \
+				 PPU_ECC_F_REPAIR_FAILED)
 
 /* The cookie ppu_flash_reset() wants, so that no stray call erases history. */
 #define PPU_FLASH_RESET_CONFIRM	0x45524153	/* "ERAS" */

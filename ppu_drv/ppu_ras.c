@@ -471,13 +471,18 @@ static void ppu_ras_keep_retired(struct ppu_ras *ras,
 	/*
 	 * Flags are sticky: an address retired at run time and repaired at a
 	 * later load carries both, and its page is back in use since that
-	 * load. Only a retired address never repaired stays retired.
+	 * load. A retired address never repaired, or whose repair failed its
+	 * test, stays retired.
 	 */
-	for (i = 0; i < nr; i++)
-		if ((entries[i].flags & PPU_ECC_F_MASK) == PPU_ECC_F_RETIRED)
+	for (i = 0; i < nr; i++) {
+		u32 f = entries[i].flags;
+
+		if ((f & PPU_ECC_F_RETIRED) &&
+		    (!(f & PPU_ECC_F_REPAIRED) || (f & PPU_ECC_F_REPAIR_FAILED)))
 			ppu_ras_retire(ras, entries[i].addr,
 				       entries[i].type == PPU_ECC_UECC ?
 				       DRM_PPU_RETIRE_UECC : DRM_PPU_RETIRE_CECC);
+	}
 }
 
 /*
@@ -547,8 +552,7 @@ static int ppu_ras_load_flow(struct ppu_ras *ras)
 
 		switch (r->action) {
 		case PPU_ECC_ACT_REPAIRED:
-			ppu_flash_set_flags(&ras->flash, r->addr,
-					    PPU_ECC_F_REPAIRED);
+			ppu_flash_set_flags(&ras->flash, r->addr, r->set_flags);
 			if (entries[i].type == PPU_ECC_UECC)
 				ras->remap_unc++;
 			else
@@ -556,6 +560,14 @@ static int ppu_ras_load_flow(struct ppu_ras *ras)
 			drm_info(drm, "0x%llx repaired and tested clean\n", r->addr);
 			break;
 		case PPU_ECC_ACT_RETIRE:
+			/*
+			 * A failed repair is recorded with the retirement, in
+			 * one record: no later load spends a spare on it.
+			 */
+			if (r->set_flags)
+				ppu_flash_set_flags(&ras->flash, r->addr,
+						    r->set_flags |
+						    PPU_ECC_F_RETIRED);
 			ppu_ras_retire(ras, r->addr,
 				       entries[i].type == PPU_ECC_UECC ?
 				       DRM_PPU_RETIRE_UECC : DRM_PPU_RETIRE_CECC);

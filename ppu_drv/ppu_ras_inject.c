@@ -117,17 +117,22 @@ bad:
 	return -EINVAL;
 }
 
-static const char *ppu_ras_flags_str(u32 flags)
+/* "repaired,retired,repair_failed", the flags set, or "-"; @buf of 32. */
+static const char *ppu_ras_flags_str(u32 flags, char *buf, size_t size)
 {
-	switch (flags & PPU_ECC_F_MASK) {
-	case PPU_ECC_F_REPAIRED:
-		return "repaired";
-	case PPU_ECC_F_RETIRED:
-		return "retired";
-	case PPU_ECC_F_MASK:
-		return "repaired,retired";
-	}
-	return "-";
+	static const char * const names[] = {
+		"repaired", "retired", "repair_failed",
+	};
+	size_t len = 0;
+	u32 i;
+
+	BUILD_BUG_ON(BIT(ARRAY_SIZE(names)) <= PPU_ECC_F_MASK);
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (flags & BIT(i))
+			len += scnprintf(buf + len, size - len, "%s%s",
+					 len ? "," : "", names[i]);
+	return len ? buf : "-";
 }
 
 /**
@@ -165,6 +170,7 @@ void ppu_ras_flash_dump(struct ppu_device *ppu, struct seq_file *m)
 		   st.life_writes);
 	for (i = 0; i < nr; i++) {
 		const struct ppu_ecc_entry *e = &entries[i];
+		char flags[32];
 
 		seq_printf(m, "0x%llx type %s cecc %u uecc %u parity %u flags %s\n",
 			   e->addr, e->type < ARRAY_SIZE(types) ?
@@ -172,7 +178,7 @@ void ppu_ras_flash_dump(struct ppu_device *ppu, struct seq_file *m)
 			   e->tally[PPU_ECC_CECC].count,
 			   e->tally[PPU_ECC_UECC].count,
 			   e->tally[PPU_ECC_PARITY].count,
-			   ppu_ras_flags_str(e->flags));
+			   ppu_ras_flags_str(e->flags, flags, sizeof(flags)));
 	}
 	kvfree(entries);
 }
