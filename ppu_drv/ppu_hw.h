@@ -210,12 +210,15 @@ typedef void (*ppu_hw_ras_fn)(void *data, const struct ppu_hw_ras_event *ev);
  * @PPU_HW_INJECT_DEVICE: device (x16 symbol) @dev fails over @len bytes
  * @PPU_HW_INJECT_PARITY: the next access to [@addr, @addr + @len) has a
  *	parity error
+ * @PPU_HW_INJECT_DEVICE_BANK: device @dev fails for the whole bank of
+ *	@addr, its spare rows included: a row repair cannot fix it
  */
 enum ppu_hw_inject_type {
 	PPU_HW_INJECT_FLIP,
 	PPU_HW_INJECT_WEAK,
 	PPU_HW_INJECT_DEVICE,
 	PPU_HW_INJECT_PARITY,
+	PPU_HW_INJECT_DEVICE_BANK,
 };
 
 /**

@@ -51,8 +51,8 @@ static int ppu_ras_read(struct ppu_device *ppu, u64 addr, u64 len)
  * ppu_ras_inject - run one debugfs injection command
  * @ppu: the device
  * @cmd: "flip ADDR BIT", "flip2 ADDR BIT BIT", "weak ADDR BIT",
- *	"device ADDR LEN DEV", "parity ADDR LEN", "read ADDR LEN" or
- *	"torn BYTES"
+ *	"device ADDR LEN DEV", "bankfail ADDR DEV", "parity ADDR LEN",
+ *	"read ADDR LEN" or "torn BYTES"
  *
  * Return: 0; -EINVAL for a malformed command or a range outside HBM;
  * -EBUSY when the address is in a retired page; -ENODEV without HBM.
@@ -63,12 +63,12 @@ int ppu_ras_inject(struct ppu_device *ppu, const char *cmd)
 	long long v1 = 0, v2 = 0, v3 = 0;
 	u64 addr, a2, a3, bits;
 	bool is_range;
-	char op[8];
+	char op[12];
 	int n, ret;
 
 	if (!hw->ras_ops)
 		return -ENODEV;
-	n = sscanf(cmd, "%7s %lli %lli %lli", op, &v1, &v2, &v3);
+	n = sscanf(cmd, "%11s %lli %lli %lli", op, &v1, &v2, &v3);
 	if (n < 2 || v1 < 0 || v2 < 0 || v3 < 0)
 		goto bad;
 	addr = v1;
@@ -81,6 +81,13 @@ int ppu_ras_inject(struct ppu_device *ppu, const char *cmd)
 		return hw->ras_ops->flash_inject_torn(hw, addr);
 	if (addr >= hw->hbm.size)
 		goto bad;
+	/* A whole bank, retired pages and spare rows included. */
+	if (!strcmp(op, "bankfail")) {
+		if (n != 3 || a2 >= 8)
+			goto bad;
+		return hw->ras_ops->inject(hw, PPU_HW_INJECT_DEVICE_BANK, addr,
+					   a2, 0);
+	}
 	if (!strcmp(op, "read")) {
 		if (n != 3 || !a2 || a2 > PPU_RAS_MAX_READ ||
 		    a2 > hw->hbm.size - addr)

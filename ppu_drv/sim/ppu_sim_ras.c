@@ -8,6 +8,7 @@
  * delivered to the driver from a work item, like an interrupt with a
  * status FIFO, so the driver's handler may call back into the device.
  */
+#include <linux/math64.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
@@ -161,6 +162,7 @@ static int ppu_sim_inject_op(struct ppu_hw *hw, enum ppu_hw_inject_type type,
 			     u64 addr, u32 bit_or_dev, u64 len)
 {
 	struct ppu_sim_hbm *hbm = to_ras(hw)->hbm;
+	u64 bank_bytes = div_u64(hw->hbm.size, hw->hbm.banks);
 
 	switch (type) {
 	case PPU_HW_INJECT_FLIP:
@@ -172,6 +174,12 @@ static int ppu_sim_inject_op(struct ppu_hw *hw, enum ppu_hw_inject_type type,
 					       PPU_SIM_HBM_FAIL_RANDOM, 0);
 	case PPU_HW_INJECT_PARITY:
 		return ppu_sim_hbm_inject_parity(hbm, addr, len);
+	case PPU_HW_INJECT_DEVICE_BANK:
+		if (addr >= hw->hbm.size)
+			return -EINVAL;
+		return ppu_sim_hbm_fail_device_bank(hbm, bit_or_dev,
+						    div64_u64(addr, bank_bytes),
+						    PPU_SIM_HBM_FAIL_RANDOM, 0);
 	}
 	return -EINVAL;
 }

@@ -16,6 +16,12 @@
 #                          its flash is blank), a UECC, reload ppu.ko: the
 #                          repair fails, rma_status rma, reason
 #                          repair_failure, the driver still loads
+#   failed-repair-once     ppu_sim with 2 spare rows per bank, a UECC, then
+#                          its whole bank fails (bankfail, spare rows too),
+#                          3 reloads: the first repairs (1 spare spent), the
+#                          test fails, repair_failed + retired in flash; the
+#                          next reloads repair nothing, the page stays
+#                          retired, the bank keeps its last spare, no RMA
 #   restore                the default modules back, the flash erased
 #
 # Prints, for scripts/run-igt.sh:
@@ -23,7 +29,7 @@
 #   PPU-ECC-RELOAD: <step>: PASS|FAIL
 #   PPU-ECC-RELOAD: END rc=N
 # `ecc-reload.sh --list` prints the step names (on the host too).
-STEPS="reload-repair-flow ecc-off-keeps-retired rma-no-spare-rows restore uevents"
+STEPS="reload-repair-flow ecc-off-keeps-retired rma-no-spare-rows failed-repair-once restore uevents"
 if [ "${1:-}" = --list ]; then
 	for s in $STEPS; do echo "$s"; done
 	exit 0
@@ -36,7 +42,8 @@ KMOD=${PPU_KMOD_DIR:-/kmod/ppu}
 DBG=/sys/kernel/debug/dri/0
 RAS=/sys/class/drm/card0/device/ras
 HBM=$(( $(cat /sys/module/ppu_sim/parameters/hbm_mb 2>/dev/null || echo 256) * 1048576 ))
-BANK=$(( HBM / $(cat /sys/module/ppu_sim/parameters/hbm_banks 2>/dev/null || echo 16) ))
+NBANKS=$(cat /sys/module/ppu_sim/parameters/hbm_banks 2>/dev/null || echo 16)
+BANK=$(( HBM / NBANKS ))
 rc_all=0
 step_ok=1
 
@@ -212,6 +219,48 @@ check "the page of the failed repair retired" \
 	sh -c "grep -q '^$(page "$E") uecc reserved ' $RAS/retired_pages"
 check "the driver still loads: the device opens" sh -c 'exec 9<> /dev/dri/card0'
 check "kernel log reports the RMA" sh -c 'dmesg | tail -n 30 | grep -q RMA'
+end
+
+# ------------------------------------------------------------------------
+# A repaired row that still fails its test: the spare row is spent once,
+# never again (2 spare rows: a second repair would leave none, a third
+# would find none and call for an RMA).
+begin failed-repair-once
+reload_sim spare_rows=2
+echo ERASE > "$DBG/flash_reset" || fail "flash_reset"
+reload_ppu
+F=$(taddr 12 2 9)
+uecc "$F" || fail "UECC at $F"
+check "UECC page retired at run time" is_retired "$F"
+inject "bankfail $F 0" || fail "bankfail $F 0"
+for load in 1 2 3; do
+	klog_start=$(dmesg | wc -l)
+	reload_ppu
+	flow=$(klog | grep "ECC load flow" | tail -n1)
+	log "load $load: $flow"
+	log "load $load: $(klog | grep -F "$F retired" | tail -n1)"
+	log "load $load: histogram $(rd row_remapper_histogram), flags $(fflags "$F")"
+	if [ $load = 1 ]; then
+		check "load 1: one repair, retired" \
+			sh -c "echo '$flow' | grep -q '1 repairs, 0 repaired, 0 tested clean, 1 retired'"
+		check "load 1: retired for its failed test" \
+			sh -c "dmesg | grep -F '$F retired' | tail -n1 | grep -q 'read/write test failed'"
+	else
+		check "load $load: no repair, retired" \
+			sh -c "echo '$flow' | grep -q '0 repairs, 0 repaired, 0 tested clean, 1 retired'"
+		check "load $load: retired as a failed repair" \
+			sh -c "dmesg | grep -F '$F retired' | tail -n1 | grep -q 'repair failed its test before'"
+	fi
+	check "load $load: flash flags retired,repair_failed" \
+		[ "$(fflags "$F")" = "retired,repair_failed" ]
+	check "load $load: page retired" is_retired "$F"
+	check "load $load: one spare spent in one bank, one left" \
+		[ "$(rd row_remapper_histogram)" = "max $((NBANKS - 1)) high 0 partial 0 low 1 none 0" ]
+	check "load $load: no RMA" [ "$(rd rma_status)" = none ]
+	check "load $load: no repair failure" [ "$(rd remapped_rows_failure)" = 0 ]
+done
+show
+reload_sim
 end
 
 # ------------------------------------------------------------------------
