@@ -171,7 +171,8 @@ static const struct drm_ioctl_desc ppu_ioctls[] = {
 DEFINE_DRM_GEM_FOPS(ppu_fops);
 
 static const struct drm_driver ppu_drm_driver = {
-	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ,
+	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ |
+			   DRIVER_SYNCOBJ_TIMELINE,
 	.open = ppu_open,
 	.postclose = ppu_postclose,
 	.ioctls = ppu_ioctls,

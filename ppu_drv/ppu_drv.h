@@ -26,7 +26,7 @@
 #define DRIVER_DESC	"PPU DRM driver"
 #define DRIVER_DATE	"20261129"
 #define DRIVER_MAJOR	0
-#define DRIVER_MINOR	1
+#define DRIVER_MINOR	2
 
 struct ppu_device;
 

@@ -13,10 +13,10 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_print.h>
-#include <drm/drm_syncobj.h>
 
 #include "ppu_cs.h"
 #include "ppu_drv.h"
+#include "ppu_syncobj.h"
 
 /**
  * ppu_job_free - release a job and everything it holds
@@ -152,34 +152,6 @@ out:
 	return ret;
 }
 
-static int ppu_submit_add_deps(struct drm_device *dev, struct drm_file *file,
-			       const struct drm_ppu_submit *args,
-			       struct ppu_job *job)
-{
-	u32 __user *uhandles = u64_to_user_ptr(args->in_syncobjs);
-	u32 i, handle;
-	int ret;
-
-	for (i = 0; i < args->in_syncobj_count; i++) {
-		struct dma_fence *fence;
-
-		if (get_user(handle, &uhandles[i])) {
-			drm_dbg_driver(dev, "submit: bad in_syncobjs pointer\n");
-			return -EFAULT;
-		}
-		ret = drm_syncobj_find_fence(file, handle, 0, 0, &fence);
-		if (ret) {
-			drm_dbg_driver(dev, "submit: in-syncobj %u: %d\n", handle, ret);
-			return ret;
-		}
-		/* Takes the reference, also on failure. */
-		ret = drm_sched_job_add_dependency(&job->base, fence);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 /*
  * Implicit synchronisation, with DRM_PPU_SUBMIT_IMPLICIT_SYNC: the job
  * waits for the fences already on its BOs and, once armed, publishes its
@@ -252,8 +224,14 @@ static void ppu_submit_unlock_bos(struct ppu_job *job,
 static int ppu_submit_check_args(struct drm_device *dev,
 				 const struct drm_ppu_submit *args)
 {
-	if (args->flags & ~DRM_PPU_SUBMIT_IMPLICIT_SYNC) {
+	if (args->flags & ~(DRM_PPU_SUBMIT_IMPLICIT_SYNC |
+			    DRM_PPU_SUBMIT_EXTENSIONS)) {
 		drm_dbg_driver(dev, "submit: unknown flags 0x%x\n", args->flags);
+		return -EINVAL;
+	}
+	if (!(args->flags & DRM_PPU_SUBMIT_EXTENSIONS) != !args->extensions) {
+		drm_dbg_driver(dev, "submit: extensions 0x%llx with flags 0x%x\n",
+			       args->extensions, args->flags);
 		return -EINVAL;
 	}
 	if (args->bo_count > DRM_PPU_MAX_SUBMIT_BOS ||
@@ -278,10 +256,11 @@ static int ppu_submit_check_args(struct drm_device *dev,
  * @file: DRM file
  *
  * Return: 0; -EINVAL for bad flags, ring, sizes or a malformed stream;
- * -ENOENT for an unknown context, BO or syncobj; -EFAULT for a bad user
- * pointer; -ENOMEM; -ECANCELED for a banned context; -EBUSY when the file
- * has max_jobs_per_file jobs in flight; -EOPNOTSUPP for a BO imported from
- * another device.
+ * -ENOENT for an unknown context, BO or syncobj; -EINVAL for a wait on
+ * a syncobj without a fence at its point (none submitted yet), a bad
+ * extension; -EFAULT for a bad user pointer; -ENOMEM; -ECANCELED for a
+ * banned context; -EBUSY when the file has max_jobs_per_file jobs in
+ * flight; -EOPNOTSUPP for a BO imported from another device.
  */
 int ppu_submit_ioctl(struct drm_device *dev, void *data,
 		     struct drm_file *file)
@@ -289,7 +268,7 @@ int ppu_submit_ioctl(struct drm_device *dev, void *data,
 	struct ppu_device *ppu = to_ppu(dev);
 	struct ppu_file *pfile = file->driver_priv;
 	struct drm_ppu_submit *args = data;
-	struct drm_syncobj *out_sync = NULL;
+	struct ppu_submit_sync sync = {};
 	struct drm_gem_object **locked = NULL;
 	struct ww_acquire_ctx acquire;
 	struct dma_fence *finished;
@@ -384,15 +363,10 @@ int ppu_submit_ioctl(struct drm_device *dev, void *data,
 		goto err_free;
 	}
 
-	if (args->out_syncobj) {
-		out_sync = drm_syncobj_find(file, args->out_syncobj);
-		if (!out_sync) {
-			drm_dbg_driver(dev, "submit: no out-syncobj %u\n",
-				       args->out_syncobj);
-			ret = -ENOENT;
-			goto err_free;
-		}
-	}
+	/* Signal syncobjs and timeline nodes: nothing can fail after arm. */
+	ret = ppu_submit_sync_init(dev, file, args, &sync);
+	if (ret)
+		goto err_free;
 
 	/*
 	 * From job init to push, the context cannot be closed: a job pushed
@@ -409,7 +383,7 @@ int ppu_submit_ioctl(struct drm_device *dev, void *data,
 	ret = drm_sched_job_init(&job->base, &ctx->entities[ring->index], NULL);
 	if (ret)
 		goto err_unlock;
-	ret = ppu_submit_add_deps(dev, file, args, job);
+	ret = ppu_submit_sync_add_deps(dev, file, &sync, &job->base);
 	if (ret)
 		goto err_unlock;
 	if (args->flags & DRM_PPU_SUBMIT_IMPLICIT_SYNC) {
@@ -428,18 +402,15 @@ int ppu_submit_ioctl(struct drm_device *dev, void *data,
 	mutex_unlock(&ctx->submit_lock);
 	ppu_ctx_put(ctx);
 
-	if (out_sync) {
-		drm_syncobj_replace_fence(out_sync, finished);
-		drm_syncobj_put(out_sync);
-	}
+	ppu_submit_sync_signal(&sync, finished);
+	ppu_submit_sync_fini(&sync);
 	dma_fence_put(finished);
 	return 0;
 
 err_unlock:
 	mutex_unlock(&ctx->submit_lock);
-	if (out_sync)
-		drm_syncobj_put(out_sync);
 err_free:
+	ppu_submit_sync_fini(&sync);
 	ppu_job_free(job);
 	ppu_ctx_put(ctx);
 	return ret;

@@ -223,6 +223,11 @@ struct drm_ppu_ctx_destroy {
 #define DRM_PPU_MAX_SUBMIT_SYNCOBJS	64
 /** DRM_PPU_MAX_CMD_BYTES: longest command stream of one submit. */
 #define DRM_PPU_MAX_CMD_BYTES		(64u * 1024u)
+/**
+ * DRM_PPU_MAX_SUBMIT_POINTS: most waits, and most signals, of one
+ * DRM_PPU_SUBMIT_EXT_SYNCOBJS extension.
+ */
+#define DRM_PPU_MAX_SUBMIT_POINTS	64
 
 /**
  * struct drm_ppu_submit - argument of DRM_IOCTL_PPU_SUBMIT
@@ -268,10 +273,21 @@ struct drm_ppu_submit {
 	__u64 in_syncobjs;
 	/** @out_syncobj: in, syncobj handle that receives the job's fence, or 0. */
 	__u32 out_syncobj;
-	/** @flags: in, 0 or DRM_PPU_SUBMIT_IMPLICIT_SYNC; -EINVAL otherwise. */
+	/**
+	 * @flags: in, DRM_PPU_SUBMIT_IMPLICIT_SYNC and
+	 * DRM_PPU_SUBMIT_EXTENSIONS; -EINVAL for other bits.
+	 */
 	__u32 flags;
 	/** @seqno: out, sequence number of the job in its context and ring. */
 	__u64 seqno;
+	/**
+	 * @extensions: in, user pointer to the first &struct
+	 * drm_ppu_user_extension of a chain, with DRM_PPU_SUBMIT_EXTENSIONS
+	 * in @flags; 0 otherwise. Added after @seqno: a binary built before
+	 * it passes the shorter struct, which the DRM core extends with
+	 * zeros, so it keeps working unchanged.
+	 */
+	__u64 extensions;
 };
 
 /*
@@ -281,6 +297,101 @@ struct drm_ppu_submit {
  * fence on them (read on the command buffer, write on the list).
  */
 #define DRM_PPU_SUBMIT_IMPLICIT_SYNC	(1u << 0)
+/*
+ * DRM_PPU_SUBMIT_EXTENSIONS: @extensions holds a chain of extensions.
+ * Required with a non-zero @extensions and -EINVAL without one, so that a
+ * driver that predates extensions (and would not even read the field)
+ * fails the submit with -EINVAL instead of dropping its waits and signals.
+ */
+#define DRM_PPU_SUBMIT_EXTENSIONS	(1u << 1)
+
+/**
+ * struct drm_ppu_user_extension - header of every submit extension
+ *
+ * Extensions form a singly linked list in user memory. Each name may
+ * appear once per submit: an unknown @name, a repeated one, a non-zero
+ * @pad or an unreadable link fails the submit (-EINVAL, -EFAULT) before
+ * anything is queued.
+ */
+struct drm_ppu_user_extension {
+	/** @next_extension: in, user pointer to the next extension, or 0. */
+	__u64 next_extension;
+	/** @name: in, DRM_PPU_SUBMIT_EXT_*: what the header starts. */
+	__u32 name;
+	/** @pad: must be zero. */
+	__u32 pad;
+};
+
+/* struct drm_ppu_submit_syncobjs: timeline waits and signals */
+#define DRM_PPU_SUBMIT_EXT_SYNCOBJS	1
+
+/**
+ * struct drm_ppu_syncobj_point - one syncobj and point
+ *
+ * A @point of 0 is the binary form: a wait takes the syncobj's current
+ * fence (of a timeline: its last point), a signal replaces the fence. A
+ * non-zero @point is a timeline point: a wait takes the fence of that
+ * point, a signal adds the point (a dma_fence_chain node holding the
+ * job's fence).
+ */
+struct drm_ppu_syncobj_point {
+	/** @handle: in, syncobj handle; -ENOENT if unknown. */
+	__u32 handle;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @point: in, timeline point, or 0. */
+	__u64 point;
+};
+
+/**
+ * struct drm_ppu_submit_syncobjs - DRM_PPU_SUBMIT_EXT_SYNCOBJS
+ *
+ * Waits and signals of a job on syncobjs, binary or timeline, in addition
+ * to the binary @in_syncobjs and @out_syncobj of &struct drm_ppu_submit.
+ * The job runs once every wait's fence signalled; the job's finished fence
+ * is attached to every signal, also several points of one timeline.
+ *
+ * Waits on points not yet submitted: the kernel never waits for a point
+ * to be submitted. A wait whose syncobj has no fence at that point (a
+ * binary syncobj without a fence, a timeline whose last point is below
+ * @point) fails the submit at once with -EINVAL and nothing is queued,
+ * as do the binary @in_syncobjs and the other drivers' submits. Userspace
+ * that needs wait-before-signal waits for the point to be submitted
+ * first (DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT with
+ * DRM_SYNCOBJ_WAIT_FLAGS_WAIT_AVAILABLE), e.g. from a submit thread.
+ *
+ * A signal point should be above the timeline's last point; as with
+ * DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL a lower one is accepted but leaves the
+ * timeline's order to the order of the submits. A point signals once its
+ * job's fence and every earlier point's fence signalled, whatever order
+ * the jobs finish in. A job that ends with an error (a hang: -ETIME;
+ * cancelled by a reset or a ban: -ECANCELED; -EIO) leaves that error on
+ * its fence, the one the point holds: SYNC_IOC_FILE_INFO of a sync_file of
+ * the point reports it in the fence's entry (the chain node itself
+ * carries no error).
+ */
+struct drm_ppu_submit_syncobjs {
+	/** @base: name DRM_PPU_SUBMIT_EXT_SYNCOBJS. */
+	struct drm_ppu_user_extension base;
+	/**
+	 * @waits: in, user pointer to @wait_count &struct
+	 * drm_ppu_syncobj_point the job waits for.
+	 */
+	__u64 waits;
+	/**
+	 * @signals: in, user pointer to @signal_count &struct
+	 * drm_ppu_syncobj_point that receive the job's fence.
+	 */
+	__u64 signals;
+	/** @wait_count: in, at most DRM_PPU_MAX_SUBMIT_POINTS. */
+	__u32 wait_count;
+	/** @signal_count: in, at most DRM_PPU_MAX_SUBMIT_POINTS. */
+	__u32 signal_count;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+	/** @pad: must be zero. */
+	__u32 pad;
+};
 
 /**
  * enum drm_ppu_reset_status - how resets touched a context
