@@ -478,13 +478,141 @@ static void test_submit_lists(void)
 
 	/* flags */
 	s = good_submit(1);
-	s.flags = 2;	/* bit 0 is DRM_PPU_SUBMIT_IMPLICIT_SYNC */
+	s.flags = 4;	/* bits 0, 1: IMPLICIT_SYNC, EXTENSIONS */
 	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
 	s.flags = 0x80000000u;
 	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
 
 	/* a bad argument struct pointer */
 	igt_assert_eq(__ppu_igt_ioctl(fd, DRM_IOCTL_PPU_SUBMIT, (void *)16), -EFAULT);
+	check_still_works();
+}
+
+/* SUBMIT with DRM_PPU_SUBMIT_EXTENSIONS: the chain and its syncobj arrays */
+static void test_submit_extensions(void)
+{
+	uint32_t tl = ppu_syncobj_create(fd), bin = ppu_syncobj_create(fd);
+	struct drm_ppu_syncobj_point pts[DRM_PPU_MAX_SUBMIT_POINTS + 1];
+	struct drm_ppu_submit_syncobjs ext, ext2;
+	struct drm_ppu_user_extension unknown = { .name = 0x7fff };
+	struct drm_ppu_submit s;
+	uint64_t point = 0;
+
+	set_stream((uint32_t[]){ DRM_PPU_CMD(DRM_PPU_OP_NOP, 0) }, 1);
+	memset(pts, 0, sizeof(pts));
+	for (unsigned int i = 0; i < ARRAY_SIZE(pts); i++)
+		pts[i] = (struct drm_ppu_syncobj_point){ .handle = tl, .point = i + 1 };
+#define EXT_RESET() do { \
+	ext = (struct drm_ppu_submit_syncobjs){ \
+		.base.name = DRM_PPU_SUBMIT_EXT_SYNCOBJS, \
+		.signals = (uintptr_t)pts, .signal_count = 1, \
+	}; \
+	s = good_submit(1); \
+	s.flags = DRM_PPU_SUBMIT_EXTENSIONS; \
+	s.extensions = (uintptr_t)&ext; \
+} while (0)
+
+	/* the flag and the pointer go together */
+	EXT_RESET();
+	s.flags = 0;
+	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
+	EXT_RESET();
+	s.extensions = 0;
+	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
+	/* unreadable links */
+	EXT_RESET();
+	s.extensions = 16;
+	igt_assert_eq(__ppu_submit(fd, &s), -EFAULT);
+	EXT_RESET();
+	ext.base.next_extension = 16;
+	igt_assert_eq(__ppu_submit(fd, &s), -EFAULT);
+	/* unknown names (0 included), pad */
+	EXT_RESET();
+	s.extensions = (uintptr_t)&unknown;
+	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
+	unknown.name = 0;
+	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
+	EXT_RESET();
+	ext.base.next_extension = (uintptr_t)&unknown;
+	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
+	EXT_RESET();
+	ext.base.pad = 1;
+	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
+	/* a name twice, a chain that loops */
+	EXT_RESET();
+	ext2 = ext;
+	ext.base.next_extension = (uintptr_t)&ext2;
+	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
+	EXT_RESET();
+	ext.base.next_extension = (uintptr_t)&ext;
+	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
+	/* flags, pad */
+	EXT_RESET();
+	ext.flags = 1;
+	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
+	EXT_RESET();
+	ext.pad = 1;
+	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
+	/* counts */
+	EXT_RESET();
+	ext.signal_count = DRM_PPU_MAX_SUBMIT_POINTS + 1;
+	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
+	ext.signal_count = ~0u;
+	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
+	EXT_RESET();
+	ext.waits = (uintptr_t)pts;
+	ext.wait_count = DRM_PPU_MAX_SUBMIT_POINTS + 1;
+	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
+	/* array pointers */
+	EXT_RESET();
+	ext.signals = 16;
+	igt_assert_eq(__ppu_submit(fd, &s), -EFAULT);
+	EXT_RESET();
+	ext.waits = 16;
+	ext.wait_count = 1;
+	igt_assert_eq(__ppu_submit(fd, &s), -EFAULT);
+	/* entries: flags, handles */
+	EXT_RESET();
+	pts[0].flags = 1;
+	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
+	pts[0].flags = 0;
+	pts[0].handle = 0xdead;
+	igt_assert_eq(__ppu_submit(fd, &s), -ENOENT);
+	pts[0].handle = tl;
+	EXT_RESET();
+	ext.waits = (uintptr_t)&pts[1];
+	ext.wait_count = 1;
+	pts[1].handle = 0xdead;
+	igt_assert_eq(__ppu_submit(fd, &s), -ENOENT);
+	pts[1].handle = tl;
+	pts[1].flags = 2;
+	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
+	pts[1].flags = 0;
+	/* a wait on a point not submitted yet, on an empty binary syncobj */
+	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
+	pts[1] = (struct drm_ppu_syncobj_point){ .handle = bin };
+	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
+	pts[1] = (struct drm_ppu_syncobj_point){ .handle = tl, .point = 2 };
+	/* none of these added a point */
+	igt_assert_eq(drmSyncobjQuery(fd, &tl, &point, 1), 0);
+	igt_assert_eq_u64(point, 0);
+
+	/* the limits themselves are fine */
+	EXT_RESET();
+	ext.signal_count = DRM_PPU_MAX_SUBMIT_POINTS;
+	igt_assert_eq(__ppu_submit(fd, &s), 0);
+	igt_assert_eq(drmSyncobjQuery(fd, &tl, &point, 1), 0);
+	igt_assert_eq_u64(point, DRM_PPU_MAX_SUBMIT_POINTS);
+	EXT_RESET();
+	ext.waits = (uintptr_t)pts;
+	ext.wait_count = DRM_PPU_MAX_SUBMIT_POINTS;
+	ext.signals = (uintptr_t)&pts[DRM_PPU_MAX_SUBMIT_POINTS];
+	igt_assert_eq(__ppu_submit(fd, &s), 0);
+	igt_assert_eq(drmSyncobjTimelineWait(fd, &tl, &point, 1,
+					     ppu_abs_timeout(PPU_WAIT_NS), 0, NULL), 0);
+#undef EXT_RESET
+	drmSyncobjDestroy(fd, tl);
+	drmSyncobjDestroy(fd, bin);
 	check_still_works();
 }
 
@@ -541,6 +669,10 @@ igt_main
 	igt_describe("SUBMIT: BO list, syncobj handles, flags, user pointers");
 	igt_subtest("submit-lists")
 		test_submit_lists();
+
+	igt_describe("SUBMIT: extension chain, timeline syncobj points and counts");
+	igt_subtest("submit-extensions")
+		test_submit_extensions();
 
 	igt_describe("after all the bad input the device still runs jobs");
 	igt_subtest("still-works")
