@@ -1290,7 +1290,9 @@ static void op_submit(struct fz_worker *w, struct fz_rng *r)
 	struct fz_obj list[FZ_MAX_LIST], cmdo = { 0 };
 	uint32_t handles[FZ_MAX_LIST] = { 0 }, in[72] = { 0 };
 	uint32_t dw[FZ_MAX_DW];
-	const char *tag_bos, *tag_in;
+	const char *tag_bos, *tag_in, *tag_ext = "";
+	struct drm_ppu_syncobj_point pts[2][4];
+	struct drm_ppu_submit_syncobjs ext;
 	unsigned int i, n, ndw, nin, p;
 	bool fresh = false, stalls;
 	int ret;
@@ -1382,12 +1384,33 @@ static void op_submit(struct fz_worker *w, struct fz_rng *r)
 	p = fz_below(r, 100);
 	a.flags = p < 80 ? 0 : p < 95 ? DRM_PPU_SUBMIT_IMPLICIT_SYNC : fz_u32(r);
 
+	/* timeline waits and signals: small points, a bad name, a loop */
+	if (fz_chance(r, 15)) {
+		memset(&ext, 0, sizeof(ext));
+		ext.base.name = fz_chance(r, 95) ? DRM_PPU_SUBMIT_EXT_SYNCOBJS : fz_u32(r);
+		if (fz_chance(r, 3))
+			ext.base.next_extension = (uintptr_t)&ext;
+		for (i = 0; i < 8; i++)
+			pts[i / 4][i % 4] = (struct drm_ppu_syncobj_point){
+				.handle = fz_pick(r, s, FZ_SYNC, NULL),
+				.flags = fz_chance(r, 2) ? fz_u32(r) : 0,
+				.point = fz_chance(r, 95) ? fz_below(r, 8) : fz_u64(r),
+			};
+		ext.wait_count = fz_chance(r, 97) ? fz_below(r, 5) : fz_u32(r);
+		ext.signal_count = fz_chance(r, 97) ? fz_below(r, 5) : fz_u32(r);
+		ext.waits = fz_uptr(w, r, pts[0], sizeof(pts[0]), 3, &tag_ext);
+		ext.signals = fz_uptr(w, r, pts[1], sizeof(pts[1]), 3, &tag_ext);
+		a.extensions = fz_uptr(w, r, &ext, sizeof(ext), 3, &tag_ext);
+		if (fz_chance(r, 97))
+			a.flags |= DRM_PPU_SUBMIT_EXTENSIONS;
+	}
+
 	ret = fz_call(w, r, fd, FZ_SUBMIT, 0, &a,
-		      "ctx %u ring %u.%u cmd %u+%u/%u bos %u[%u,%u..]%s in %u%s out %u fl %#x%s",
+		      "ctx %u ring %u.%u cmd %u+%u/%u bos %u[%u,%u..]%s in %u%s out %u fl %#x%s%s%s",
 		      a.ctx_id, a.ring_class, a.ring_instance, a.cmd_handle, a.cmd_offset,
 		      a.cmd_length, a.bo_count, handles[0], handles[1], tag_bos,
 		      a.in_syncobj_count, tag_in, a.out_syncobj, a.flags,
-		      stalls ? " STALLS" : "");
+		      a.extensions ? " ext" : "", tag_ext, stalls ? " STALLS" : "");
 	if (!ret) {
 		atomic_fetch_add(&sh->jobs, 1);
 		if (stalls)
