@@ -255,6 +255,12 @@ struct ppu_hw_bank_info {
  * @flash_erase: erase [@off, @off + @len), whole erase blocks (bytes read
  *	0xff)
  * @flash_inject_torn: only the first @bytes of the next flash write land
+ * @flash_power_cut: optional, a test hook: cut the flash's power at the
+ *	@step-th write or erased block from now (1: the next one). Only the
+ *	first @bytes of that step land (written, or erased from the start of
+ *	the block); every later write and erase is dropped and still reports
+ *	success, until the power returns when the driver detaches (the next
+ *	driver load) or at @hbm_reset. @step 0 cancels a cut not reached yet.
  */
 struct ppu_hw_ras_ops {
 	void (*set_ras_handler)(struct ppu_hw *hw, ppu_hw_ras_fn fn, void *data);
@@ -272,6 +278,7 @@ struct ppu_hw_ras_ops {
 	int (*flash_write)(struct ppu_hw *hw, u32 off, const void *buf, u32 len);
 	int (*flash_erase)(struct ppu_hw *hw, u32 off, u32 len);
 	int (*flash_inject_torn)(struct ppu_hw *hw, u32 bytes);
+	int (*flash_power_cut)(struct ppu_hw *hw, u32 step, u32 bytes);
 };
 
 /**

@@ -30,6 +30,22 @@ static bool ppu_ras_page_retired(struct ppu_ras *ras, u64 addr, u64 len)
 	return hit;
 }
 
+/* Rewrite the record store into its other image now (tests, power cuts). */
+static int ppu_ras_compact(struct ppu_device *ppu)
+{
+	struct ppu_ras *ras = &ppu->ras;
+	int ret = -ENODATA;
+
+	if (!ras->hbm)
+		return -ENODEV;
+	mutex_lock(&ras->lock);
+	if (ras->flash_ok)
+		ret = ppu_flash_compact(&ras->flash);
+	mutex_unlock(&ras->lock);
+	drm_info(&ppu->drm, "ras_inject: compaction of the ECC store: %d\n", ret);
+	return ret;
+}
+
 /* The driver reads HBM through the ECC: the access that raises events. */
 static int ppu_ras_read(struct ppu_device *ppu, u64 addr, u64 len)
 {
@@ -52,10 +68,12 @@ static int ppu_ras_read(struct ppu_device *ppu, u64 addr, u64 len)
  * @ppu: the device
  * @cmd: "flip ADDR BIT", "flip2 ADDR BIT BIT", "weak ADDR BIT",
  *	"device ADDR LEN DEV", "bankfail ADDR DEV", "parity ADDR LEN",
- *	"read ADDR LEN" or "torn BYTES"
+ *	"read ADDR LEN", "torn BYTES", "powercut STEP [BYTES]" or "compact"
  *
  * Return: 0; -EINVAL for a malformed command or a range outside HBM;
- * -EBUSY when the address is in a retired page; -ENODEV without HBM.
+ * -EBUSY when the address is in a retired page; -ENODEV without HBM;
+ * -EOPNOTSUPP when the device cannot cut its flash's power; for "compact",
+ * the error of ppu_flash_compact().
  */
 int ppu_ras_inject(struct ppu_device *ppu, const char *cmd)
 {
@@ -69,6 +87,8 @@ int ppu_ras_inject(struct ppu_device *ppu, const char *cmd)
 	if (!hw->ras_ops)
 		return -ENODEV;
 	n = sscanf(cmd, "%11s %lli %lli %lli", op, &v1, &v2, &v3);
+	if (n == 1 && !strcmp(op, "compact"))
+		return ppu_ras_compact(ppu);
 	if (n < 2 || v1 < 0 || v2 < 0 || v3 < 0)
 		goto bad;
 	addr = v1;
@@ -79,6 +99,15 @@ int ppu_ras_inject(struct ppu_device *ppu, const char *cmd)
 
 	if (!strcmp(op, "torn") && n == 2)
 		return hw->ras_ops->flash_inject_torn(hw, addr);
+	if (!strcmp(op, "powercut") && n <= 3) {
+		if (addr > U32_MAX || a2 > U32_MAX)
+			goto bad;
+		if (!hw->ras_ops->flash_power_cut)
+			return -EOPNOTSUPP;
+		drm_info(&ppu->drm, "ras_inject: flash power cut at write/erase step %llu (%llu bytes land), until the next driver load\n",
+			 addr, a2);
+		return hw->ras_ops->flash_power_cut(hw, addr, a2);
+	}
 	if (addr >= hw->hbm.size)
 		goto bad;
 	/* A whole bank, retired pages and spare rows included. */

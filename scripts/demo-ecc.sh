@@ -86,6 +86,37 @@ say "at most 5 repairs per load, so 5 repaired and tested clean, 3 retired;"
 say "the CECC address is never repaired, and is retired for its 3 hits"
 
 echo
+echo "== 9b. A power cut while the flash compacts its records"
+hdr() { head -n1 $D/flash_dump | awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'; }
+steps() { echo $(( $(hdr erases) + $(hdr writes) )); }
+before=$(cut -d' ' -f1-3 < $R/retired_pages | sort)
+entries=$(tail -n +2 $D/flash_dump)
+say "$(wc -l < $R/retired_pages) pages retired, $(echo "$entries" | wc -l) addresses in flash (image $(hdr image), generation $(hdr generation))"
+s0=$(steps)
+echo compact > $D/ras_inject
+n=$(( $(steps) - s0 ))
+say "a compaction rewrites them into the other image: $n flash steps (erases,"
+say "then the records, the header last); now image $(hdr image), generation $(hdr generation)"
+cut=$(( n - 1 ))
+say "the power fails at step $cut of the next compaction, before its header:"
+echo "powercut $cut" > $D/ras_inject
+echo compact > $D/ras_inject
+say "(the driver does not know yet: it still says image $(hdr image), generation $(hdr generation))"
+say "power back, rmmod ppu; insmod ppu.ko max_repairs=0 (this load repairs"
+say "nothing: every page retired before the cut must still be retired after it):"
+rmmod ppu
+insmod /kmod/ppu/ppu.ko $P max_repairs=0
+say "the flash kept the last committed image: image $(hdr image), generation $(hdr generation)"
+after=$(cut -d' ' -f1-3 < $R/retired_pages | sort)
+if [ "$after" = "$before" ] && [ "$(tail -n +2 $D/flash_dump)" = "$entries" ]; then
+	say "every record and flag is there, every retired page is still retired:"
+else
+	say "MISMATCH: the reload lost or changed records:"
+	rc_demo=1
+fi
+pages
+
+echo
 echo "== 10. RMA: a bank without spare rows"
 say "reload the device with no spare rows (this also wipes its flash)"
 dmesg -c >/dev/null
@@ -105,3 +136,4 @@ echo
 echo "== 11. What the operator sees: ppu-smi"
 /extra/ppu-smi | sed 's/^/    > /'
 echo "    ppu-smi exit code: $(/extra/ppu-smi >/dev/null 2>&1; echo $?) (0 healthy, 1 warning, 2 RMA)"
+exit ${rc_demo:-0}

@@ -206,6 +206,12 @@ static int ppu_sim_flash_torn_op(struct ppu_hw *hw, u32 bytes)
 	return 0;
 }
 
+static int ppu_sim_flash_power_cut_op(struct ppu_hw *hw, u32 step, u32 bytes)
+{
+	ppu_sim_flash_inject_cut(&to_ras(hw)->flash, step, bytes);
+	return 0;
+}
+
 static const struct ppu_hw_ras_ops ppu_sim_ras_ops = {
 	.set_ras_handler = ppu_sim_set_ras_handler,
 	.ras_flush = ppu_sim_ras_flush,
@@ -219,6 +225,7 @@ static const struct ppu_hw_ras_ops ppu_sim_ras_ops = {
 	.flash_write = ppu_sim_flash_write_op,
 	.flash_erase = ppu_sim_flash_erase_op,
 	.flash_inject_torn = ppu_sim_flash_torn_op,
+	.flash_power_cut = ppu_sim_flash_power_cut_op,
 };
 
 /* The engines' access to HBM: one dword through the ECC. */

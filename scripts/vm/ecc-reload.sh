@@ -22,6 +22,16 @@
 #                          test fails, repair_failed + retired in flash; the
 #                          next reloads repair nothing, the page stays
 #                          retired, the bank keeps its last spare, no RMA
+#   powercut-compaction    4 pages retired by CECC; a compaction through
+#                          debugfs `compact` measures its S steps (13:
+#                          8 erased blocks, 4 records, the header); then
+#                          the flash's power is cut (`powercut K`) at every
+#                          step K of a compaction, and with 20 bytes of the
+#                          last record or of the header landing, ppu.ko
+#                          reloaded after each: same entries and flags in
+#                          flash_dump,
+#                          same retired pages, store ok, old generation; a
+#                          cut at S+1 misses it: new generation
 #   restore                the default modules back, the flash erased
 #
 # Prints, for scripts/run-igt.sh:
@@ -29,7 +39,7 @@
 #   PPU-ECC-RELOAD: <step>: PASS|FAIL
 #   PPU-ECC-RELOAD: END rc=N
 # `ecc-reload.sh --list` prints the step names (on the host too).
-STEPS="reload-repair-flow ecc-off-keeps-retired rma-no-spare-rows failed-repair-once restore uevents"
+STEPS="reload-repair-flow ecc-off-keeps-retired rma-no-spare-rows failed-repair-once powercut-compaction restore uevents"
 if [ "${1:-}" = --list ]; then
 	for s in $STEPS; do echo "$s"; done
 	exit 0
@@ -86,6 +96,14 @@ retired_line() { grep -i "^$(page "$1") " "$RAS/retired_pages"; }
 is_retired() { retired_line "$1" > /dev/null; }
 # flash_dump flags of an address
 fflags() { awk -v a="$1" '$1 == a { print $NF }' "$DBG/flash_dump"; }
+# a field of flash_dump's header line ("generation", "erases", ...)
+fhdr() {
+	head -n1 "$DBG/flash_dump" |
+		awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'
+}
+# flash_dump's entry lines: what the store knows, without its header
+fentries() { tail -n +2 "$DBG/flash_dump"; }
+retired_set() { cut -d' ' -f1-3 < "$RAS/retired_pages" | sort; }
 wait_card() {
 	i=0
 	while [ ! -e "$RAS/mem_total" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
@@ -259,6 +277,56 @@ for load in 1 2 3; do
 	check "load $load: no RMA" [ "$(rd rma_status)" = none ]
 	check "load $load: no repair failure" [ "$(rd remapped_rows_failure)" = 0 ]
 done
+show
+reload_sim
+end
+
+# ------------------------------------------------------------------------
+# A power cut in the middle of a compaction (the flash drops every write
+# and erase from the cut on, until the driver is reloaded) loses nothing.
+begin powercut-compaction
+reload_sim
+for k in 1 2 3 4; do
+	cecc "$(taddr 13 "$k" 10)" 3 || fail "CECC at $(taddr 13 "$k" 10)"
+done
+check "4 pages retired by CECC" [ "$(grep -c ' cecc reserved ' "$RAS/retired_pages")" = 4 ]
+# the counts the wear policy kept in RAM reach the flash at unload
+reload_ppu
+ents=$(fentries)
+pages=$(retired_set)
+log "store before: $(head -n1 "$DBG/flash_dump")"
+check "4 pages still retired after a reload" [ "$(echo "$pages" | grep -c cecc)" = 4 ]
+check "4 addresses in flash" [ "$(echo "$ents" | grep -c ' flags retired$')" = 4 ]
+steps() { echo $(( $(fhdr erases) + $(fhdr writes) )); }
+s0=$(steps)
+g0=$(fhdr generation)
+inject compact || fail "compact"
+S=$(( $(steps) - s0 ))
+log "a compaction takes $S steps ($(klog | grep -o 'compacted to .*' | tail -n1))"
+check "compaction: a new generation" [ "$(fhdr generation)" = $((g0 + 1)) ]
+check "compaction: several steps" [ "$S" -gt 3 ]
+reload_ppu
+check "compacted store: same entries" [ "$(fentries)" = "$ents" ]
+for cut in $(seq 1 "$S") "$((S - 1)) 20" "$S 20"; do
+	g=$(fhdr generation)
+	klog_start=$(dmesg | wc -l)
+	inject "powercut $cut" || fail "powercut $cut"
+	inject compact || fail "compact with a cut at $cut"
+	reload_ppu
+	log "cut at step $cut of $S: $(head -n1 "$DBG/flash_dump")"
+	klog | grep -iE "flash|ECC" | sed 's/^/ecc-reload:   dmesg: /'
+	check "cut at $cut: store ok" [ "$(cat "$RAS/ecc_store")" = ok ]
+	check "cut at $cut: the old generation $g" [ "$(fhdr generation)" = "$g" ]
+	check "cut at $cut: every entry and flag kept, none added" [ "$(fentries)" = "$ents" ]
+	check "cut at $cut: the same pages retired" [ "$(retired_set)" = "$pages" ]
+done
+g=$(fhdr generation)
+inject "powercut $((S + 1))" || fail "powercut $((S + 1))"
+inject compact || fail "compact with a cut after it"
+reload_ppu
+check "cut after the compaction's last step: new generation" [ "$(fhdr generation)" = $((g + 1)) ]
+check "... and the same entries" [ "$(fentries)" = "$ents" ]
+check "... and the same pages retired" [ "$(retired_set)" = "$pages" ]
 show
 reload_sim
 end
