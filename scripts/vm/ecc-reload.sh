@@ -32,6 +32,14 @@
 #                          flash_dump,
 #                          same retired pages, store ok, old generation; a
 #                          cut at S+1 misses it: new generation
+#   weak-cell-wear         a weak cell read $WEAR_READS times (10000) through
+#                          debugfs `read`: retired at the 3rd read, not the
+#                          2nd; ras/flash_writes grows by exactly 3 (first
+#                          sighting, the count that crosses cecc_threshold,
+#                          the retired flag) plus 1 per started
+#                          flash_flush_s (600 s) of the loop, no erase; the
+#                          unload writes the counts kept in RAM in 1 more:
+#                          after the reload flash_dump has all the reads
 #   restore                the default modules back, the flash erased
 #
 # Prints, for scripts/run-igt.sh:
@@ -39,7 +47,7 @@
 #   PPU-ECC-RELOAD: <step>: PASS|FAIL
 #   PPU-ECC-RELOAD: END rc=N
 # `ecc-reload.sh --list` prints the step names (on the host too).
-STEPS="reload-repair-flow ecc-off-keeps-retired rma-no-spare-rows failed-repair-once powercut-compaction restore uevents"
+STEPS="reload-repair-flow ecc-off-keeps-retired rma-no-spare-rows failed-repair-once powercut-compaction weak-cell-wear restore uevents"
 if [ "${1:-}" = --list ]; then
 	for s in $STEPS; do echo "$s"; done
 	exit 0
@@ -328,6 +336,45 @@ check "cut after the compaction's last step: new generation" [ "$(fhdr generatio
 check "... and the same entries" [ "$(fentries)" = "$ents" ]
 check "... and the same pages retired" [ "$(retired_set)" = "$pages" ]
 show
+reload_sim
+end
+
+# ------------------------------------------------------------------------
+# Flash wear: a weak cell read in a loop costs a bounded number of writes.
+begin weak-cell-wear
+N=${WEAR_READS:-10000}
+W=$(taddr 13 6 11)
+w0=$(rd flash_writes)
+e0=$(rd flash_erases)
+t0=$(date +%s)
+inject "weak $W 5" || fail "weak $W 5"
+i=1
+while [ $i -le "$N" ]; do
+	inject "read $W 8" || { fail "read $i of $W"; break; }
+	case $i in
+	2) check "read 2: page not retired yet" sh -c "! grep -q '^$(page "$W") ' $RAS/retired_pages" ;;
+	3) check "read 3: page retired" sh -c "grep -q '^$(page "$W") cecc reserved ' $RAS/retired_pages" ;;
+	esac
+	i=$((i + 1))
+done
+t=$(( $(date +%s) - t0 ))
+dw=$(( $(rd flash_writes) - w0 ))
+de=$(( $(rd flash_erases) - e0 ))
+bound=$(( 3 + (t + 599) / 600 ))
+log "$N reads of a weak cell in $t s: $dw flash writes, $de erases (bound $bound writes, 0 erases); ce_count_volatile $(rd ce_count_volatile)"
+log "flash_dump: $(grep "^$W " "$DBG/flash_dump")"
+check "every read counted: CECC count $N" \
+	[ "$(awk -v a="$W" '$1 == a { print $5 }' "$DBG/flash_dump")" = "$N" ]
+check "at most $bound flash writes for $N reads ($dw)" [ "$dw" -le "$bound" ]
+check "within 600 s exactly 3 ($dw)" sh -c "[ $t -ge 600 ] || [ $dw = 3 ]"
+check "no erase ($de)" [ "$de" = 0 ]
+reload_ppu
+dw=$(( $(rd flash_writes) - w0 ))
+log "after the reload: $dw writes in all; $(grep "^$W " "$DBG/flash_dump")"
+check "unload flush: 1 more write ($dw)" [ "$dw" -le $((bound + 1)) ]
+check "after the reload flash_dump has all $N reads" \
+	[ "$(awk -v a="$W" '$1 == a { print $5 }' "$DBG/flash_dump")" = "$N" ]
+check "the page still retired" is_retired "$W"
 reload_sim
 end
 
