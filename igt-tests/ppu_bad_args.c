@@ -594,14 +594,16 @@ static void test_submit_extensions(void)
 	igt_assert_eq(__ppu_submit(fd, &s), -EINVAL);
 	pts[1] = (struct drm_ppu_syncobj_point){ .handle = tl, .point = 2 };
 	/* none of these added a point */
-	igt_assert_eq(drmSyncobjQuery(fd, &tl, &point, 1), 0);
+	igt_assert_eq(drmSyncobjQuery2(fd, &tl, &point, 1,
+				       DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED), 0);
 	igt_assert_eq_u64(point, 0);
 
 	/* the limits themselves are fine */
 	EXT_RESET();
 	ext.signal_count = DRM_PPU_MAX_SUBMIT_POINTS;
 	igt_assert_eq(__ppu_submit(fd, &s), 0);
-	igt_assert_eq(drmSyncobjQuery(fd, &tl, &point, 1), 0);
+	igt_assert_eq(drmSyncobjQuery2(fd, &tl, &point, 1,
+				       DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED), 0);
 	igt_assert_eq_u64(point, DRM_PPU_MAX_SUBMIT_POINTS);
 	EXT_RESET();
 	ext.waits = (uintptr_t)pts;

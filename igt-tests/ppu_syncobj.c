@@ -39,6 +39,16 @@ static uint64_t tl_query(uint32_t h)
 	return point;
 }
 
+/* the last point submitted, signalled or not */
+static uint64_t tl_query_submitted(uint32_t h)
+{
+	uint64_t point = ~0ull;
+
+	igt_assert_eq(drmSyncobjQuery2(fd, &h, &point, 1,
+				       DRM_SYNCOBJ_QUERY_FLAGS_LAST_SUBMITTED), 0);
+	return point;
+}
+
 static void tl_signal(uint32_t h, uint64_t point)
 {
 	igt_assert_eq(drmSyncobjTimelineSignal(fd, &h, &point, 1), 0);
@@ -395,8 +405,10 @@ static void test_multi_signal(void)
 	};
 	igt_assert_eq(__ppu_submit(fd, &s), 0);
 	ppu_bo_close(fd, cmd);
+	/* the points are there as the ioctl returns */
+	igt_assert_eq_u64(tl_query_submitted(a), 6);
+	igt_assert_eq_u64(tl_query_submitted(b), 2);
 
-	/* all at once: points are submitted as the ioctl returns */
 	igt_assert_eq(tl_wait(a, 6, PPU_WAIT_NS, 0), 0);
 	igt_assert_eq(tl_wait(a, 5, 0, 0), 0);
 	igt_assert_eq(tl_wait(b, 2, PPU_WAIT_NS, 0), 0);
@@ -478,8 +490,8 @@ static void test_wait_unsubmitted(void)
 	w = PT(bin, 1);
 	igt_assert_eq(__submit_ext(ctx, DRM_PPU_RING_SDMA, 0, &cs, &bo, 1, &w, 1, &sig, 1),
 		      -EINVAL);
-	/* nothing was queued, nothing signalled */
-	igt_assert_eq_u64(tl_query(out), 0);
+	/* nothing was queued, no point added */
+	igt_assert_eq_u64(tl_query_submitted(out), 0);
 	igt_assert_eq_u32(bo_read(bo, 1), 0);
 
 	/* wait-before-signal done in userspace: a child submits point 2 later */
@@ -618,7 +630,7 @@ static void test_hang_error(void)
 
 		igt_assert_eq(__submit_ext(bad, DRM_PPU_RING_SDMA, 0, &cs, &bo, 1,
 					   NULL, 0, &p4, 1), -ECANCELED);
-		igt_assert_eq_u64(tl_query(tl), 3);
+		igt_assert_eq_u64(tl_query_submitted(tl), 3);
 	}
 	drmSyncobjDestroy(fd, h1);
 	drmSyncobjDestroy(fd, h2);
