@@ -22,14 +22,35 @@
  * same ring (a barrier). A job run again after its fence signalled would
  * overwrite a sentinel before the barrier completes.
  *
- * Module parameters the timings assume (scripts/run-igt.sh): gfx and
- * compute job timeouts 1000 ms, sdma 500 ms, probe_timeout_ms 500 (default),
- * elimination on, hang_limit 1, suspect_limit 3 in suspect_window_ms 120 s,
- * max_runtime_ms 10000 (default).
+ * The scenarios are driven by state, not by wall-clock windows, so that a
+ * slow kernel (the lockdep + KASAN guest is 3-10x slower) runs the same
+ * recoveries: a process submits its hang once the innocent jobs it must
+ * stall are seen busy in debugfs "rings", jobs meant to stall behind a hang
+ * are submitted once the hang is seen there, and every scenario checks that
+ * no recovery started before all of that was in place. Which rings time out
+ * together is fixed by module parameters, not by luck: the test reloads
+ * ppu.ko (PPU_KO, default /kmod/ppu/ppu.ko, as in the VM) with a
+ * coalescing window as long as the job timeout, so every shared ring
+ * stalled by a hang joins the first recovery, and with 3 s job timeouts
+ * where several rings time out together (a ring that progressed within
+ * half a timeout does not count as timed out: all jobs of the scenario
+ * start within 1.5 s, even on the slow kernel); where a stalled ring must
+ * not time out with the hang (a bystander), the gfx timeout is three times
+ * the compute timeout. Replay windows and budget are long enough for the
+ * longest innocent job, and the innocent jobs that must be running when a
+ * hang starts last 2 s, longer than any process takes to submit its hang.
+ * Assertions are on verdicts (CTX_QUERY_RESET, the debugfs ring_recovery
+ * counters and per-ring verdicts); where a scenario allows more than one
+ * replay order, only what every order gives is asserted. The other module parameters are the ones
+ * ppu.ko was loaded with; they are restored at the end.
  */
+#include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "ppu_test.h"
@@ -212,14 +233,20 @@ static void rr_dump(const char *when, const struct rr *r)
 		     ", delta %" PRId64 ", want %d\n", (b)->field, (a)->field, \
 		     (int64_t)((a)->field - (b)->field), (int)(want))
 
-/* the step names of the last recovery, space separated */
+/*
+ * The step names of the last recovery, space separated, without the
+ * hardware's "classify": it only orders the replays (the ppu_hints test is
+ * about it), the verdicts here do not depend on it.
+ */
 static void rr_steps(const struct rr *r, char *out, size_t size)
 {
 	size_t n = 0;
 
 	out[0] = '\0';
 	for (unsigned int i = 0; i < r->nsteps && n < size; i++)
-		n += (size_t)snprintf(out + n, size - n, "%s%s", i ? " " : "", r->steps[i].what);
+		if (strcmp(r->steps[i].what, "classify"))
+			n += (size_t)snprintf(out + n, size - n, "%s%s", n ? " " : "",
+					      r->steps[i].what);
 }
 
 static const struct rr_step *rr_find_step(const struct rr *r, const char *what)
@@ -318,13 +345,6 @@ static void set_mode(const char *mode)
 		     buf, mode);
 }
 
-/* exit handler: never leave the device in classic or off mode */
-static void restore_serial(int sig)
-{
-	if (dbg_dir[0])
-		ppu_debugfs_write(dbg_dir, "recovery_mode", "serial");
-}
-
 /*
  * Start of every subtest: serial mode, and a device that finished whatever
  * an earlier (maybe failed) subtest left behind.
@@ -337,9 +357,291 @@ static void prepare(void)
 	igt_assert_f(device_idle(), "device not idle after 30 s\n");
 }
 
+/* ------------------------------------------------------ module parameters */
+/*
+ * ppu.ko's parameters are read-only at run time: a scenario that needs other
+ * ones reloads the module. Every parameter not named keeps the value ppu.ko
+ * was loaded with (/sys/module/ppu/parameters).
+ */
+#define PARAM_DIR	"/sys/module/ppu/parameters"
+#define MAX_PARAMS	64
+
+struct param {
+	char name[48];
+	char val[64];
+};
+
+struct param_set {
+	const char *name;
+	struct { const char *key; unsigned int val; } kv[8];
+};
+
+/*
+ * Job timeout of gfx and compute rings in the scenarios where rings time
+ * out together. A ring counts as timed out only if it made no progress for
+ * half a timeout, so every job of such a scenario must start within half a
+ * timeout of the first: 1.5 s leave room for the submissions of five
+ * processes on the debug kernel (~150 ms each there).
+ */
+#define TMO_MS		3000u
+/* the timeout of the scenarios with one ring at a time */
+#define FAST_TMO_MS	1000u
+/* an innocent job that is running when the hang starts */
+#define INN_RUN_US	(2000u * 1000u)
+/* a job submitted once the hang is there: it stalls before its first command */
+#define INN_AFTER_US	(100u * 1000u)
+/* the replay window fits the longest innocent job with room to spare */
+#define PROBE_MS	3000u
+/* elimination replays 4 innocent jobs of INN_RUN_US in one recovery */
+#define BUDGET_MS	20000u
+
+/*
+ * Every shared ring stalled by a hang times out together with it: a ring
+ * whose timer is due within coalesce_ms (a whole job timeout) joins the
+ * recovery, so which ring's timer fires first does not matter.
+ */
+static const struct param_set together = {
+	"together", {
+		{ "gfx_timeout_ms", TMO_MS }, { "compute_timeout_ms", TMO_MS },
+		{ "sdma_timeout_ms", FAST_TMO_MS }, { "coalesce_ms", TMO_MS },
+		{ "probe_timeout_ms", PROBE_MS }, { "replay_budget_ms", BUDGET_MS },
+		{ "elimination", 1 },
+	},
+};
+
+/* The same with 1 s job timeouts, for the scenarios of one ring at a time. */
+static const struct param_set fast = {
+	"fast", {
+		{ "gfx_timeout_ms", FAST_TMO_MS }, { "compute_timeout_ms", FAST_TMO_MS },
+		{ "sdma_timeout_ms", FAST_TMO_MS }, { "coalesce_ms", FAST_TMO_MS },
+		{ "probe_timeout_ms", PROBE_MS }, { "replay_budget_ms", BUDGET_MS },
+		{ "elimination", 1 },
+	},
+};
+
+/*
+ * A bystander: a gfx job stalled behind a compute hang does not time out
+ * with it (its timer is due two job timeouts after the compute recovery,
+ * well outside coalesce_ms). No elimination: the hardware reports the hang
+ * hung, and elimination would blame it without the replay that shows it
+ * does not reproduce.
+ */
+static const struct param_set gfx_late = {
+	"gfx-late", {
+		{ "gfx_timeout_ms", 3 * FAST_TMO_MS }, { "compute_timeout_ms", FAST_TMO_MS },
+		{ "sdma_timeout_ms", FAST_TMO_MS }, { "coalesce_ms", FAST_TMO_MS },
+		{ "probe_timeout_ms", PROBE_MS }, { "replay_budget_ms", BUDGET_MS },
+		{ "elimination", 0 },
+	},
+};
+
+static struct param boot_params[MAX_PARAMS];
+static unsigned int nr_boot_params;
+static bool params_changed;
+static pid_t main_pid;
+
+static int read_params(struct param *out, unsigned int max)
+{
+	DIR *d = opendir(PARAM_DIR);
+	struct dirent *de;
+	unsigned int n = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && n < max) {
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(out[n].name))
+			continue;
+		if (ppu_debugfs_read(PARAM_DIR, de->d_name, out[n].val, sizeof(out[n].val)) <= 0)
+			continue;
+		memcpy(out[n].name, de->d_name, strlen(de->d_name) + 1);
+		out[n].val[strcspn(out[n].val, "\n")] = '\0';
+		n++;
+	}
+	closedir(d);
+	return (int)n;
+}
+
+/* the ppu card node, opened directly: igt's device selection caches what
+ * it found, and a reload makes a new device
+ */
+static int open_ppu_card(void)
+{
+	struct dirent *de;
+	DIR *d = opendir("/dev/dri");
+	int ret = -1;
+
+	if (!d)
+		return -1;
+	while (ret < 0 && (de = readdir(d))) {
+		char path[300];
+		drmVersionPtr v;
+		int f;
+
+		if (strncmp(de->d_name, "card", 4))
+			continue;
+		snprintf(path, sizeof(path), "/dev/dri/%s", de->d_name);
+		f = open(path, O_RDWR | O_CLOEXEC);
+		if (f < 0)
+			continue;
+		v = drmGetVersion(f);
+		if (v && !strcmp(v->name, "ppu"))
+			ret = f;
+		else
+			close(f);
+		if (v)
+			drmFreeVersion(v);
+	}
+	closedir(d);
+	return ret;
+}
+
+static int hang_open(void)
+{
+	int f = open_ppu_card();
+
+	igt_assert_f(f >= 0, "no ppu device in /dev/dri\n");
+	return f;
+}
+
+static void device_attach(void)
+{
+	fd = hang_open();
+	snprintf(dbg_dir, sizeof(dbg_dir), "%s", ppu_debugfs_dir(fd));
+	igt_require_f(access(dbg_dir, F_OK) == 0, "no debugfs at %s\n", dbg_dir);
+	for (uint32_t c = 0; c < DRM_PPU_RING_CLASS_COUNT; c++)
+		nr_rings[c] = ppu_ring_count(fd, c);
+}
+
+static const char *ppu_ko(void)
+{
+	const char *ko = getenv("PPU_KO");
+
+	return ko && *ko ? ko : "/kmod/ppu/ppu.ko";
+}
+
+/* rmmod ppu; insmod ppu.ko @args. 0 once the device is back, or -errno */
+static int reload_ppu(const char *args)
+{
+	int kfd, ret = 0;
+
+	if (fd >= 0)
+		close(fd);
+	fd = -1;
+	kfd = open(ppu_ko(), O_RDONLY | O_CLOEXEC);
+	if (kfd < 0)
+		return -errno;
+	/* files of exited children may take a moment to go */
+	for (int t = 0; t < 300; t++) {
+		ret = syscall(SYS_delete_module, "ppu", O_NONBLOCK) ? -errno : 0;
+		if (ret != -EAGAIN && ret != -EBUSY && ret != -EWOULDBLOCK)
+			break;
+		usleep(100 * 1000);
+	}
+	if (!ret)
+		ret = syscall(SYS_finit_module, kfd, args, 0) ? -errno : 0;
+	close(kfd);
+	igt_info("reload ppu.ko %s: %s\n", args, ret ? strerror(-ret) : "ok");
+	if (ret)
+		return ret;
+	/* the caller opens it again: the new device may have another minor */
+	for (int t = 0; t < 300; t++) {
+		int f = open_ppu_card();
+
+		if (f >= 0) {
+			close(f);
+			return 0;
+		}
+		usleep(100 * 1000);
+	}
+	return -ENODEV;
+}
+
+/* the value @set wants for @name, or NULL */
+static bool set_value(const struct param_set *set, const char *name, char *val, size_t size)
+{
+	for (unsigned int i = 0; set && i < ARRAY_SIZE(set->kv) && set->kv[i].key; i++) {
+		if (strcmp(set->kv[i].key, name))
+			continue;
+		/* bools read back as Y/N */
+		if (!strcmp(name, "elimination"))
+			snprintf(val, size, "%s", set->kv[i].val ? "Y" : "N");
+		else
+			snprintf(val, size, "%u", set->kv[i].val);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Load ppu.ko with @set (NULL: the parameters it was first loaded with),
+ * unless it runs with them already.
+ */
+static void use_params(const struct param_set *set)
+{
+	struct param cur[MAX_PARAMS];
+	char args[2048] = "", want[64];
+	bool same = true;
+	size_t n = 0;
+	int nr, ret;
+
+	nr = read_params(cur, MAX_PARAMS);
+	igt_require_f(nr > 0, "cannot read %s: %d\n", PARAM_DIR, nr);
+	for (unsigned int i = 0; i < nr_boot_params; i++) {
+		const char *v = boot_params[i].val;
+
+		if (set_value(set, boot_params[i].name, want, sizeof(want)))
+			v = want;
+		for (int j = 0; j < nr; j++)
+			if (!strcmp(cur[j].name, boot_params[i].name) && strcmp(cur[j].val, v))
+				same = false;
+		if (!*v || !strcmp(v, "(null)"))
+			continue;
+		n += (size_t)snprintf(args + n, sizeof(args) - n, "%s%s=%s", n ? " " : "",
+				      boot_params[i].name, v);
+		igt_assert(n < sizeof(args));
+	}
+	if (same)
+		return;
+	igt_require_f(access(ppu_ko(), R_OK) == 0,
+		      "ppu.ko needs other parameters (%s) and %s is not there (PPU_KO)\n",
+		      set ? set->name : "as loaded", ppu_ko());
+	/* nothing of an earlier scenario may still run */
+	for (int t = 0; t < 300 && fd >= 0 && !device_idle(); t++)
+		usleep(100 * 1000);
+	ret = reload_ppu(args);
+	igt_assert_f(ret == 0, "reloading ppu.ko with %s: %s\n", args, strerror(-ret));
+	params_changed = set != NULL;
+	device_attach();
+}
+
+/* exit handler: never leave the device in classic or off mode, nor with
+ * this test's parameters
+ */
+static void restore_device(int sig)
+{
+	if (getpid() != main_pid)
+		return;
+	if (params_changed && nr_boot_params) {
+		char args[2048] = "";
+		size_t n = 0;
+
+		for (unsigned int i = 0; i < nr_boot_params && n < sizeof(args); i++)
+			if (*boot_params[i].val && strcmp(boot_params[i].val, "(null)"))
+				n += (size_t)snprintf(args + n, sizeof(args) - n, "%s%s=%s",
+						      n ? " " : "", boot_params[i].name,
+						      boot_params[i].val);
+		params_changed = false;
+		if (reload_ppu(args) == 0)
+			return;
+	}
+	if (dbg_dir[0])
+		ppu_debugfs_write(dbg_dir, "recovery_mode", "serial");
+}
+
 /* ------------------------------------------------------------ shared state */
 enum {
 	STAGE_NONE,
+	STAGE_READY,		/* guilty: file, context and hang stream ready */
 	STAGE_SUBMITTED,	/* innocent: jobs queued (and on the hardware) */
 	STAGE_HANGING,		/* guilty: the hang is on the hardware */
 	STAGE_CHECKED,		/* off-mode: fences inspected while hung */
@@ -354,8 +656,8 @@ struct proc_rec {
 	int status[MAX_JOBS];		/* fence status of each job */
 	int landed[MAX_JOBS];		/* 1: the job's WRITEs are there */
 	uint64_t seqno[MAX_JOBS];
-	int stalled_ok;			/* innocent shared rings stalled by the hang */
-	char stall_note[128];
+	int stalled_ok;			/* the scenario was in place (see stall_note) */
+	char stall_note[160];
 	int sentinel_lost;		/* slots whose sentinel was overwritten */
 	struct drm_ppu_ctx_query_reset q;
 	int later_ret;			/* submit ioctl of the later jobs: worst */
@@ -363,11 +665,14 @@ struct proc_rec {
 	int later_landed;		/* later jobs whose WRITE landed */
 	unsigned int later_count;
 	int hung_status;		/* off-mode: fence status while hung */
+	/* guilty: innocent jobs seen busy, hang submitted, hang seen */
+	uint64_t t_busy_ns, t_submit_ns, t_hung_ns;
 };
 
 struct shm {
 	int go;
 	int submitted;			/* concurrent: submitters half-way */
+	uint64_t recoveries0;		/* ring_recovery's count before the scenario */
 	struct proc_rec p[MAX_PROCS];
 };
 
@@ -398,6 +703,41 @@ static void wait_at_least(int *p, int v, int timeout_ms, const char *what)
 	igt_assert_f(ld(p) >= v, "timed out waiting for %s\n", what);
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* record a scenario that did not come about; the parent fails on it */
+static void not_in_place(struct proc_rec *rec, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!rec->stalled_ok)
+		return;
+	rec->stalled_ok = 0;
+	va_start(ap, fmt);
+	vsnprintf(rec->stall_note, sizeof(rec->stall_note), fmt, ap);
+	va_end(ap);
+	igt_info("precondition: %s\n", rec->stall_note);
+}
+
+/* no recovery may have started before the scenario was in place */
+static void check_no_recovery_yet(struct shm *sh, struct proc_rec *rec, const char *what)
+{
+	struct rr r;
+
+	rr_read(&r);
+	if (r.recoveries == sh->recoveries0)
+		return;
+	not_in_place(rec, "a recovery ran before %s (%" PRIu64 " -> %" PRIu64 ")", what,
+		     sh->recoveries0, r.recoveries);
+	rr_dump("then", &r);
+}
+
 /* ------------------------------------------------------------------ jobs */
 struct ring_ref {
 	uint32_t cls, inst;
@@ -408,13 +748,12 @@ static bool ring_shared(uint32_t cls)
 	return cls != DRM_PPU_RING_SDMA;
 }
 
-static int try_submit(int dfd, uint32_t ctx, uint32_t cls, uint32_t inst, const struct ppu_cs *cs,
-		      uint32_t bo, uint32_t in, uint32_t out, uint64_t *seqno)
+static int submit_cmd(int dfd, uint32_t ctx, uint32_t cls, uint32_t inst, uint32_t cmd,
+		      uint32_t cmd_bytes, uint32_t bo, uint32_t in, uint32_t out, uint64_t *seqno)
 {
-	uint32_t cmd = ppu_cs_to_bo(dfd, cs, 0, PPU_PAGE_SIZE);
 	struct ppu_submit_args a = {
 		.ctx = ctx, .ring_class = cls, .ring_instance = inst,
-		.cmd_handle = cmd, .cmd_length = cs->n * 4,
+		.cmd_handle = cmd, .cmd_length = cmd_bytes,
 		.bos = &bo, .bo_count = 1,
 		.in_syncobjs = in ? &in : NULL, .in_count = in ? 1 : 0,
 		.out_syncobj = out,
@@ -422,22 +761,36 @@ static int try_submit(int dfd, uint32_t ctx, uint32_t cls, uint32_t inst, const 
 	struct drm_ppu_submit s = ppu_submit_struct(&a);
 	int ret = __ppu_submit(dfd, &s);
 
-	ppu_bo_close(dfd, cmd);
 	if (!ret && seqno)
 		*seqno = s.seqno;
 	return ret;
 }
 
-/* innocent job k: WRITE A, DELAY, WRITE B */
+static int try_submit(int dfd, uint32_t ctx, uint32_t cls, uint32_t inst, const struct ppu_cs *cs,
+		      uint32_t bo, uint32_t in, uint32_t out, uint64_t *seqno)
+{
+	uint32_t cmd = ppu_cs_to_bo(dfd, cs, 0, PPU_PAGE_SIZE);
+	int ret = submit_cmd(dfd, ctx, cls, inst, cmd, cs->n * 4, bo, in, out, seqno);
+
+	ppu_bo_close(dfd, cmd);
+	return ret;
+}
+
+/*
+ * innocent job k: WRITE A, DELAY (in @pieces DELAYs: a job that shows
+ * progress all along), WRITE B
+ */
 static uint32_t submit_innocent(int dfd, uint32_t ctx, struct ring_ref r, uint32_t bo,
-				unsigned int p, unsigned int k, uint32_t delay_us, uint64_t *seqno)
+				unsigned int p, unsigned int k, uint32_t delay_us,
+				unsigned int pieces, uint64_t *seqno)
 {
 	struct ppu_cs cs = { .n = 0 };
 	uint32_t so = ppu_syncobj_create(dfd);
 
+	pieces = pieces ? pieces : 1;
 	ppu_cs_write(&cs, 0, SLOT_A(k), VAL(p, k));
-	if (delay_us)
-		ppu_cs_delay(&cs, delay_us);
+	for (unsigned int i = 0; delay_us && i < pieces; i++)
+		ppu_cs_delay(&cs, delay_us / pieces);
 	ppu_cs_write(&cs, 0, SLOT_B(k), VAL(p, k));
 	igt_assert_eq(try_submit(dfd, ctx, r.cls, r.inst, &cs, bo, 0, so, seqno), 0);
 	return so;
@@ -490,7 +843,7 @@ static void record_later(struct proc_rec *rec, int submit_ret, int status, bool 
 static void open_proc(const char *comm, int *dfd, uint32_t *ctx, uint32_t *bo, uint32_t **map)
 {
 	prctl(PR_SET_NAME, comm, 0, 0, 0);
-	*dfd = ppu_open();
+	*dfd = hang_open();
 	*ctx = ppu_ctx_create(*dfd);
 	*bo = ppu_bo_create(*dfd, 4 * PPU_PAGE_SIZE);
 	*map = ppu_bo_map(*dfd, *bo, 4 * PPU_PAGE_SIZE);
@@ -498,24 +851,24 @@ static void open_proc(const char *comm, int *dfd, uint32_t *ctx, uint32_t *bo, u
 
 /* -------------------------------------------------------------- scenario */
 /*
- * Which rings count as "timed out" in a recovery decides the replay order
- * (drm_sched_serial replays the heads of timed-out rings first and the heads
- * that only stalled behind the hang only while no guilty job was found). A
- * ring counts as timed out if its timer fired before the recovery quiesced
- * it or fires within the 50 ms coalescing window; 1 s timers fire in ~32 ms
- * buckets of the timer wheel. So scenarios meant to time out together start
- * their jobs back to back, and scenarios meant to time out one ring first
- * keep >= 120 ms between the start of its job and the others.
+ * Which rings count as "timed out" in a recovery decides whether their heads
+ * are replayed or only re-emitted. A ring counts as timed out if its timer
+ * fired before the recovery quiesced it or is due within coalesce_ms and it
+ * made no progress for half a timeout. With the "together" parameters
+ * (coalesce_ms = the job timeout) that is every shared ring stalled by the
+ * hang; with "gfx_late" a gfx ring stalled behind a compute hang is not.
  */
 struct inn_job {
 	struct ring_ref r;
 	uint32_t delay_us;
 	/*
-	 * false: running (DELAY) before the hangs start, as in the RFC: the
-	 * ring times out first. true: submitted once the hangs are there,
-	 * stalled before its first command.
+	 * false: running (DELAY) before the hangs start, as in the RFC; the
+	 * hangs are submitted once it is seen busy. true: submitted once the
+	 * hangs are there, stalled before its first command.
 	 */
 	bool after;
+	/* the DELAY in this many pieces: the job shows progress all along */
+	unsigned int pieces;
 };
 
 /*
@@ -525,10 +878,6 @@ struct inn_job {
 struct scenario {
 	unsigned int n_inn;
 	struct inn_job inn[8];
-	/* wait between the innocent jobs running and the hangs */
-	unsigned int hang_after_ms;
-	/* wait between the hangs and the innocent jobs marked after */
-	unsigned int after_ms;
 	unsigned int n_bad;
 	struct ring_ref bad[4];
 	/* WRITE jobs each guilty process queues behind its hang, plus one on
@@ -552,14 +901,29 @@ static void innocent_proc(struct shm *sh, const struct scenario *sc)
 	rec->njobs = sc->n_inn;
 	rec->stalled_ok = 1;
 
+	/* every guilty process is ready to submit its hang at once */
+	for (unsigned int b = 0; b < sc->n_bad; b++)
+		wait_at_least(&sh->p[1 + b].stage, STAGE_READY, 60000, "the guilty processes");
 	for (unsigned int k = 0; k < sc->n_inn; k++)
 		if (!sc->inn[k].after)
 			so[k] = submit_innocent(dfd, ctx, sc->inn[k].r, bo, 0, k,
-						sc->inn[k].delay_us, &rec->seqno[k]);
+						sc->inn[k].delay_us, sc->inn[k].pieces,
+						&rec->seqno[k]);
+	/* SUBMITTED: they run; then the hangs come (and stall them) */
+	for (unsigned int k = 0; k < sc->n_inn; k++) {
+		char rn[32];
+
+		if (sc->inn[k].after)
+			continue;
+		ring_name(rn, sizeof(rn), sc->inn[k].r.cls, sc->inn[k].r.inst);
+		if (!wait_ring_state(rn, "busy", 20000))
+			not_in_place(rec, "%s never seen busy", rn);
+	}
+	rec->t_busy_ns = mono_ns();
 	st(&rec->stage, STAGE_SUBMITTED);
 
 	for (unsigned int b = 0; b < sc->n_bad; b++) {
-		wait_at_least(&sh->p[1 + b].stage, STAGE_HANGING, 10000, "the hangs");
+		wait_at_least(&sh->p[1 + b].stage, STAGE_HANGING, 60000, "the hangs");
 		shared_hang |= ring_shared(sc->bad[b].cls);
 	}
 	/* the jobs that ran first stall once the hang is there */
@@ -570,20 +934,15 @@ static void innocent_proc(struct shm *sh, const struct scenario *sc)
 			continue;
 		ring_name(rn, sizeof(rn), sc->inn[k].r.cls, sc->inn[k].r.inst);
 		ring_hw_state(rn, s, sizeof(s), NULL);
-		if (strcmp(s, "stalled")) {
-			rec->stalled_ok = 0;
-			snprintf(rec->stall_note, sizeof(rec->stall_note),
-				 "%s is %s once the hang started, not stalled "
-				 "(the innocent job finished too early?)", rn, s);
-		}
+		if (strcmp(s, "stalled"))
+			not_in_place(rec, "%s is %s once the hang started, not stalled", rn, s);
 	}
 
-	if (sc->after_ms)
-		usleep(sc->after_ms * 1000);
 	for (unsigned int k = 0; k < sc->n_inn; k++)
 		if (sc->inn[k].after)
 			so[k] = submit_innocent(dfd, ctx, sc->inn[k].r, bo, 0, k,
-						sc->inn[k].delay_us, &rec->seqno[k]);
+						sc->inn[k].delay_us, sc->inn[k].pieces,
+						&rec->seqno[k]);
 	/* ... and wait until they reach the (stalled) hardware */
 	for (unsigned int k = 0; shared_hang && k < sc->n_inn; k++) {
 		char rn[32];
@@ -591,11 +950,10 @@ static void innocent_proc(struct shm *sh, const struct scenario *sc)
 		if (!sc->inn[k].after || !ring_shared(sc->inn[k].r.cls))
 			continue;
 		ring_name(rn, sizeof(rn), sc->inn[k].r.cls, sc->inn[k].r.inst);
-		if (!wait_ring_state(rn, "stalled|hung", 5000)) {
-			rec->stalled_ok = 0;
-			snprintf(rec->stall_note, sizeof(rec->stall_note), "%s never stalled", rn);
-		}
+		if (!wait_ring_state(rn, "stalled|hung", 20000))
+			not_in_place(rec, "%s never stalled", rn);
 	}
+	check_no_recovery_yet(sh, rec, "the innocent jobs were in place");
 
 	for (unsigned int k = 0; k < sc->n_inn; k++) {
 		rec->status[k] = ppu_wait_status(dfd, so[k], PPU_HANG_WAIT_NS);
@@ -641,7 +999,8 @@ static void guilty_proc(struct shm *sh, const struct scenario *sc, unsigned int 
 {
 	struct proc_rec *rec = &sh->p[1 + b];
 	struct ring_ref r = sc->bad[b];
-	uint32_t so[MAX_JOBS], ctx, bo, *map;
+	uint32_t so[MAX_JOBS], ctx, bo, *map, cmd;
+	struct ppu_cs hang = { .n = 0 };
 	char comm[32], rn[32];
 	unsigned int n = 0;
 	int dfd, ret, status;
@@ -649,36 +1008,41 @@ static void guilty_proc(struct shm *sh, const struct scenario *sc, unsigned int 
 	snprintf(comm, sizeof(comm), "ppu-guilty%u", b);
 	open_proc(sc->bad_comm ? sc->bad_comm : comm, &dfd, &ctx, &bo, &map);
 	rec->pid = getpid();
+	rec->stalled_ok = 1;
 	ring_name(rn, sizeof(rn), r.cls, r.inst);
 
-	/* the innocent jobs that run first are running */
-	wait_at_least(&sh->p[0].stage, STAGE_SUBMITTED, 10000, "the innocent jobs");
+	/* everything but the submit ioctl before the innocent jobs start */
+	if (sc->hang_once) {
+		/* hangs once; on a replay it writes BAD_VAL and completes */
+		map[FLAG_SLOT / 4] = 0;
+		ppu_cs_hang_once(&hang, 0, FLAG_SLOT);
+	} else {
+		ppu_cs_hang(&hang);
+	}
+	ppu_cs_write(&hang, 0, 0, BAD_VAL);
+	cmd = ppu_cs_to_bo(dfd, &hang, 0, PPU_PAGE_SIZE);
+	so[n] = ppu_syncobj_create(dfd);
+	st(&rec->stage, STAGE_READY);
+
+	/*
+	 * The innocent jobs that run first are running: busy, or stalled by
+	 * the hang of another process of the scenario
+	 */
+	wait_at_least(&sh->p[0].stage, STAGE_SUBMITTED, 60000, "the innocent jobs");
+	rec->t_busy_ns = mono_ns();
 	for (unsigned int k = 0; k < sc->n_inn; k++) {
 		char in[32];
 
 		if (sc->inn[k].after)
 			continue;
 		ring_name(in, sizeof(in), sc->inn[k].r.cls, sc->inn[k].r.inst);
-		if (!wait_ring_state(in, "busy", 2000))
-			igt_info("%s never seen busy before the hang\n", in);
+		if (!ring_in_state(in, sc->n_bad > 1 ? "busy|stalled" : "busy"))
+			not_in_place(rec, "%s is not running when the hang comes", in);
 	}
-	if (sc->hang_after_ms)
-		usleep(sc->hang_after_ms * 1000);
-
-	if (sc->hang_once) {
-		struct ppu_cs cs = { .n = 0 };
-
-		/* hangs once; on a replay it writes BAD_VAL and completes */
-		map[FLAG_SLOT / 4] = 0;
-		so[n] = ppu_syncobj_create(dfd);
-		ppu_cs_hang_once(&cs, 0, FLAG_SLOT);
-		ppu_cs_write(&cs, 0, 0, BAD_VAL);
-		igt_assert_eq(try_submit(dfd, ctx, r.cls, r.inst, &cs, bo, 0, so[n],
-					 &rec->seqno[n]), 0);
-		n++;
-	} else {
-		so[n++] = submit_hang(dfd, ctx, r, bo, &rec->seqno[0]);
-	}
+	igt_assert_eq(submit_cmd(dfd, ctx, r.cls, r.inst, cmd, hang.n * 4, bo, 0, so[n],
+				 &rec->seqno[n]), 0);
+	rec->t_submit_ns = mono_ns();
+	n++;
 	for (unsigned int q = 0; q < sc->bad_queued; q++) {
 		struct ppu_cs cs = { .n = 0 };
 
@@ -698,7 +1062,17 @@ static void guilty_proc(struct shm *sh, const struct scenario *sc, unsigned int 
 		n++;
 	}
 	rec->njobs = n;
-	igt_assert_f(wait_ring_state(rn, "hung|stalled", 5000), "%s never hung\n", rn);
+	for (int t = 0; !ring_in_state(rn, "hung|stalled"); t++) {
+		char buf[4096];
+
+		igt_assert_f(t < 20000, "%s never hung\n", rn);
+		/* what the rings show when a job is slow to reach the hardware */
+		if (t == 200 && ppu_debugfs_read(dbg_dir, "rings", buf, sizeof(buf)) > 0)
+			igt_info("%s: the hang is not on the hardware yet:\n%s", rn, buf);
+		usleep(1000);
+	}
+	rec->t_hung_ns = mono_ns();
+	check_no_recovery_yet(sh, rec, "the hang was on the hardware");
 	st(&rec->stage, STAGE_HANGING);
 
 	for (unsigned int k = 0; k < n; k++) {
@@ -710,6 +1084,7 @@ static void guilty_proc(struct shm *sh, const struct scenario *sc, unsigned int 
 
 	status = later_job(dfd, ctx, r, bo, LATER_SLOT(0), LATER_VAL(1 + b, 0), &ret);
 	record_later(rec, ret, status, map[LATER_SLOT(0) / 4] == LATER_VAL(1 + b, 0));
+	ppu_bo_close(dfd, cmd);
 	st(&rec->stage, STAGE_DONE);
 	close(dfd);
 }
@@ -718,15 +1093,23 @@ static void run_scenario(struct shm *sh, const struct scenario *sc, struct rr *b
 			 struct rr *after)
 {
 	rr_read(before);
+	sh->recoveries0 = before->recoveries;
 	igt_fork(child, (int)(1 + sc->n_bad)) {
 		if (child == 0)
 			innocent_proc(sh, sc);
 		else
 			guilty_proc(sh, sc, child - 1);
 	}
-	igt_waitchildren_timeout(120, "scenario processes stuck");
+	igt_waitchildren_timeout(180, "scenario processes stuck");
 	rr_read(after);
 	rr_dump("after", after);
+	for (unsigned int b = 0; b < sc->n_bad; b++)
+		igt_info("guilty %u: innocent jobs running +0 ms, seen by the guilty +%" PRId64
+			 " ms, hang submitted +%" PRId64 " ms, seen on the hardware +%" PRId64
+			 " ms\n", b,
+			 (int64_t)(sh->p[1 + b].t_busy_ns - sh->p[0].t_busy_ns) / 1000000,
+			 (int64_t)(sh->p[1 + b].t_submit_ns - sh->p[0].t_busy_ns) / 1000000,
+			 (int64_t)(sh->p[1 + b].t_hung_ns - sh->p[0].t_busy_ns) / 1000000);
 }
 
 static const char *status_name(uint32_t s)
@@ -770,6 +1153,7 @@ static bool cancelled(int submit_ret, int status)
 /* the guilty process: hang -ETIME, context guilty once and banned */
 static void assert_guilty(const struct proc_rec *rec)
 {
+	igt_assert_f(rec->stalled_ok, "precondition: %s\n", rec->stall_note);
 	igt_assert_f(rec->status[0] == -ETIME, "hanging job ended with %d, want -ETIME\n",
 		     rec->status[0]);
 	igt_assert_f(!rec->landed[0], "the WRITE after HANG landed\n");
@@ -818,6 +1202,34 @@ static void assert_steps(const struct rr *a, const char *want)
 		     got, want);
 }
 
+/*
+ * What holds in serial mode whatever order the heads are replayed in: every
+ * recovery resets once, every replay that hangs once more; every replay
+ * that completes gives an innocent or a suspect verdict. Nothing fell back.
+ */
+static void assert_accounting(const struct rr *b, const struct rr *a)
+{
+	uint64_t completed = (a->innocent - b->innocent) + (a->suspects - b->suspects);
+	uint64_t probes = a->probes - b->probes;
+
+	igt_assert_f(probes >= completed, "%" PRIu64 " replays, %" PRIu64 " completed\n",
+		     probes, completed);
+	igt_assert_f(a->resets - b->resets == (a->recoveries - b->recoveries) +
+		     (probes - completed),
+		     "%" PRIu64 " resets for %" PRIu64 " recoveries and %" PRIu64
+		     " replays that hung\n", a->resets - b->resets,
+		     a->recoveries - b->recoveries, probes - completed);
+	assert_delta(b, a, fallbacks, 0);
+}
+
+/* the last recovery's guilty ring is one of @r1, @r2 */
+static void assert_guilty_ring_in(const struct rr *a, const char *r1, const char *r2)
+{
+	igt_assert_f(a->has_guilty && (!strcmp(a->g_ring, r1) || !strcmp(a->g_ring, r2)),
+		     "last guilty ring %s, want %s or %s\n", a->has_guilty ? a->g_ring : "none",
+		     r1, r2);
+}
+
 /* a fresh process runs a WRITE on every ring */
 static void check_device_healthy(void)
 {
@@ -849,11 +1261,6 @@ static const struct ring_ref COMPUTE1 = { DRM_PPU_RING_COMPUTE, 1 };
 static const struct ring_ref SDMA0 = { DRM_PPU_RING_SDMA, 0 };
 static const struct ring_ref SDMA1 = { DRM_PPU_RING_SDMA, 1 };
 
-/* an innocent job of 300 ms: well inside the 500 ms probe window */
-#define INN_US		300000
-/* between the jobs that time out first and the others (see scenario) */
-#define APART_MS	120
-
 static const struct rr_step *assert_step(const struct rr *a, const char *what, const char *ring,
 					 int result)
 {
@@ -883,18 +1290,10 @@ static uint64_t ring_delta(const struct rr *b, const struct rr *a, const char *r
 /*
  * The scenario of the RFC: jobs scheduled at almost the same time, an
  * innocent one on gfx and a hanging one on compute; both rings time out
- * together (within drm_sched_serial's 50 ms coalescing window).
+ * together (within drm_sched_serial's coalescing window).
  */
 static const struct scenario rfc_scenario = {
-	.n_inn = 1, .inn = { { GFX0, INN_US, false } },
-	.hang_after_ms = 0,
-	.n_bad = 1, .bad = { COMPUTE0 },
-};
-
-/* The same with the hang APART_MS later: only gfx times out at first. */
-static const struct scenario rfc_apart_scenario = {
-	.n_inn = 1, .inn = { { GFX0, INN_US, false } },
-	.hang_after_ms = APART_MS,
+	.n_inn = 1, .inn = { { GFX0, INN_RUN_US, false } },
 	.n_bad = 1, .bad = { COMPUTE0 },
 };
 
@@ -909,6 +1308,7 @@ static void test_rfc(void)
 	struct shm *sh = shm_create();
 	struct rr b, a;
 
+	use_params(&together);
 	prepare();
 	run_scenario(sh, &rfc_scenario, &b, &a);
 
@@ -938,103 +1338,115 @@ static void test_rfc(void)
 }
 
 /*
- * gfx hangs first and times out; an innocent compute job submitted later
- * only stalls behind it. gfx's head is replayed and hangs again: guilty, one
- * more reset. With a guilty job found, the stalled compute head is not
- * replayed but re-emitted, and completes once.
+ * gfx hangs; an innocent compute job submitted once the hang is there only
+ * stalls behind it, and times out with it. Whichever head is replayed
+ * first, gfx's is guilty (its replay hangs again, or it is the last
+ * candidate left) and compute's completes once, innocent.
  */
 static void test_guilty_gfx(void)
 {
 	const struct scenario sc = {
-		.n_inn = 1, .inn = { { COMPUTE0, INN_US, true } },
-		.after_ms = APART_MS,
+		.n_inn = 1, .inn = { { COMPUTE0, INN_AFTER_US, true } },
 		.n_bad = 1, .bad = { GFX0 },
 	};
 	struct shm *sh = shm_create();
+	const struct rr_ring *c0;
 	struct rr b, a;
 
+	use_params(&together);
 	prepare();
 	run_scenario(sh, &sc, &b, &a);
 
 	assert_innocent(&sh->p[0], false);
-	igt_assert_eq_u32(sh->p[0].q.innocent_count, 0);
 	assert_guilty(&sh->p[1]);
 	assert_delta(&b, &a, recoveries, 1);
-	assert_delta(&b, &a, resets, 2);
-	assert_delta(&b, &a, probes, 1);
 	assert_delta(&b, &a, guilty, 1);
-	assert_delta(&b, &a, innocent, 0);
 	assert_delta(&b, &a, suspects, 0);
 	assert_delta(&b, &a, bans, 1);
-	assert_last(&a, "serial", 2, "gfx0");
-	assert_steps(&a, "quiesce reset probe reset restart");
-	assert_step(&a, "probe", "gfx0", 0);
-	/* the compute job runs again from its start */
-	assert_step(&a, "restart", NULL, 1);
+	assert_accounting(&b, &a);
+	assert_last(&a, "serial", 0, "gfx0");
 	assert_ring_last(&a, "gfx0", "guilty");
-	assert_ring_last(&a, "compute0", "-");
+	igt_assert_eq_u64(RING_DELTA(&b, &a, "gfx0", guilty), 1);
+	igt_assert_eq_u64(RING_DELTA(&b, &a, "compute0", guilty), 0);
+	/* replayed (innocent) or only re-emitted, never blamed */
+	c0 = rr_ring(&a, "compute0");
+	igt_assert_f(!strcmp(c0->last, "innocent") || !strcmp(c0->last, "-"),
+		     "compute0: last verdict %s\n", c0->last);
+	igt_assert_eq_u64(RING_DELTA(&b, &a, "compute0", innocent),
+			  sh->p[0].q.innocent_count);
 	munmap(sh, sizeof(*sh));
 }
 
 /*
- * Hangs on gfx0 and compute0 while an innocent job runs on compute1, which
- * times out first. Recovery 1: compute1's head is innocent, gfx0's is
- * replayed and guilty; compute0's head only stalled and is re-emitted. It
- * hangs again: recovery 2 replays it alone, guilty. Both guilty contexts
- * are banned, the innocent job completed once.
+ * Hangs on gfx0 and compute0 while an innocent job runs on compute1; the
+ * three rings time out together. Each head is replayed alone: compute1's
+ * completes (innocent), gfx0's and compute0's hang again (guilty, one more
+ * reset each). With two guilty heads nobody is blamed by elimination, so
+ * that holds in any replay order. Both guilty contexts are banned, the
+ * innocent job completed once.
  */
 static void test_two_guilty(void)
 {
 	const struct scenario sc = {
-		.n_inn = 1, .inn = { { COMPUTE1, INN_US, false } },
-		.hang_after_ms = APART_MS,
+		.n_inn = 1, .inn = { { COMPUTE1, INN_RUN_US, false } },
 		.n_bad = 2, .bad = { GFX0, COMPUTE0 },
 	};
 	struct shm *sh = shm_create();
 	struct rr b, a;
 
 	igt_require(nr_rings[DRM_PPU_RING_COMPUTE] >= 2);
+	use_params(&together);
 	prepare();
 	run_scenario(sh, &sc, &b, &a);
 
 	assert_innocent(&sh->p[0], true);
 	assert_guilty(&sh->p[1]);
 	assert_guilty(&sh->p[2]);
-	assert_delta(&b, &a, recoveries, 2);
-	/* a reset per recovery, plus one after each guilty replay */
-	assert_delta(&b, &a, resets, 4);
+	assert_delta(&b, &a, recoveries, 1);
+	/* one reset for the recovery, one after each guilty replay */
+	assert_delta(&b, &a, resets, 3);
 	assert_delta(&b, &a, probes, 3);
 	assert_delta(&b, &a, guilty, 2);
 	assert_delta(&b, &a, innocent, 1);
 	assert_delta(&b, &a, suspects, 0);
 	assert_delta(&b, &a, bans, 2);
+	assert_accounting(&b, &a);
 	igt_assert_eq_u64(RING_DELTA(&b, &a, "gfx0", guilty), 1);
 	igt_assert_eq_u64(RING_DELTA(&b, &a, "compute0", guilty), 1);
 	igt_assert_eq_u64(RING_DELTA(&b, &a, "compute1", innocent), 1);
-	/* the last one: compute0 alone */
-	assert_last(&a, "serial", 2, "compute0");
-	assert_steps(&a, "quiesce reset probe reset restart");
-	assert_step(&a, "probe", "compute0", 0);
+	igt_assert_eq_u64(RING_DELTA(&b, &a, "gfx0", probes), 1);
+	igt_assert_eq_u64(RING_DELTA(&b, &a, "compute0", probes), 1);
+	assert_last(&a, "serial", 3, NULL);
+	assert_guilty_ring_in(&a, "gfx0", "compute0");
+	assert_ring_last(&a, "gfx0", "guilty");
+	assert_ring_last(&a, "compute0", "guilty");
+	assert_ring_last(&a, "compute1", "innocent");
 	munmap(sh, sizeof(*sh));
 }
 
 /*
  * sdma is independent: its own timeout proves its head guilty, nothing is
  * replayed. The innocent gfx job, in flight at the reset, is re-emitted and
- * completes once; the innocent sdma1 job runs right through the hang.
+ * completes once; the innocent sdma1 job runs right through the hang. The
+ * gfx job shows progress all along (DELAYs of 100 ms) and lasts three job
+ * timeouts: it is running at the sdma reset whenever that comes, and never
+ * counts as timed out, so it is not replayed.
  */
 static void test_sdma_direct(void)
 {
 	const struct scenario sc = {
-		/* gfx 800 ms: running at the reset (~550 ms), done before its timeout */
-		.n_inn = 2, .inn = { { GFX0, 800000, false }, { SDMA1, 300000, false } },
-		.hang_after_ms = 20,
+		.n_inn = 2,
+		.inn = {
+			{ GFX0, 3 * FAST_TMO_MS * 1000, false, 3 * FAST_TMO_MS / 100 },
+			{ SDMA1, 300000, false },
+		},
 		.n_bad = 1, .bad = { SDMA0 },
 	};
 	struct shm *sh = shm_create();
 	struct rr b, a;
 
 	igt_require(nr_rings[DRM_PPU_RING_SDMA] >= 2);
+	use_params(&fast);
 	prepare();
 	run_scenario(sh, &sc, &b, &a);
 
@@ -1049,6 +1461,7 @@ static void test_sdma_direct(void)
 	assert_last(&a, "serial", 1, "sdma0");
 	assert_ring_last(&a, "sdma0", "guilty");
 	assert_steps(&a, "quiesce reset restart");
+	/* the gfx job, and nothing else: sdma1's had completed */
 	assert_step(&a, "restart", NULL, 1);
 	munmap(sh, sizeof(*sh));
 }
@@ -1067,6 +1480,7 @@ static void test_non_reproducing(void)
 	struct rr b, a;
 	int ret, status;
 
+	use_params(&fast);
 	prepare();
 	for (unsigned int round = 1; round <= 3; round++) {
 		struct ppu_cs cs = { .n = 0 };
@@ -1127,22 +1541,27 @@ static void test_non_reproducing(void)
  * never starts. On replay compute0's head completes: nobody can be blamed,
  * compute0's head is suspect; the gfx head did nothing wrong and must not be
  * blamed (by elimination or otherwise): replayed, it completes, innocent.
+ * With the gfx_late parameters the gfx ring does not time out with
+ * compute0: it is a bystander by construction, not by timing; elimination
+ * is off, as with it the head the hardware reports hung would be blamed
+ * without a replay (that it is, is drm_sched_serial's KUnit's business).
  */
 static void test_non_reproducing_bystander(void)
 {
 	const struct scenario sc = {
-		.n_inn = 1, .inn = { { GFX0, 100000, true } },
-		.after_ms = APART_MS,
+		.n_inn = 1, .inn = { { GFX0, INN_AFTER_US, true } },
 		.n_bad = 1, .bad = { COMPUTE0 }, .hang_once = true,
 	};
 	struct shm *sh = shm_create();
 	const struct proc_rec *inn = &sh->p[0], *sus = &sh->p[1];
 	struct rr b, a;
 
+	use_params(&gfx_late);
 	prepare();
 	run_scenario(sh, &sc, &b, &a);
 
 	igt_assert_f(inn->stalled_ok, "precondition: %s\n", inn->stall_note);
+	igt_assert_f(sus->stalled_ok, "precondition: %s\n", sus->stall_note);
 	igt_assert_f(sus->status[0] == 1, "HANG_ONCE job ended with %d, want success\n",
 		     sus->status[0]);
 	igt_assert_f(inn->status[0] == 1,
@@ -1183,6 +1602,7 @@ static void test_false_timeout(void)
 	uint32_t *map;
 	int status;
 
+	use_params(&fast);
 	prepare();
 	rr_read(&b);
 	for (int i = 0; i < 3; i++)
@@ -1218,28 +1638,29 @@ static void test_false_timeout(void)
 /*
  * More candidates: innocent jobs run on gfx and on every compute ring but
  * the last, where a job hangs right after; every ring stalls and times out
- * together. Every innocent head is replayed in ring order, the hang is the
- * last candidate left: guilty without a replay, one reset.
+ * together. Every innocent head is replayed once and completes, the hang is
+ * the last candidate left: guilty without a replay, one reset.
  */
 static void test_elimination(void)
 {
 	unsigned int nc = nr_rings[DRM_PPU_RING_COMPUTE];
 	struct scenario sc = {
-		.hang_after_ms = 0,
 		.n_bad = 1, .bad = { { DRM_PPU_RING_COMPUTE, nc - 1 } },
 	};
 	struct shm *sh = shm_create();
 	char last[32], want[256];
+	bool probed[8] = {};
 	struct rr b, a;
 	size_t n = 0;
-	unsigned int probe = 0;
 
 	igt_require(nc >= 2);
-	sc.inn[sc.n_inn++] = (struct inn_job){ GFX0, INN_US, false };
+	sc.inn[sc.n_inn++] = (struct inn_job){ GFX0, INN_RUN_US, false };
 	for (unsigned int i = 0; i + 1 < nc && sc.n_inn < ARRAY_SIZE(sc.inn); i++)
-		sc.inn[sc.n_inn++] = (struct inn_job){ { DRM_PPU_RING_COMPUTE, i }, 100000, false };
+		sc.inn[sc.n_inn++] = (struct inn_job){ { DRM_PPU_RING_COMPUTE, i }, INN_RUN_US,
+						       false };
 	ring_name(last, sizeof(last), DRM_PPU_RING_COMPUTE, nc - 1);
 
+	use_params(&together);
 	prepare();
 	run_scenario(sh, &sc, &b, &a);
 
@@ -1251,6 +1672,7 @@ static void test_elimination(void)
 	assert_delta(&b, &a, guilty, 1);
 	assert_delta(&b, &a, innocent, sc.n_inn);
 	assert_delta(&b, &a, bans, 1);
+	assert_accounting(&b, &a);
 	assert_last(&a, "serial", 1, last);
 	assert_ring_last(&a, last, "guilty");
 	igt_assert_eq_u64(RING_DELTA(&b, &a, last, probes), 0);
@@ -1260,27 +1682,33 @@ static void test_elimination(void)
 		n += (size_t)snprintf(want + n, sizeof(want) - n, " probe");
 	snprintf(want + n, sizeof(want) - n, " eliminate restart");
 	assert_steps(&a, want);
-	/* every ring timed out together: replays in ring order */
+	/* every innocent ring replayed once, in whatever order, and innocent */
 	for (unsigned int i = 0; i < a.nsteps; i++) {
-		char rn[32];
+		unsigned int k;
 
 		if (strcmp(a.steps[i].what, "probe"))
 			continue;
-		ring_name(rn, sizeof(rn), sc.inn[probe].r.cls, sc.inn[probe].r.inst);
-		igt_assert_f(!strcmp(a.steps[i].ring, rn) && a.steps[i].result == 1,
-			     "probe %u: %s result %d, want %s result 1\n", probe, a.steps[i].ring,
-			     a.steps[i].result, rn);
-		probe++;
+		for (k = 0; k < sc.n_inn; k++) {
+			char rn[32];
+
+			ring_name(rn, sizeof(rn), sc.inn[k].r.cls, sc.inn[k].r.inst);
+			if (!strcmp(a.steps[i].ring, rn))
+				break;
+		}
+		igt_assert_f(k < sc.n_inn && !probed[k] && a.steps[i].result == 1,
+			     "probe of %s, result %d: want each innocent ring once, result 1\n",
+			     a.steps[i].ring, a.steps[i].result);
+		probed[k] = true;
+		assert_ring_last(&a, a.steps[i].ring, "innocent");
 	}
 	assert_step(&a, "eliminate", last, 1);
 	munmap(sh, sizeof(*sh));
 }
 
 /*
- * Classic mode, the RFC ordering: every timed-out head is guilty. gfx times
- * out first, so its innocent job is blamed and its context banned; the
- * compute hang, which had not timed out yet, is re-emitted, hangs again and
- * is blamed in a second recovery. No replay.
+ * Classic mode, the RFC ordering: every timed-out head is guilty. The
+ * innocent gfx job and the compute hang time out together: both are
+ * blamed and both contexts banned, in one recovery, without a replay.
  */
 static void test_classic(void)
 {
@@ -1288,9 +1716,10 @@ static void test_classic(void)
 	const struct proc_rec *inn = &sh->p[0];
 	struct rr b, a;
 
+	use_params(&together);
 	prepare();
 	set_mode("classic");
-	run_scenario(sh, &rfc_apart_scenario, &b, &a);
+	run_scenario(sh, &rfc_scenario, &b, &a);
 	set_mode("serial");
 
 	igt_assert_f(inn->stalled_ok, "precondition: %s\n", inn->stall_note);
@@ -1306,15 +1735,16 @@ static void test_classic(void)
 		     inn->later_ret, inn->later_status);
 	assert_guilty(&sh->p[1]);
 
-	assert_delta(&b, &a, recoveries, 2);
-	assert_delta(&b, &a, resets, 2);
+	assert_delta(&b, &a, recoveries, 1);
+	assert_delta(&b, &a, resets, 1);
 	assert_delta(&b, &a, probes, 0);
 	assert_delta(&b, &a, guilty, 2);
 	assert_delta(&b, &a, innocent, 0);
 	assert_delta(&b, &a, bans, 2);
 	igt_assert_eq_u64(RING_DELTA(&b, &a, "gfx0", guilty), 1);
 	igt_assert_eq_u64(RING_DELTA(&b, &a, "compute0", guilty), 1);
-	assert_last(&a, "classic", 1, "compute0");
+	assert_last(&a, "classic", 1, NULL);
+	assert_guilty_ring_in(&a, "gfx0", "compute0");
 	assert_steps(&a, "quiesce reset restart");
 	munmap(sh, sizeof(*sh));
 	check_device_healthy();
@@ -1330,6 +1760,7 @@ static void test_off(void)
 	struct rr b, mid, a;
 	char st_buf[16];
 
+	use_params(&fast);
 	prepare();
 	rr_read(&b);
 	set_mode("off");
@@ -1347,7 +1778,7 @@ static void test_off(void)
 			st(&rec->stage, STAGE_HANGING);
 		} else {
 			wait_at_least(&sh->p[1].stage, STAGE_HANGING, 10000, "the hang");
-			so = submit_innocent(dfd, ctx, GFX0, bo, 0, 0, 1000, &rec->seqno[0]);
+			so = submit_innocent(dfd, ctx, GFX0, bo, 0, 0, 1000, 1, &rec->seqno[0]);
 			igt_assert_f(wait_ring_state("gfx0", "stalled", 5000), "gfx0 never stalled\n");
 			st(&rec->stage, STAGE_SUBMITTED);
 		}
@@ -1431,7 +1862,6 @@ static void test_banned_cancelled(void)
 			{ GFX0, 50000, true }, { COMPUTE0, 50000, true },
 			{ COMPUTE1, 50000, true }, { SDMA1, 50000, true },
 		},
-		.after_ms = APART_MS,
 		.n_bad = 1, .bad = { COMPUTE0 }, .bad_queued = 2,
 	};
 	struct shm *sh = shm_create();
@@ -1439,6 +1869,7 @@ static void test_banned_cancelled(void)
 	struct rr b, a;
 
 	igt_require(nr_rings[DRM_PPU_RING_COMPUTE] >= 2 && nr_rings[DRM_PPU_RING_SDMA] >= 2);
+	use_params(&together);
 	prepare();
 	run_scenario(sh, &sc, &b, &a);
 
@@ -1451,15 +1882,26 @@ static void test_banned_cancelled(void)
 			     bad->status[k]);
 		igt_assert_f(!bad->landed[k], "job %u of the banned context ran\n", k);
 	}
-	/* compute0 timed out alone: replayed, guilty; the stalled heads re-emitted */
+	/*
+	 * One recovery: compute0 guilty, by its replay or as the last
+	 * candidate; the stalled heads of gfx0 and compute1 replayed
+	 * (innocent) or re-emitted, never blamed.
+	 */
 	assert_delta(&b, &a, recoveries, 1);
-	assert_delta(&b, &a, resets, 2);
-	assert_delta(&b, &a, probes, 1);
 	assert_delta(&b, &a, guilty, 1);
-	assert_delta(&b, &a, innocent, 0);
 	assert_delta(&b, &a, bans, 1);
 	assert_delta(&b, &a, suspects, 0);
-	assert_last(&a, "serial", 2, "compute0");
+	assert_accounting(&b, &a);
+	assert_last(&a, "serial", 0, "compute0");
+	igt_assert_eq_u64(RING_DELTA(&b, &a, "compute0", guilty), 1);
+	for (unsigned int k = 0; k < 2; k++) {
+		const char *rn = k ? "compute1" : "gfx0";
+		const struct rr_ring *rg = rr_ring(&a, rn);
+
+		igt_assert_eq_u64(RING_DELTA(&b, &a, rn, guilty), 0);
+		igt_assert_f(!strcmp(rg->last, "innocent") || !strcmp(rg->last, "-"),
+			     "%s: last verdict %s\n", rn, rg->last);
+	}
 	munmap(sh, sizeof(*sh));
 }
 
@@ -1479,6 +1921,7 @@ static void test_concurrent(void)
 		for (uint32_t i = 0; i < nr_rings[c] && nr < MAX_RINGS; i++)
 			rings[nr++] = (struct ring_ref){ c, i };
 
+	use_params(&together);
 	prepare();
 	rr_read(&b);
 	igt_fork(child, SUBMITTERS + 1) {
@@ -1491,6 +1934,7 @@ static void test_concurrent(void)
 			/* the black sheep: hang compute0 once everybody is busy */
 			open_proc("ppu-guilty0", &dfd, &ctx, &bo, &map);
 			rec->pid = getpid();
+			rec->stalled_ok = 1;
 			wait_at_least(&sh->submitted, SUBMITTERS, 30000, "the submitters");
 			so[0] = submit_hang(dfd, ctx, COMPUTE0, bo, &rec->seqno[0]);
 			igt_assert_f(wait_ring_state("compute0", "hung|stalled", 5000),
@@ -1585,7 +2029,7 @@ static void test_concurrent(void)
 	assert_delta(&b, &a, guilty, 1);
 	assert_delta(&b, &a, bans, 1);
 	assert_delta(&b, &a, suspects, 0);
-	assert_delta(&b, &a, fallbacks, 0);
+	assert_accounting(&b, &a);
 	assert_last(&a, "serial", 0, "compute0");
 	munmap(sh, sizeof(*sh));
 }
@@ -1602,6 +2046,7 @@ static void test_recovery_debugfs(void)
 	struct rr b, a;
 
 	sc.bad_comm = "ppu-black-sheep";
+	use_params(&together);
 	prepare();
 	run_scenario(sh, &sc, &b, &a);
 	assert_innocent(&sh->p[0], true);
@@ -1642,57 +2087,59 @@ static void test_recovery_debugfs(void)
 	munmap(sh, sizeof(*sh));
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * ring_recovery answers at once while a recovery runs, and says so: a gfx
- * hang times out (1 s), its recovery replays the head for probe_timeout_ms
- * (500 ms) and resets twice; reads in the meantime return quickly with
- * "state: recovering" and the running recovery counted.
+ * hang times out, its recovery replays the head for probe_timeout_ms and
+ * resets twice; reads in the meantime return during the recovery with
+ * "state: recovering" and the running recovery counted. A read that waited
+ * for the recovery would return after it, "idle", and would take about a
+ * replay window: no read may take that long, however slow the kernel.
  */
 static void test_debugfs_during_recovery(void)
 {
 	uint32_t ctx = ppu_ctx_create(fd);
 	uint32_t bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
 	uint64_t deadline, t, slowest = 0;
-	struct rr b, r, a;
-	bool seen = false;
+	static struct rr b, r, during, a;
+	unsigned int seen = 0;
 	uint32_t so;
 	int status;
 
+	use_params(&fast);
 	prepare();
 	rr_read(&b);
 	so = submit_hang(fd, ctx, GFX0, bo, NULL);
 	deadline = mono_ns() + PPU_HANG_WAIT_NS;
-	while (!seen && mono_ns() < deadline) {
+	while (seen < 3 && mono_ns() < deadline) {
 		t = mono_ns();
 		rr_read(&r);
 		t = mono_ns() - t;
 		slowest = t > slowest ? t : slowest;
-		seen = !strcmp(r.state, "recovering");
-		if (seen)
-			break;
-		/* the job ended and no read saw its recovery */
+		if (!strcmp(r.state, "recovering")) {
+			if (!seen++)
+				during = r;
+		} else if (seen) {
+			break;	/* it is over */
+		}
+		/* the job ended: no more recovery to see */
 		if (ppu_syncobj_wait(fd, so, 0) == 0)
 			break;
 		usleep(2000);
 	}
 	status = ppu_wait_status(fd, so, PPU_HANG_WAIT_NS);
 	rr_read(&a);
-	rr_dump("during", &r);
+	if (seen)
+		rr_dump("during", &during);
 	rr_dump("after", &a);
 
-	igt_assert_f(seen, "no read saw state: recovering (last: %s)\n", r.state);
-	igt_assert_f(slowest < 250ull * 1000 * 1000,
-		     "a ring_recovery read took %" PRIu64 " ms\n", slowest / 1000000);
-	assert_delta(&b, &r, recoveries, 1);
-	igt_assert_f(!strcmp(r.last_cause, "timeout"), "cause %s\n", r.last_cause);
+	igt_assert_f(seen >= 2, "%u reads saw state: recovering, want 2 (last: %s)\n", seen,
+		     r.state);
+	igt_assert_f(slowest < PROBE_MS * 1000000ull,
+		     "a ring_recovery read took %" PRIu64 " ms, a replay window is %u\n",
+		     slowest / 1000000, PROBE_MS);
+	igt_info("slowest ring_recovery read: %" PRIu64 " ms\n", slowest / 1000000);
+	assert_delta(&b, &during, recoveries, 1);
+	igt_assert_f(!strcmp(during.last_cause, "timeout"), "cause %s\n", during.last_cause);
 	igt_assert_eq(status, -ETIME);
 	igt_assert_f(!strcmp(a.state, "idle"), "state after: %s\n", a.state);
 	assert_delta(&b, &a, recoveries, 1);
@@ -1720,6 +2167,7 @@ static void test_runtime_cap(void)
 	uint32_t *map;
 	int status;
 
+	use_params(&fast);
 	prepare();
 	rr_read(&b);
 	for (int i = 0; i < 40; i++)
@@ -1763,17 +2211,20 @@ static void test_runtime_cap(void)
 igt_main
 {
 	igt_fixture {
-		fd = ppu_open();
-		snprintf(dbg_dir, sizeof(dbg_dir), "%s", ppu_debugfs_dir(fd));
-		igt_require_f(access(dbg_dir, F_OK) == 0, "no debugfs at %s\n", dbg_dir);
-		for (uint32_t c = 0; c < DRM_PPU_RING_CLASS_COUNT; c++)
-			nr_rings[c] = ppu_ring_count(fd, c);
+		int nr;
+
+		main_pid = getpid();
+		device_attach();
 		igt_require(nr_rings[DRM_PPU_RING_GFX] >= 1 &&
 			    nr_rings[DRM_PPU_RING_COMPUTE] >= 1 &&
 			    nr_rings[DRM_PPU_RING_SDMA] >= 1);
-		igt_install_exit_handler(restore_serial);
+		nr = read_params(boot_params, MAX_PARAMS);
+		igt_require_f(nr > 0, "cannot read %s: %d\n", PARAM_DIR, nr);
+		nr_boot_params = (unsigned int)nr;
+		igt_install_exit_handler(restore_device);
 	}
 
+	/* rings that time out together */
 	igt_describe("RFC: innocent gfx job + compute hang: only compute is guilty, one reset");
 	igt_subtest("rfc-guilty-compute-innocent-gfx")
 		test_rfc();
@@ -1786,22 +2237,6 @@ igt_main
 	igt_subtest("two-guilty-rings")
 		test_two_guilty();
 
-	igt_describe("an sdma hang is guilty without a replay");
-	igt_subtest("sdma-direct")
-		test_sdma_direct();
-
-	igt_describe("a hang that does not reproduce: suspect, job completes; 3 suspects ban");
-	igt_subtest("non-reproducing-hang")
-		test_non_reproducing();
-
-	igt_describe("a non-reproducing hang does not get a stalled bystander blamed");
-	igt_subtest("non-reproducing-hang-bystander")
-		test_non_reproducing_bystander();
-
-	igt_describe("a long job that keeps progressing: false timeout, no reset");
-	igt_subtest("false-timeout")
-		test_false_timeout();
-
 	igt_describe("the last candidate is guilty by elimination: one reset");
 	igt_subtest("elimination")
 		test_elimination();
@@ -1809,14 +2244,6 @@ igt_main
 	igt_describe("classic mode blames every timed-out head, the innocent gfx job too");
 	igt_subtest("classic-mode")
 		test_classic();
-
-	igt_fixture {
-		set_mode("serial");
-	}
-
-	igt_describe("off mode: a hung job stays hung; back to serial it recovers");
-	igt_subtest("off-mode")
-		test_off();
 
 	igt_fixture {
 		set_mode("serial");
@@ -1834,6 +2261,27 @@ igt_main
 	igt_subtest("recovery-debugfs")
 		test_recovery_debugfs();
 
+	/* one ring at a time, 1 s job timeouts */
+	igt_describe("an sdma hang is guilty without a replay");
+	igt_subtest("sdma-direct")
+		test_sdma_direct();
+
+	igt_describe("a hang that does not reproduce: suspect, job completes; 3 suspects ban");
+	igt_subtest("non-reproducing-hang")
+		test_non_reproducing();
+
+	igt_describe("a long job that keeps progressing: false timeout, no reset");
+	igt_subtest("false-timeout")
+		test_false_timeout();
+
+	igt_describe("off mode: a hung job stays hung; back to serial it recovers");
+	igt_subtest("off-mode")
+		test_off();
+
+	igt_fixture {
+		set_mode("serial");
+	}
+
 	igt_describe("ring_recovery answers at once during a recovery and shows it running");
 	igt_subtest("recovery-debugfs-during-recovery")
 		test_debugfs_during_recovery();
@@ -1842,8 +2290,14 @@ igt_main
 	igt_subtest("false-timeout-runtime-cap")
 		test_runtime_cap();
 
+	/* the one scenario with other job timeouts: the last, one reload less */
+	igt_describe("a non-reproducing hang does not get a stalled bystander blamed");
+	igt_subtest("non-reproducing-hang-bystander")
+		test_non_reproducing_bystander();
+
 	igt_fixture {
 		set_mode("serial");
+		use_params(NULL);
 		close(fd);
 	}
 }
