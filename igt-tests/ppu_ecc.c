@@ -33,6 +33,7 @@
 #include <sys/wait.h>
 
 #include "ppu_test.h"
+#include "ppu_rr.h"
 
 #define SZ_64K		((uint64_t)0x10000)
 #define SZ_1M		((uint64_t)0x100000)
@@ -318,28 +319,10 @@ static const struct fentry *must_fentry(const struct fdump *f, uint64_t addr)
 }
 
 /* ring_recovery: the cause counters and the last cause */
-struct rr {
-	uint64_t timeout, uecc, parity, recoveries;
-	char last_cause[16];
-	char text[8192];
-};
-
 static void rr_read(struct rr *r)
 {
-	char *p;
-
-	memset(r, 0, sizeof(*r));
-	igt_assert(ppu_debugfs_read(dbg_dir, "ring_recovery", r->text, sizeof(r->text)) > 0);
-	p = strstr(r->text, "causes: ");
-	igt_assert_f(p && sscanf(p, "causes: timeout=%" SCNu64 " uecc=%" SCNu64 " parity=%" SCNu64,
-				 &r->timeout, &r->uecc, &r->parity) == 3,
-		     "ring_recovery: no causes line:\n%s", r->text);
-	p = strstr(r->text, "recoveries=");
-	if (p)
-		r->recoveries = strtoull(p + 11, NULL, 10);
-	p = strstr(r->text, "last: cause=");
-	if (p)
-		sscanf(p, "last: cause=%15s", r->last_cause);
+	rr_read_dir(dbg_dir, r);
+	igt_assert_f(r->have_causes, "ring_recovery: no causes line:\n%s", r->text);
 }
 
 /* ------------------------------------------------------------------ kmsg */
@@ -856,7 +839,7 @@ static void test_uecc_kills_all(void)
 	igt_assert_eq_u64(b.mem_total - a.mem_total, SZ_64K);
 	igt_assert_eq(a.npages, b.npages + 1);
 	rr_read(&ra);
-	igt_info("ring_recovery causes: uecc %" PRIu64 " -> %" PRIu64 "\n", rb.uecc, ra.uecc);
+	igt_info("ring_recovery causes: uecc %" PRIu64 " -> %" PRIu64 "\n", rb.cause_uecc, ra.cause_uecc);
 	{
 		const struct fentry *e = must_fentry(fdump_read(), addr);
 
@@ -1078,12 +1061,12 @@ static void test_parity(void)
 	hbm_read(addr);
 	for (int t = 0; t < 100; t++) {
 		rr_read(&ra);
-		if (ra.parity > rb.parity && !strstr(ra.text, "state: recovering"))
+		if (ra.cause_parity > rb.cause_parity && !strstr(ra.text, "state: recovering"))
 			break;
 		usleep(100 * 1000);
 	}
 	igt_info("ring_recovery after the parity error:\n%s", ra.text);
-	igt_assert_eq_u64(ra.parity - rb.parity, 1);
+	igt_assert_eq_u64(ra.cause_parity - rb.cause_parity, 1);
 	igt_assert_f(!strcmp(ra.last_cause, "parity"), "last recovery cause %s\n", ra.last_cause);
 
 	status = ppu_wait_status(fd, so, PPU_HANG_WAIT_NS);

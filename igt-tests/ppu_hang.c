@@ -50,15 +50,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "ppu_test.h"
+#include "ppu_rr.h"
 
 #define MAX_PROCS	10
 #define MAX_JOBS	64
 #define MAX_RINGS	16
-#define MAX_STEPS	64
 
 /* a job that the test wants to land: 2 slots of 2 dwords each */
 #define SLOT_A(k)	(8u * (k))
@@ -78,139 +77,9 @@ static char dbg_dir[64];
 static unsigned int nr_rings[DRM_PPU_RING_CLASS_COUNT];
 
 /* ------------------------------------------------------ debugfs: recovery */
-struct rr_step {
-	char what[16];
-	char ring[16];
-	int result;
-};
-
-struct rr_ring {
-	char name[16];
-	char kind[16];
-	uint64_t timeouts, guilty, innocent, probes;
-	char last[16];
-};
-
-/* what /sys/kernel/debug/dri/N/ring_recovery says */
-struct rr {
-	char mode[16], state[16];
-	uint64_t recoveries, resets, probes, guilty, innocent, suspects;
-	uint64_t false_timeouts, fallbacks, bans, overruns;
-	bool last_valid;
-	char last_cause[16], last_mode[16];
-	unsigned int last_resets;
-	int last_fallback;
-	bool has_guilty;
-	char g_ring[16], g_comm[32];
-	uint64_t g_seqno;
-	int g_pid;
-	unsigned int nsteps;
-	struct rr_step steps[MAX_STEPS];
-	unsigned int nrings;
-	struct rr_ring rings[MAX_RINGS];
-	char text[8192];
-};
-
-static bool kv_u64(const char *line, const char *key, uint64_t *v)
-{
-	const char *p = strstr(line, key);
-
-	if (!p)
-		return false;
-	*v = strtoull(p + strlen(key), NULL, 10);
-	return true;
-}
-
-static void kv_str(const char *line, const char *key, char *out, size_t size)
-{
-	const char *p = strstr(line, key);
-	size_t n = 0;
-
-	out[0] = '\0';
-	if (!p)
-		return;
-	p += strlen(key);
-	while (p[n] && p[n] != ' ' && p[n] != '\n' && n + 1 < size) {
-		out[n] = p[n];
-		n++;
-	}
-	out[n] = '\0';
-}
-
 static void rr_read(struct rr *r)
 {
-	char *line, *save = NULL, *copy;
-	bool table = false;
-	int len;
-
-	memset(r, 0, sizeof(*r));
-	len = ppu_debugfs_read(dbg_dir, "ring_recovery", r->text, sizeof(r->text));
-	igt_assert_f(len > 0, "cannot read %s/ring_recovery: %d\n", dbg_dir, len);
-	copy = strdup(r->text);
-	igt_assert(copy);
-	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		uint64_t v;
-
-		if (!strncmp(line, "mode: ", 6)) {
-			kv_str(line, "mode: ", r->mode, sizeof(r->mode));
-		} else if (!strncmp(line, "state: ", 7)) {
-			kv_str(line, "state: ", r->state, sizeof(r->state));
-		} else if (!strncmp(line, "counters:", 9)) {
-			kv_u64(line, "recoveries=", &r->recoveries);
-			kv_u64(line, " resets=", &r->resets);
-			kv_u64(line, " probes=", &r->probes);
-			kv_u64(line, " guilty=", &r->guilty);
-			kv_u64(line, " innocent=", &r->innocent);
-			kv_u64(line, " suspects=", &r->suspects);
-			kv_u64(line, "false_timeouts=", &r->false_timeouts);
-			kv_u64(line, "overruns=", &r->overruns);
-			kv_u64(line, "fallbacks=", &r->fallbacks);
-			kv_u64(line, " bans=", &r->bans);
-		} else if (!strncmp(line, "last guilty:", 12)) {
-			if (strstr(line, "none"))
-				continue;
-			r->has_guilty = true;
-			kv_str(line, "ring=", r->g_ring, sizeof(r->g_ring));
-			kv_u64(line, "seqno=", &r->g_seqno);
-			if (kv_u64(line, "pid=", &v))
-				r->g_pid = (int)v;
-			kv_str(line, "comm=", r->g_comm, sizeof(r->g_comm));
-		} else if (!strncmp(line, "last: ", 6)) {
-			r->last_valid = !strstr(line, "none");
-			kv_str(line, "cause=", r->last_cause, sizeof(r->last_cause));
-			kv_str(line, " mode=", r->last_mode, sizeof(r->last_mode));
-			if (kv_u64(line, " resets=", &v))
-				r->last_resets = (unsigned int)v;
-			if (kv_u64(line, "fallback=", &v))
-				r->last_fallback = (int)v;
-		} else if (!strncmp(line, "  step", 6)) {
-			struct rr_step *st = &r->steps[r->nsteps];
-			char *colon = strchr(line, ':');
-
-			if (!colon || r->nsteps >= MAX_STEPS)
-				continue;
-			if (sscanf(colon + 1, "%15s", st->what) != 1)
-				continue;
-			kv_str(line, "ring=", st->ring, sizeof(st->ring));
-			st->result = atoi(strstr(line, "result=") ? strstr(line, "result=") + 7 : "0");
-			r->nsteps++;
-		} else if (!strncmp(line, "ring ", 5) && strstr(line, "kind")) {
-			table = true;
-		} else if (table && r->nrings < MAX_RINGS) {
-			struct rr_ring *rg = &r->rings[r->nrings];
-			unsigned long long t, g, i, p;
-
-			if (sscanf(line, "%15s %15s %llu %llu %llu %llu %15s", rg->name, rg->kind,
-				   &t, &g, &i, &p, rg->last) == 7) {
-				rg->timeouts = t;
-				rg->guilty = g;
-				rg->innocent = i;
-				rg->probes = p;
-				r->nrings++;
-			}
-		}
-	}
-	free(copy);
+	rr_read_dir(dbg_dir, r);
 }
 
 static const struct rr_ring *rr_ring(const struct rr *r, const char *name)
@@ -220,11 +89,6 @@ static const struct rr_ring *rr_ring(const struct rr *r, const char *name)
 			return &r->rings[i];
 	igt_assert_f(false, "ring %s not in ring_recovery:\n%s\n", name, r->text);
 	return NULL;
-}
-
-static void rr_dump(const char *when, const struct rr *r)
-{
-	igt_info("ring_recovery %s:\n%s", when, r->text);
 }
 
 #define assert_delta(b, a, field, want) \
@@ -461,43 +325,9 @@ static int read_params(struct param *out, unsigned int max)
 	return (int)n;
 }
 
-/* the ppu card node, opened directly: igt's device selection caches what
- * it found, and a reload makes a new device
- */
-static int open_ppu_card(void)
-{
-	struct dirent *de;
-	DIR *d = opendir("/dev/dri");
-	int ret = -1;
-
-	if (!d)
-		return -1;
-	while (ret < 0 && (de = readdir(d))) {
-		char path[300];
-		drmVersionPtr v;
-		int f;
-
-		if (strncmp(de->d_name, "card", 4))
-			continue;
-		snprintf(path, sizeof(path), "/dev/dri/%s", de->d_name);
-		f = open(path, O_RDWR | O_CLOEXEC);
-		if (f < 0)
-			continue;
-		v = drmGetVersion(f);
-		if (v && !strcmp(v->name, "ppu"))
-			ret = f;
-		else
-			close(f);
-		if (v)
-			drmFreeVersion(v);
-	}
-	closedir(d);
-	return ret;
-}
-
 static int hang_open(void)
 {
-	int f = open_ppu_card();
+	int f = ppu_open_node("card");
 
 	igt_assert_f(f >= 0, "no ppu device in /dev/dri\n");
 	return f;
@@ -522,38 +352,10 @@ static const char *ppu_ko(void)
 /* rmmod ppu; insmod ppu.ko @args. 0 once the device is back, or -errno */
 static int reload_ppu(const char *args)
 {
-	int kfd, ret = 0;
-
 	if (fd >= 0)
 		close(fd);
 	fd = -1;
-	kfd = open(ppu_ko(), O_RDONLY | O_CLOEXEC);
-	if (kfd < 0)
-		return -errno;
-	/* files of exited children may take a moment to go */
-	for (int t = 0; t < 300; t++) {
-		ret = syscall(SYS_delete_module, "ppu", O_NONBLOCK) ? -errno : 0;
-		if (ret != -EAGAIN && ret != -EBUSY && ret != -EWOULDBLOCK)
-			break;
-		usleep(100 * 1000);
-	}
-	if (!ret)
-		ret = syscall(SYS_finit_module, kfd, args, 0) ? -errno : 0;
-	close(kfd);
-	igt_info("reload ppu.ko %s: %s\n", args, ret ? strerror(-ret) : "ok");
-	if (ret)
-		return ret;
-	/* the caller opens it again: the new device may have another minor */
-	for (int t = 0; t < 300; t++) {
-		int f = open_ppu_card();
-
-		if (f >= 0) {
-			close(f);
-			return 0;
-		}
-		usleep(100 * 1000);
-	}
-	return -ENODEV;
+	return ppu_reload_module(ppu_ko(), args);
 }
 
 /* the value @set wants for @name, or NULL */

@@ -31,12 +31,11 @@
  * work reads 0, work run twice 2.
  */
 #include <dirent.h>
-#include <sys/syscall.h>
 
 #include "ppu_test.h"
+#include "ppu_rr.h"
 
 #define MAX_RINGS	16
-#define MAX_STEPS	64
 #define MAX_FILES	8
 /*
  * DELAY of the innocent jobs that start with a hang: long enough to be
@@ -67,125 +66,9 @@ static char boot_params[2048];
 static bool reloaded;
 
 /* ------------------------------------------------------------- debugfs */
-struct rr_step {
-	char what[16];
-	char ring[16];
-	int result;
-};
-
-/* what ring_recovery says */
-struct rr {
-	char state[16], strategy[16];
-	uint64_t recoveries, resets, probes, guilty, innocent, suspects;
-	uint64_t fallbacks, bans;
-	uint64_t hints, hints_wrong, group_probes;
-	char g_ring[16];
-	bool has_guilty;
-	unsigned int nsteps;
-	struct rr_step steps[MAX_STEPS];
-	unsigned int nhints;
-	char hint_ring[MAX_RINGS][16], hint[MAX_RINGS][16];
-	char text[8192];
-};
-
-static bool kv_u64(const char *line, const char *key, uint64_t *v)
-{
-	const char *p = strstr(line, key);
-
-	if (!p)
-		return false;
-	*v = strtoull(p + strlen(key), NULL, 10);
-	return true;
-}
-
-static void kv_str(const char *line, const char *key, char *out, size_t size)
-{
-	const char *p = strstr(line, key);
-	size_t n = 0;
-
-	out[0] = '\0';
-	if (!p)
-		return;
-	p += strlen(key);
-	while (p[n] && p[n] != ' ' && p[n] != '\n' && n + 1 < size) {
-		out[n] = p[n];
-		n++;
-	}
-	out[n] = '\0';
-}
-
 static void rr_read(struct rr *r)
 {
-	char *line, *save = NULL, *copy;
-	int len;
-
-	memset(r, 0, sizeof(*r));
-	len = ppu_debugfs_read(dbg_dir, "ring_recovery", r->text, sizeof(r->text));
-	igt_assert_f(len > 0, "cannot read %s/ring_recovery: %d\n", dbg_dir, len);
-	copy = strdup(r->text);
-	igt_assert(copy);
-	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (!strncmp(line, "state: ", 7)) {
-			kv_str(line, "state: ", r->state, sizeof(r->state));
-		} else if (!strncmp(line, "policy:", 7)) {
-			kv_str(line, "probe_strategy=", r->strategy, sizeof(r->strategy));
-		} else if (!strncmp(line, "counters:", 9)) {
-			kv_u64(line, "recoveries=", &r->recoveries);
-			kv_u64(line, " resets=", &r->resets);
-			kv_u64(line, " probes=", &r->probes);
-			kv_u64(line, " guilty=", &r->guilty);
-			kv_u64(line, " innocent=", &r->innocent);
-			kv_u64(line, " suspects=", &r->suspects);
-			kv_u64(line, "fallbacks=", &r->fallbacks);
-			kv_u64(line, " bans=", &r->bans);
-		} else if (!strncmp(line, "hints:", 6)) {
-			kv_u64(line, "given=", &r->hints);
-			kv_u64(line, "wrong=", &r->hints_wrong);
-			kv_u64(line, "group_probes=", &r->group_probes);
-		} else if (!strncmp(line, "last guilty:", 12)) {
-			r->has_guilty = !strstr(line, "none");
-			kv_str(line, "ring=", r->g_ring, sizeof(r->g_ring));
-		} else if (!strncmp(line, "  step", 6)) {
-			struct rr_step *st = &r->steps[r->nsteps];
-			char *colon = strchr(line, ':');
-			const char *res = strstr(line, "result=");
-
-			if (!colon || r->nsteps >= MAX_STEPS ||
-			    sscanf(colon + 1, "%15s", st->what) != 1)
-				continue;
-			kv_str(line, "ring=", st->ring, sizeof(st->ring));
-			st->result = res ? atoi(res + 7) : 0;
-			r->nsteps++;
-		} else if (!strncmp(line, "last hints:", 11)) {
-			char *tok, *s2 = NULL;
-
-			for (tok = strtok_r(line + 11, " ", &s2); tok && r->nhints < MAX_RINGS;
-			     tok = strtok_r(NULL, " ", &s2)) {
-				char *eq = strchr(tok, '=');
-
-				if (!eq)
-					continue;
-				*eq = '\0';
-				snprintf(r->hint_ring[r->nhints], 16, "%s", tok);
-				snprintf(r->hint[r->nhints], 16, "%s", eq + 1);
-				r->nhints++;
-			}
-		}
-	}
-	free(copy);
-}
-
-static void rr_dump(const char *when, const struct rr *r)
-{
-	igt_info("ring_recovery %s:\n%s", when, r->text);
-}
-
-static const char *rr_hint(const struct rr *r, const char *ring)
-{
-	for (unsigned int i = 0; i < r->nhints; i++)
-		if (!strcmp(r->hint_ring[i], ring))
-			return r->hint[i];
-	return "(none)";
+	rr_read_dir(dbg_dir, r);
 }
 
 /* the steps of the last recovery as "what@ring" words */
@@ -390,71 +273,23 @@ static void close_all_files(void)
 	fd = -1;
 }
 
-/* open the ppu card after a reload, waiting for it to appear */
-static int open_card(void)
-{
-	for (int t = 0; t < 200; t++) {
-		for (int i = 0; i < 16; i++) {
-			char path[32];
-			drmVersionPtr v;
-			int f;
-
-			snprintf(path, sizeof(path), "/dev/dri/card%d", i);
-			f = open(path, O_RDWR | O_CLOEXEC);
-			if (f < 0)
-				continue;
-			v = drmGetVersion(f);
-			if (v && !strcmp(v->name, "ppu")) {
-				drmFreeVersion(v);
-				return f;
-			}
-			if (v)
-				drmFreeVersion(v);
-			close(f);
-		}
-		usleep(50 * 1000);
-	}
-	return -1;
-}
-
 /* rmmod ppu; insmod ppu.ko @params; 0 or -errno */
 static int reload_ppu(const char *params)
 {
 	const char *dir = getenv("PPU_KMOD_DIR") ? getenv("PPU_KMOD_DIR") : "/kmod/ppu";
 	char path[256];
-	int kfd, ret = -1, f;
+	int ret;
 
 	snprintf(path, sizeof(path), "%s/ppu.ko", dir);
-	kfd = open(path, O_RDONLY | O_CLOEXEC);
-	if (kfd < 0)
-		return -errno;
 	close_all_files();
-	/* closed files wait for their jobs: retry while the module is in use */
-	for (int t = 0; t < 600; t++) {
-		ret = syscall(SYS_delete_module, "ppu", O_NONBLOCK);
-		if (!ret || (errno != EAGAIN && errno != EBUSY))
-			break;
-		usleep(100 * 1000);
-	}
-	if (ret) {
-		ret = -errno;
-		igt_warn("rmmod ppu: %s\n", strerror(-ret));
-		close(kfd);
-		return ret;
-	}
+	/* from here on the boot's ppu.ko is to be restored at exit */
 	reloaded = true;
-	igt_info("reloading ppu.ko %s\n", params);
-	ret = syscall(SYS_finit_module, kfd, params, 0);
-	ret = ret ? -errno : 0;
-	close(kfd);
-	if (ret) {
-		igt_warn("insmod %s %s: %s\n", path, params, strerror(-ret));
+	ret = ppu_reload_module(path, params);
+	if (ret)
 		return ret;
-	}
-	f = open_card();
-	if (f < 0)
+	fd = ppu_open_node("card");
+	if (fd < 0)
 		return -ENODEV;
-	fd = f;
 	files[nr_files++] = fd;
 	snprintf(dbg_dir, sizeof(dbg_dir), "%s", ppu_debugfs_dir(fd));
 	return 0;

@@ -18,7 +18,6 @@
  * splats (KASAN, lockdep, list corruption, WARN) fail the run through the
  * VM harness.
  */
-#include <dirent.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -31,55 +30,6 @@ static char dev_name[256];	/* platform device, e.g. ppu-sim.0.auto */
 static char drv_dir[512];	/* its driver, /sys/bus/platform/drivers/... */
 
 /* ---------------------------------------------------------------- device */
-
-/* The render node of the ppu device, opened directly: igt's device
- * selection caches what it found, and a rebind makes new minors. */
-static int open_ppu_render(void)
-{
-	struct dirent *de;
-	DIR *d = opendir("/dev/dri");
-	int fd = -1;
-
-	if (!d)
-		return -1;
-	while ((de = readdir(d))) {
-		char path[300];
-		drmVersionPtr v;
-		int f;
-
-		if (strncmp(de->d_name, "renderD", 7))
-			continue;
-		snprintf(path, sizeof(path), "/dev/dri/%s", de->d_name);
-		f = open(path, O_RDWR | O_CLOEXEC);
-		if (f < 0)
-			continue;
-		v = drmGetVersion(f);
-		if (v && !strcmp(v->name, "ppu")) {
-			drmFreeVersion(v);
-			fd = f;
-			break;
-		}
-		if (v)
-			drmFreeVersion(v);
-		close(f);
-	}
-	closedir(d);
-	return fd;
-}
-
-/* wait up to @ms for the device to show up again after a bind */
-static int wait_open_ppu(unsigned int ms)
-{
-	int fd;
-
-	for (unsigned int t = 0; t < ms; t += 50) {
-		fd = open_ppu_render();
-		if (fd >= 0)
-			return fd;
-		usleep(50 * 1000);
-	}
-	return -1;
-}
 
 /* the platform device behind @fd: basename of /sys/dev/char/M:m/device */
 static void find_dev_name(int fd)
@@ -137,7 +87,7 @@ static void driver_bind(void)
 /* A fresh fd runs a WRITE job: the device works. */
 static void check_device_works(void)
 {
-	int fd = wait_open_ppu(10000);
+	int fd = ppu_wait_open_node("renderD", 10000);
 	uint32_t ctx, bo, so, *map;
 	int st;
 
@@ -245,12 +195,12 @@ static void submit_delay(int fd, uint32_t ctx, uint32_t ring_class, uint32_t us,
 
 static void test_unbind_idle(void)
 {
-	int fd = open_ppu_render();
+	int fd = ppu_open_node("renderD");
 
 	igt_assert_fd(fd);
 	close(fd);
 	driver_unbind();
-	igt_assert_eq(open_ppu_render(), -1);
+	igt_assert_eq(ppu_open_node("renderD"), -1);
 	driver_bind();
 	check_device_works();
 }
@@ -261,7 +211,7 @@ static void test_unbind_idle(void)
  */
 static void test_unbind_open_file(void)
 {
-	int fd = open_ppu_render();
+	int fd = ppu_open_node("renderD");
 	uint32_t ctx, bo, so, *map;
 	struct drm_ppu_ctx_create cc = { 0 };
 
@@ -288,7 +238,7 @@ static void test_unbind_open_file(void)
 /* A buffer in device memory outlives the device's unbind. */
 static void test_unbind_vram_bo(void)
 {
-	int fd = open_ppu_render();
+	int fd = ppu_open_node("renderD");
 	uint32_t bo;
 
 	igt_assert_fd(fd);
@@ -306,7 +256,7 @@ static void test_unbind_vram_bo(void)
  */
 static void test_unbind_pending(bool hang)
 {
-	int fd = open_ppu_render();
+	int fd = ppu_open_node("renderD");
 	uint32_t ctx, bo, so[6];
 	int sf[ARRAY_SIZE(so)];
 	unsigned int i;
@@ -358,7 +308,7 @@ static void test_unbind_vs_kill(void)
 
 	igt_assert(pid >= 0);
 	if (pid == 0) {
-		int fd = open_ppu_render();
+		int fd = ppu_open_node("renderD");
 		uint32_t ctx = ppu_ctx_create(fd);
 		uint32_t bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
 
@@ -391,7 +341,7 @@ static void ras_path(int fd, const char *name, char *path, size_t size)
  */
 static void test_unbind_uecc_pending(void)
 {
-	int fd = open_ppu_render();
+	int fd = ppu_open_node("renderD");
 	char dir[64], buf[256], cmd[96];
 	struct drm_ppu_ctx_create cc = { 0 };
 	unsigned long long addr = 0;
@@ -426,7 +376,7 @@ static void test_unbind_uecc_pending(void)
 	check_device_works();
 
 	/* leave no ECC history behind for the tests after this one */
-	fd = wait_open_ppu(10000);
+	fd = ppu_wait_open_node("renderD", 10000);
 	igt_assert_fd(fd);
 	snprintf(dir, sizeof(dir), "%s", ppu_debugfs_dir(fd));
 	igt_assert_eq(ppu_debugfs_write(dir, "flash_reset", "ERASE"), 0);

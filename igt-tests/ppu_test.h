@@ -8,13 +8,17 @@
 #ifndef PPU_TEST_H
 #define PPU_TEST_H
 
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <linux/sync_file.h>
 #include <xf86drm.h>
@@ -417,6 +421,88 @@ static inline int ppu_debugfs_write(const char *dir, const char *name, const cha
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	return ppu_file_write(path, val);
+}
+
+/* ------------------------------------------------- reload and rebind */
+/*
+ * The ppu node whose name starts with @prefix ("card" or "renderD"),
+ * opened directly: igt's device selection caches what it found, and a
+ * reload or rebind makes a new device. -1 if there is none.
+ */
+static inline int ppu_open_node(const char *prefix)
+{
+	struct dirent *de;
+	DIR *d = opendir("/dev/dri");
+	int ret = -1;
+
+	if (!d)
+		return -1;
+	while (ret < 0 && (de = readdir(d))) {
+		char path[300];
+		drmVersionPtr v;
+		int f;
+
+		if (strncmp(de->d_name, prefix, strlen(prefix)))
+			continue;
+		snprintf(path, sizeof(path), "/dev/dri/%s", de->d_name);
+		f = open(path, O_RDWR | O_CLOEXEC);
+		if (f < 0)
+			continue;
+		v = drmGetVersion(f);
+		if (v && !strcmp(v->name, "ppu"))
+			ret = f;
+		else
+			close(f);
+		if (v)
+			drmFreeVersion(v);
+	}
+	closedir(d);
+	return ret;
+}
+
+/* ppu_open_node(), waiting up to @ms for the device to show up */
+static inline int ppu_wait_open_node(const char *prefix, unsigned int ms)
+{
+	for (unsigned int t = 0; t <= ms; t += 50) {
+		int f = ppu_open_node(prefix);
+
+		if (f >= 0)
+			return f;
+		usleep(50 * 1000);
+	}
+	return -1;
+}
+
+/*
+ * rmmod ppu; insmod @ko @params. The caller closed its files; files of
+ * exited processes, and closed files still waiting for their jobs, keep
+ * the module busy for a while: retry for up to 60 s. Returns 0 once the
+ * new device's card node opens (the caller opens it again), or -errno.
+ */
+static inline int ppu_reload_module(const char *ko, const char *params)
+{
+	int kfd, f, ret = 0;
+
+	kfd = open(ko, O_RDONLY | O_CLOEXEC);
+	if (kfd < 0)
+		return -errno;
+	for (int t = 0; t < 600; t++) {
+		ret = syscall(SYS_delete_module, "ppu", O_NONBLOCK) ? -errno : 0;
+		if (ret != -EAGAIN && ret != -EBUSY && ret != -EWOULDBLOCK)
+			break;
+		usleep(100 * 1000);
+	}
+	if (!ret)
+		ret = syscall(SYS_finit_module, kfd, params, 0) ? -errno : 0;
+	close(kfd);
+	igt_info("reload %s %s: %s\n", ko, params, ret ? strerror(-ret) : "ok");
+	if (ret)
+		return ret;
+	f = ppu_wait_open_node("card", 30000);
+	if (f < 0)
+		return -ENODEV;
+	close(f);
+	return 0;
 }
 
 #endif /* PPU_TEST_H */
