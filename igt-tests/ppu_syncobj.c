@@ -58,7 +58,8 @@ static void tl_signal(uint32_t h, uint64_t point)
  * A binary syncobj holding the fence of @point of @h. Take it before the
  * point signals to see the error of its job later: once a point and the
  * points before it signalled, the timeline drops its node, and a lookup
- * of that point gets a signalled stub fence.
+ * of that point gets an already signalled placeholder fence
+ * (dma_fence_get_stub()).
  */
 static uint32_t point_hold(uint32_t h, uint64_t point)
 {
