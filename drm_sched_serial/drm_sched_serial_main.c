@@ -5,6 +5,7 @@
  * drm_sched_serial: domains, rings, contexts and policy. The recovery
  * sequence itself is in drm_sched_serial_recovery.c.
  */
+#include <linux/dma-fence.h>
 #include <linux/module.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
@@ -231,6 +232,7 @@ int drm_sched_serial_domain_init(struct drm_sched_serial_domain *domain,
 						     name);
 	if (!domain->timeout_wq)
 		goto err_free;
+	domain->error_fence_context = dma_fence_context_alloc(1);
 	domain->last.guilty_ring = -1;
 	domain->snap->last.guilty_ring = -1;
 	return 0;
@@ -250,7 +252,11 @@ EXPORT_SYMBOL(drm_sched_serial_domain_init);
  */
 void drm_sched_serial_domain_fini(struct drm_sched_serial_domain *domain)
 {
+	unsigned int i;
+
 	destroy_workqueue(domain->timeout_wq);
+	for (i = 0; i < ARRAY_SIZE(domain->error_fences); i++)
+		dma_fence_put(domain->error_fences[i]);
 	dss_free_cands(domain);
 	kfree(domain->snap);
 	kfree(domain->rings);

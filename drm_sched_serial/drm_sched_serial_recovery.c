@@ -17,6 +17,7 @@
  */
 #include <linux/device.h>
 #include <linux/jiffies.h>
+#include <linux/slab.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <drm/drm_sched_serial.h>
@@ -614,6 +615,71 @@ static bool dss_arbitrate(struct drm_sched_serial_domain *d,
 	return false;
 }
 
+struct dss_error_fence {
+	struct dma_fence base;
+	spinlock_t lock; /* the fence's */
+};
+
+static const char *dss_error_fence_name(struct dma_fence *f)
+{
+	return "drm_sched_serial";
+}
+
+static const struct dma_fence_ops dss_error_fence_ops = {
+	.get_driver_name = dss_error_fence_name,
+	.get_timeline_name = dss_error_fence_name,
+};
+
+/*
+ * A signalled fence that carries @error, shared by the jobs a recovery
+ * ends with that error: as their parent, drm_sched_start() ends each of
+ * them with its own error on every kernel (6.12 ends a job without one
+ * with -ECANCELED, newer ones with a single errno per ring). One per error
+ * and domain, kept until drm_sched_serial_domain_fini(); allocated without
+ * reclaim, as we are signalling fences. NULL when that fails: the job then
+ * ends with drm_sched's error instead of its own, still an error.
+ */
+static struct dma_fence *dss_error_fence(struct drm_sched_serial_domain *d,
+					 int error)
+{
+	struct dss_error_fence *ef;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(d->error_fences) && d->error_fences[i]; i++)
+		if (d->error_fences[i]->error == error)
+			return dma_fence_get(d->error_fences[i]);
+	if (i == ARRAY_SIZE(d->error_fences))
+		return NULL;
+	ef = kzalloc(sizeof(*ef), GFP_NOWAIT | __GFP_NOWARN);
+	if (!ef)
+		return NULL;
+	spin_lock_init(&ef->lock);
+	dma_fence_init(&ef->base, &dss_error_fence_ops, &ef->lock,
+		       d->error_fence_context, i + 1);
+	dma_fence_set_error(&ef->base, error);
+	dma_fence_signal(&ef->base);
+	d->error_fences[i] = &ef->base;
+	return dma_fence_get(&ef->base);
+}
+
+/* Every pending job that ends with an error gets a fence carrying it. */
+static void dss_attach_error_fences(struct drm_sched_serial_domain *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_gpu_scheduler *sched = d->rings[i]->sched;
+		struct drm_sched_job *job;
+
+		list_for_each_entry(job, &sched->pending_list, list) {
+			int error = job->s_fence->finished.error;
+
+			if (!job->s_fence->parent && error)
+				job->s_fence->parent = dss_error_fence(d, error);
+		}
+	}
+}
+
 /* Re-emit what has to run again and restart every ring. */
 static void dss_restart(struct drm_sched_serial_domain *d)
 {
@@ -654,8 +720,9 @@ static void dss_restart(struct drm_sched_serial_domain *d)
 	 */
 	dss_step(d, "restart", -1, t, n);
 	dss_report_done(d);
+	dss_attach_error_fences(d);
 	for (i = 0; i < d->nr_rings; i++)
-		drm_sched_start(d->rings[i]->sched, true);
+		dss_sched_start(d->rings[i]->sched, -ECANCELED);
 }
 
 /* @ring retired work within the last half timeout: it is not hung. */
@@ -882,13 +949,29 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 	d->in_recovery = false;
 }
 
-/* A false timeout: put the job back where drm_sched took it from. */
+/* Put the job back where drm_sched took it from. */
 static void dss_requeue(struct drm_gpu_scheduler *sched,
 			struct drm_sched_job *job)
 {
 	spin_lock(&sched->job_list_lock);
 	list_add(&job->list, &sched->pending_list);
 	spin_unlock(&sched->job_list_lock);
+}
+
+/*
+ * A false timeout: the job keeps running. Where drm_sched knows the
+ * answer (NO_HANG), it puts the job back itself and also frees it should
+ * it have completed meanwhile.
+ */
+static enum drm_gpu_sched_stat
+dss_false_timeout(struct drm_gpu_scheduler *sched, struct drm_sched_job *job)
+{
+#ifdef DSS_HAVE_SCHED_STAT_NO_HANG
+	return DRM_GPU_SCHED_STAT_NO_HANG;
+#else
+	dss_requeue(sched, job);
+	return DSS_SCHED_STAT_RESET;
+#endif
 }
 
 /**
@@ -900,8 +983,10 @@ static void dss_requeue(struct drm_gpu_scheduler *sched,
  * timed-out job is not assumed guilty: the whole domain is quiesced and
  * reset once, and the heads of the shared rings are replayed one at a time.
  *
- * Return: DRM_GPU_SCHED_STAT_NOMINAL, or DRM_GPU_SCHED_STAT_ENODEV once the
- * domain is wedged (the timeout is not re-armed).
+ * Return: DRM_GPU_SCHED_STAT_NOMINAL (RESET since 6.17),
+ * DRM_GPU_SCHED_STAT_NO_HANG for a false timeout where the kernel has it,
+ * or DRM_GPU_SCHED_STAT_ENODEV once the domain is wedged (the timeout is
+ * not re-armed).
  */
 enum drm_gpu_sched_stat
 drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
@@ -909,7 +994,7 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 {
 	struct drm_sched_serial_domain *d = ring->domain;
 	struct drm_gpu_scheduler *sched = ring->sched;
-	enum drm_gpu_sched_stat stat = DRM_GPU_SCHED_STAT_NOMINAL;
+	enum drm_gpu_sched_stat stat = DSS_SCHED_STAT_RESET;
 	bool cookie, overrun = false;
 
 	mutex_lock(&d->lock);
@@ -925,7 +1010,7 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 	if (d->params.mode == DRM_SCHED_SERIAL_MODE_OFF) {
 		dev_warn_ratelimited(d->dev, "%s: %s: job timed out, recovery is off\n",
 				     d->name, ring->name);
-		dss_requeue(sched, job);
+		stat = dss_false_timeout(sched, job);
 		goto out;
 	}
 
@@ -934,7 +1019,7 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 			d->stats.false_timeouts++;
 			dev_dbg(d->dev, "%s: %s: still progressing, false timeout\n",
 				d->name, ring->name);
-			dss_requeue(sched, job);
+			stat = dss_false_timeout(sched, job);
 			goto out;
 		}
 		/* Progress forever is no excuse: the job is hung. */
@@ -1101,8 +1186,9 @@ static void dss_wedge_work(struct work_struct *work)
 		}
 	}
 	dss_snapshot(d);
+	dss_attach_error_fences(d);
 	for (i = 0; i < d->nr_rings; i++)
-		drm_sched_start(d->rings[i]->sched, true);
+		dss_sched_start(d->rings[i]->sched, w->error);
 	dma_fence_end_signalling(cookie);
 	mutex_unlock(&d->lock);
 	WRITE_ONCE(d->wq_task, NULL);

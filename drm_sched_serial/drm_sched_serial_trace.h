@@ -9,6 +9,7 @@
 #define _DRM_SCHED_SERIAL_TRACE_H_
 
 #include <linux/tracepoint.h>
+#include <drm/drm_sched_serial_compat.h>
 
 TRACE_EVENT(drm_sched_serial_recovery_begin,
 	    TP_PROTO(const char *domain, const char *cause, int ring),
@@ -16,8 +17,8 @@ TRACE_EVENT(drm_sched_serial_recovery_begin,
 	    TP_STRUCT__entry(__string(domain, domain)
 			     __string(cause, cause)
 			     __field(int, ring)),
-	    TP_fast_assign(__assign_str(domain, domain);
-			   __assign_str(cause, cause);
+	    TP_fast_assign(dss_assign_str(domain, domain);
+			   dss_assign_str(cause, cause);
 			   __entry->ring = ring;),
 	    TP_printk("domain=%s cause=%s ring=%d", __get_str(domain),
 		      __get_str(cause), __entry->ring)
@@ -32,8 +33,8 @@ TRACE_EVENT(drm_sched_serial_step,
 			     __field(int, ring)
 			     __field(u64, duration_us)
 			     __field(int, result)),
-	    TP_fast_assign(__assign_str(domain, domain);
-			   __assign_str(what, what);
+	    TP_fast_assign(dss_assign_str(domain, domain);
+			   dss_assign_str(what, what);
 			   __entry->ring = ring;
 			   __entry->duration_us = duration_us;
 			   __entry->result = result;),
@@ -49,7 +50,7 @@ TRACE_EVENT(drm_sched_serial_verdict,
 			     __field(int, ring)
 			     __field(u64, seqno)
 			     __field(int, verdict)),
-	    TP_fast_assign(__assign_str(domain, domain);
+	    TP_fast_assign(dss_assign_str(domain, domain);
 			   __entry->ring = ring;
 			   __entry->seqno = seqno;
 			   __entry->verdict = verdict;),
@@ -67,7 +68,7 @@ TRACE_EVENT(drm_sched_serial_recovery_end,
 			     __field(unsigned int, resets)
 			     __field(u64, duration_us)
 			     __field(bool, fallback)),
-	    TP_fast_assign(__assign_str(domain, domain);
+	    TP_fast_assign(dss_assign_str(domain, domain);
 			   __entry->resets = resets;
 			   __entry->duration_us = duration_us;
 			   __entry->fallback = fallback;),

@@ -570,7 +570,7 @@ struct dss_mock_job *dss_mock_job_new(struct dss_mock_ctx *ctx,
 
 	job = kunit_kzalloc(test, sizeof(*job), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, job);
-	ret = drm_sched_job_init(&job->base, &ctx->entity, ctx);
+	ret = dss_sched_job_init(&job->base, &ctx->entity, 1, ctx, 0);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 	job->ctx = ctx;
 	job->duration_us = duration_us;

@@ -16,6 +16,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <drm/gpu_scheduler.h>
+#include <drm/drm_sched_serial_compat.h>
 
 struct seq_file;
 struct drm_printer;
@@ -396,6 +397,9 @@ struct drm_sched_serial_snapshot {
  * @snap: the state debugfs shows, published by the recovery
  * @wq_task: the task running the domain's own work item (a recovery for
  *	another cause, a wedge) on @timeout_wq, or NULL
+ * @error_fence_context: fence context of @error_fences
+ * @error_fences: signalled fences carrying an error, one per error a
+ *	recovery ended jobs with, under @lock
  */
 struct drm_sched_serial_domain {
 	const struct drm_sched_serial_ops *ops;
@@ -415,6 +419,8 @@ struct drm_sched_serial_domain {
 	spinlock_t snap_lock; /* protects @snap */
 	struct drm_sched_serial_snapshot *snap;
 	struct task_struct *wq_task;
+	u64 error_fence_context;
+	struct dma_fence *error_fences[8];
 };
 
 const char *drm_sched_serial_mode_name(enum drm_sched_serial_mode mode);

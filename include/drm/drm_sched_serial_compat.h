@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * The drm_sched differences between the kernels drm_sched_serial builds on:
+ * Debian 12's 6.1, the 6.12 LTS and the newest (7.2). This header is the
+ * only place of the library, its KUnit mock and its users that tests a
+ * kernel version; everything else uses the feature names defined here.
+ * Documentation/drm_sched_serial.rst, "drm_sched internals and kernels",
+ * says what each one changes.
+ */
+#ifndef _DRM_SCHED_SERIAL_COMPAT_H_
+#define _DRM_SCHED_SERIAL_COMPAT_H_
+
+#include <linux/version.h>
+#include <drm/gpu_scheduler.h>
+
+/*
+ * drm_sched_start(): 6.1 takes full_recovery; 6.12 takes nothing and ends
+ * a job without a hardware fence with -ECANCELED; since 6.13 it takes the
+ * errno for those jobs. drm_sched_serial gives every job it ends a
+ * signalled fence that carries the job's own error (several errors end
+ * jobs in one recovery), so the errno only matters for a job it could not
+ * give one to.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define DSS_HAVE_SCHED_START_ERRNO 1
+static inline void dss_sched_start(struct drm_gpu_scheduler *sched, int error)
+{
+	drm_sched_start(sched, error);
+}
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+static inline void dss_sched_start(struct drm_gpu_scheduler *sched, int error)
+{
+	drm_sched_start(sched);
+}
+#else
+static inline void dss_sched_start(struct drm_gpu_scheduler *sched, int error)
+{
+	drm_sched_start(sched, true);
+}
+#endif
+
+/*
+ * &drm_sched_backend_ops.timedout_job results: NOMINAL became RESET, and
+ * NO_HANG (a false timeout: drm_sched puts the job back on the pending
+ * list itself) came in 6.17. Before, the handler puts it back.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#define DSS_SCHED_STAT_RESET		DRM_GPU_SCHED_STAT_RESET
+#define DSS_HAVE_SCHED_STAT_NO_HANG	1
+#else
+#define DSS_SCHED_STAT_RESET		DRM_GPU_SCHED_STAT_NOMINAL
+#endif
+
+/*
+ * &drm_sched_backend_ops.cancel_job (6.17): drm_sched_fini() ends and
+ * frees the jobs still pending through it. Before, the driver frees them
+ * after drm_sched_fini().
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#define DSS_HAVE_SCHED_CANCEL_JOB 1
+#endif
+
+/*
+ * drm_sched_job_init(): the job's credits (6.7) and the drm_file's client
+ * id (fdinfo, 6.16 and the 6.12 LTS) are arguments. Debian's 6.1 takes
+ * neither: a job costs one credit there.
+ */
+static inline int dss_sched_job_init(struct drm_sched_job *job,
+				     struct drm_sched_entity *entity,
+				     u32 credits, void *owner, u64 client_id)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	return drm_sched_job_init(job, entity, credits, owner, client_id);
+#else
+	return drm_sched_job_init(job, entity, owner);
+#endif
+}
+
+/* Tracepoints: __assign_str() takes only the field since 6.10. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define dss_assign_str(field, src)	__assign_str(field)
+#else
+#define dss_assign_str(field, src)	__assign_str(field, src)
+#endif
+
+#endif /* _DRM_SCHED_SERIAL_COMPAT_H_ */
