@@ -112,7 +112,6 @@ static const struct file_operations ppu_debugfs_ras_inject_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.write = ppu_debugfs_ras_inject_write,
-	.llseek = no_llseek,
 };
 
 /* Erasing the ECC history needs the word ERASE: no accident wipes it. */
@@ -139,7 +138,6 @@ static const struct file_operations ppu_debugfs_flash_reset_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.write = ppu_debugfs_flash_reset_write,
-	.llseek = no_llseek,
 };
 
 static int ppu_debugfs_mode_show(struct seq_file *m, void *data)

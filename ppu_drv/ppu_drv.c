@@ -188,10 +188,10 @@ static const struct drm_driver ppu_drm_driver = {
 	.prime_handle_to_fd = drm_gem_prime_handle_to_fd,
 	.prime_fd_to_handle = drm_gem_prime_fd_to_handle,
 	.gem_prime_import_sg_table = drm_gem_shmem_prime_import_sg_table,
-	.gem_prime_mmap = drm_gem_prime_mmap,
+	PPU_DRIVER_GEM_PRIME_MMAP
 	.name = DRIVER_NAME,
 	.desc = DRIVER_DESC,
-	.date = DRIVER_DATE,
+	PPU_DRIVER_DATE(DRIVER_DATE)
 	.major = DRIVER_MAJOR,
 	.minor = DRIVER_MINOR,
 };
@@ -278,7 +278,7 @@ static void ppu_files_unplug(struct ppu_device *ppu)
  * Unbind, with files possibly still open, jobs pending and a recovery
  * running. Each step makes the next one safe.
  */
-static int ppu_remove(struct platform_device *pdev)
+static void ppu_remove(struct platform_device *pdev)
 {
 	struct ppu_device *ppu = platform_get_drvdata(pdev);
 
@@ -295,12 +295,11 @@ static int ppu_remove(struct platform_device *pdev)
 	/* Schedulers stop; returns once every job has been freed. */
 	ppu_rings_fini(ppu);
 	ppu_reset_fini(ppu);
-	return 0;
 }
 
 static struct platform_driver ppu_platform_driver = {
 	.probe = ppu_probe,
-	.remove = ppu_remove,
+	.ppu_platform_remove = ppu_remove,
 	.driver = {
 		.name = PPU_HW_PLATFORM_NAME,
 	},

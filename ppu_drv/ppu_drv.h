@@ -18,6 +18,7 @@
 #include <drm/gpu_scheduler.h>
 #include <drm/ppu_drm.h>
 
+#include "ppu_compat.h"
 #include "ppu_hw.h"
 #include "ppu_limits.h"
 #include "ppu_ras.h"

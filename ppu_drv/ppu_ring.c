@@ -291,10 +291,30 @@ static void ppu_ring_free_work(struct work_struct *work)
 		ppu_job_free(job);
 }
 
+/*
+ * drm_sched_fini() of kernels with cancel_job ends what is still pending
+ * through this. The domain is wedged by then and the device reset with
+ * every fence of a dropped job cancelled; a job still on the hardware
+ * would be a bug of the teardown, dropped with the whole device.
+ */
+static void __maybe_unused ppu_ring_cancel_job(struct drm_sched_job *sched_job)
+{
+	struct ppu_job *job = to_ppu_job(sched_job);
+	struct ppu_ring *ring = job->ring;
+	struct ppu_hw *hw = ring->ppu->hw;
+
+	if (!job->hw_fence || dma_fence_is_signaled(job->hw_fence))
+		return;
+	WARN_ON(!drm_sched_serial_wedged(&ring->ppu->domain));
+	hw->ops->reset(hw);
+	ppu_ring_cancel_fences(ring);
+}
+
 static const struct drm_sched_backend_ops ppu_sched_ops = {
 	.run_job = ppu_ring_run_job,
 	.timedout_job = ppu_ring_timedout_job,
 	.free_job = ppu_ring_free_job,
+	PPU_SCHED_CANCEL_JOB(ppu_ring_cancel_job)
 };
 
 static const char * const ppu_ring_class_names[] = {
@@ -438,8 +458,8 @@ err_fini:
 }
 
 /*
- * drm_sched_fini() of 6.1 leaves the jobs still on the pending list: free
- * them. Their finished fences have signalled (the domain is wedged and the
+ * drm_sched_fini() without cancel_job leaves the jobs still on the pending
+ * list: free them. Their finished fences have signalled (the domain is wedged and the
  * device reset), the scheduler thread only had not got to them yet.
  */
 static void ppu_ring_free_pending(struct ppu_ring *ring)

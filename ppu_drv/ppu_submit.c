@@ -380,7 +380,8 @@ int ppu_submit_ioctl(struct drm_device *dev, void *data,
 		ret = -ENOENT;
 		goto err_unlock;
 	}
-	ret = drm_sched_job_init(&job->base, &ctx->entities[ring->index], NULL);
+	ret = dss_sched_job_init(&job->base, &ctx->entities[ring->index], 1,
+				 NULL, ppu_file_client_id(file));
 	if (ret)
 		goto err_unlock;
 	ret = ppu_submit_sync_add_deps(dev, file, &sync, &job->base);

@@ -16,7 +16,7 @@
  * @vram: the allocator, embedded in the device
  * @size: bytes of HBM
  *
- * Return: 0 or a negative errno from drm_buddy_init().
+ * Return: 0 or a negative errno from ppu_buddy_init().
  */
 int ppu_vram_init(struct ppu_vram *vram, u64 size)
 {
@@ -25,7 +25,7 @@ int ppu_vram_init(struct ppu_vram *vram, u64 size)
 	INIT_LIST_HEAD(&vram->bos);
 	vram->size = size;
 	vram->retired_bytes = 0;
-	return drm_buddy_init(&vram->mm, size, SZ_4K);
+	return ppu_buddy_init(&vram->mm, size, SZ_4K);
 }
 
 /**
@@ -35,8 +35,8 @@ int ppu_vram_init(struct ppu_vram *vram, u64 size)
 void ppu_vram_fini(struct ppu_vram *vram)
 {
 	mutex_lock(&vram->lock);
-	drm_buddy_free_list(&vram->mm, &vram->reserved);
-	drm_buddy_fini(&vram->mm);
+	ppu_buddy_free_list(&vram->mm, &vram->reserved);
+	ppu_buddy_fini(&vram->mm);
 	mutex_unlock(&vram->lock);
 	mutex_destroy(&vram->lock);
 }
@@ -49,9 +49,9 @@ static int __ppu_vram_reserve(struct ppu_vram *vram, u64 start, u64 size)
 	lockdep_assert_held(&vram->lock);
 	if (start >= vram->size || size > vram->size - start)
 		return -EINVAL;
-	ret = drm_buddy_alloc_blocks(&vram->mm, start, start + size, size,
+	ret = ppu_buddy_alloc_blocks(&vram->mm, start, start + size, size,
 				     SZ_4K, &blocks,
-				     DRM_BUDDY_RANGE_ALLOCATION);
+				     PPU_BUDDY_RANGE_ALLOCATION);
 	if (!ret) {
 		list_splice_tail(&blocks, &vram->reserved);
 		vram->retired_bytes += size;
@@ -108,7 +108,7 @@ void ppu_vram_free_then(struct ppu_vram *vram, struct list_head *blocks,
 			void *data)
 {
 	mutex_lock(&vram->lock);
-	drm_buddy_free_list(&vram->mm, blocks);
+	ppu_buddy_free_list(&vram->mm, blocks);
 	reserve(vram, data);
 	mutex_unlock(&vram->lock);
 }
@@ -125,20 +125,20 @@ void ppu_vram_free_then(struct ppu_vram *vram, struct list_head *blocks,
 s64 ppu_vram_alloc(struct ppu_vram *vram, u64 size, struct list_head *blocks,
 		   u64 *addr)
 {
-	struct drm_buddy_block *block;
+	struct ppu_buddy_block *block;
 	int ret;
 
 	size = roundup_pow_of_two(max_t(u64, size, SZ_64K));
 	if (size > vram->size)
 		return -ENOSPC;
 	mutex_lock(&vram->lock);
-	ret = drm_buddy_alloc_blocks(&vram->mm, 0, vram->size, size, size,
+	ret = ppu_buddy_alloc_blocks(&vram->mm, 0, vram->size, size, size,
 				     blocks, 0);
 	mutex_unlock(&vram->lock);
 	if (ret)
 		return ret;
-	block = list_first_entry(blocks, struct drm_buddy_block, link);
-	*addr = drm_buddy_block_offset(block);
+	block = list_first_entry(blocks, struct ppu_buddy_block, link);
+	*addr = ppu_buddy_block_offset(block);
 	return size;
 }
 
@@ -150,7 +150,7 @@ s64 ppu_vram_alloc(struct ppu_vram *vram, u64 size, struct list_head *blocks,
 void ppu_vram_free(struct ppu_vram *vram, struct list_head *blocks)
 {
 	mutex_lock(&vram->lock);
-	drm_buddy_free_list(&vram->mm, blocks);
+	ppu_buddy_free_list(&vram->mm, blocks);
 	mutex_unlock(&vram->lock);
 }
 
@@ -163,7 +163,7 @@ void ppu_vram_free(struct ppu_vram *vram, struct list_head *blocks)
 void ppu_vram_release_reserved(struct ppu_vram *vram)
 {
 	mutex_lock(&vram->lock);
-	drm_buddy_free_list(&vram->mm, &vram->reserved);
+	ppu_buddy_free_list(&vram->mm, &vram->reserved);
 	vram->retired_bytes = 0;
 	mutex_unlock(&vram->lock);
 }

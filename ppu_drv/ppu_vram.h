@@ -7,7 +7,7 @@
 
 #include <linux/list.h>
 #include <linux/mutex.h>
-#include <drm/drm_buddy.h>
+#include "ppu_compat.h"
 
 /**
  * struct ppu_vram - the allocator of device memory (HBM)
@@ -20,7 +20,7 @@
  */
 struct ppu_vram {
 	struct mutex lock; /* protects mm and reserved */
-	struct drm_buddy mm;
+	struct ppu_buddy mm;
 	struct list_head reserved;
 	u64 size;
 	u64 retired_bytes;

@@ -15,6 +15,7 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 
+#include "../ppu_compat.h"
 #include "ppu_sim.h"
 
 /* Commands executed per work run before yielding the CPU. */
@@ -560,8 +561,8 @@ struct ppu_sim *ppu_sim_create(const struct ppu_sim_config *cfg)
 		e->sim = sim;
 		e->index = i;
 		e->state = PPU_HW_ENGINE_IDLE;
-		hrtimer_init(&e->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-		e->timer.function = ppu_sim_delay_done;
+		ppu_hrtimer_setup(&e->timer, ppu_sim_delay_done,
+				  CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 		INIT_WORK(&e->work, ppu_sim_engine_work);
 	}
 	return sim;

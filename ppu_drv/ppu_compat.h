@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * The differences between the kernels ppu.ko and ppu_sim.ko build on, the
+ * ones outside drm_sched (those are in <drm/drm_sched_serial_compat.h>).
+ * With that header, the only place of the driver that tests a kernel
+ * version; the rest uses the names defined here.
+ */
+#ifndef _PPU_COMPAT_H_
+#define _PPU_COMPAT_H_
+
+#include <linux/hrtimer.h>
+#include <linux/version.h>
+#include <drm/drm_buddy.h>
+#include <drm/drm_file.h>
+#include <drm/drm_sched_serial_compat.h>
+
+/*
+ * The buddy allocator moved out of DRM (drm_buddy became gpu_buddy, its
+ * free_list() gained flags). Same allocator, same semantics.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define ppu_buddy			gpu_buddy
+#define ppu_buddy_block			gpu_buddy_block
+#define ppu_buddy_init			gpu_buddy_init
+#define ppu_buddy_fini			gpu_buddy_fini
+#define ppu_buddy_alloc_blocks		gpu_buddy_alloc_blocks
+#define ppu_buddy_block_offset		gpu_buddy_block_offset
+#define PPU_BUDDY_RANGE_ALLOCATION	GPU_BUDDY_RANGE_ALLOCATION
+static inline void ppu_buddy_free_list(struct gpu_buddy *mm,
+				       struct list_head *blocks)
+{
+	gpu_buddy_free_list(mm, blocks, 0);
+}
+#else
+#define ppu_buddy			drm_buddy
+#define ppu_buddy_block			drm_buddy_block
+#define ppu_buddy_init			drm_buddy_init
+#define ppu_buddy_fini			drm_buddy_fini
+#define ppu_buddy_alloc_blocks		drm_buddy_alloc_blocks
+#define ppu_buddy_block_offset		drm_buddy_block_offset
+#define PPU_BUDDY_RANGE_ALLOCATION	DRM_BUDDY_RANGE_ALLOCATION
+#define ppu_buddy_free_list		drm_buddy_free_list
+#endif
+
+/*
+ * &drm_driver.gem_prime_mmap: gone in 6.6, where the core maps a dma-buf
+ * of a GEM object through the object's own mmap.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#define PPU_DRIVER_GEM_PRIME_MMAP
+#else
+#define PPU_DRIVER_GEM_PRIME_MMAP	.gem_prime_mmap = drm_gem_prime_mmap,
+#endif
+
+/* &drm_driver.date: gone in 6.14 (nobody kept it up to date). */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0)
+#define PPU_DRIVER_DATE(d)
+#else
+#define PPU_DRIVER_DATE(d)		.date = (d),
+#endif
+
+/*
+ * A platform driver's remove() returning void is .remove since 6.11; it
+ * was .remove_new from 6.3 (.remove returned an int nobody read).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define ppu_platform_remove		remove
+#else
+#define ppu_platform_remove		remove_new
+#endif
+
+/*
+ * &drm_sched_backend_ops.cancel_job: drm_sched_fini() ends and frees the
+ * jobs still pending through it (DSS_HAVE_SCHED_CANCEL_JOB).
+ */
+#ifdef DSS_HAVE_SCHED_CANCEL_JOB
+#define PPU_SCHED_CANCEL_JOB(fn)	.cancel_job = (fn),
+#else
+#define PPU_SCHED_CANCEL_JOB(fn)
+#endif
+
+/* &drm_file.client_id, the fdinfo drm-client-id that jobs carry (6.10). */
+static inline u64 ppu_file_client_id(struct drm_file *file)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+	return file->client_id;
+#else
+	return 0;
+#endif
+}
+
+/*
+ * hrtimer_setup() sets the callback along with the rest (6.13);
+ * hrtimer_init() is gone since 6.15.
+ */
+static inline void ppu_hrtimer_setup(struct hrtimer *timer,
+				     enum hrtimer_restart (*fn)(struct hrtimer *),
+				     clockid_t clock, enum hrtimer_mode mode)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+	hrtimer_setup(timer, fn, clock, mode);
+#else
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
+#endif
+}
+
+#endif /* _PPU_COMPAT_H_ */
