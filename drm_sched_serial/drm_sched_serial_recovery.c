@@ -634,7 +634,7 @@ static const struct dma_fence_ops dss_error_fence_ops = {
  * A signalled fence that carries @error, shared by the jobs a recovery
  * ends with that error: as their parent, drm_sched_start() ends each of
  * them with its own error on every kernel (6.12 ends a job without one
- * with -ECANCELED, newer ones with a single errno per ring). One per error
+ * with -ECANCELED, newer ones with the single errno of the call). One per error
  * and domain, kept until drm_sched_serial_domain_fini(); allocated without
  * reclaim, as we are signalling fences. NULL when that fails: the job then
  * ends with drm_sched's error instead of its own, still an error.
@@ -722,7 +722,7 @@ static void dss_restart(struct drm_sched_serial_domain *d)
 	dss_report_done(d);
 	dss_attach_error_fences(d);
 	for (i = 0; i < d->nr_rings; i++)
-		dss_sched_start(d->rings[i]->sched, -ECANCELED);
+		dss_sched_start(d->rings[i]->sched);
 }
 
 /* @ring retired work within the last half timeout: it is not hung. */
@@ -1188,7 +1188,7 @@ static void dss_wedge_work(struct work_struct *work)
 	dss_snapshot(d);
 	dss_attach_error_fences(d);
 	for (i = 0; i < d->nr_rings; i++)
-		dss_sched_start(d->rings[i]->sched, w->error);
+		dss_sched_start(d->rings[i]->sched);
 	dma_fence_end_signalling(cookie);
 	mutex_unlock(&d->lock);
 	WRITE_ONCE(d->wq_task, NULL);

@@ -17,25 +17,25 @@
 
 /*
  * drm_sched_start(): 6.1 takes full_recovery; 6.12 takes nothing and ends
- * a job without a hardware fence with -ECANCELED; since 6.13 it takes the
- * errno for those jobs. drm_sched_serial gives every job it ends a
- * signalled fence that carries the job's own error (several errors end
- * jobs in one recovery), so the errno only matters for a job it could not
- * give one to.
+ * a job without a hardware fence with -ECANCELED; since 6.13 it takes an
+ * errno that ends a job without a hardware fence (-ECANCELED if 0) and
+ * also one whose fence signalled without an error. drm_sched_serial gives
+ * every job it ends a signalled fence that carries the job's own error
+ * (several errors end jobs in one recovery, and a job that completed must
+ * end without one), so it passes 0 there.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
-#define DSS_HAVE_SCHED_START_ERRNO 1
-static inline void dss_sched_start(struct drm_gpu_scheduler *sched, int error)
+static inline void dss_sched_start(struct drm_gpu_scheduler *sched)
 {
-	drm_sched_start(sched, error);
+	drm_sched_start(sched, 0);
 }
 #elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-static inline void dss_sched_start(struct drm_gpu_scheduler *sched, int error)
+static inline void dss_sched_start(struct drm_gpu_scheduler *sched)
 {
 	drm_sched_start(sched);
 }
 #else
-static inline void dss_sched_start(struct drm_gpu_scheduler *sched, int error)
+static inline void dss_sched_start(struct drm_gpu_scheduler *sched)
 {
 	drm_sched_start(sched, true);
 }
