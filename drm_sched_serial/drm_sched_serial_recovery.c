@@ -842,11 +842,6 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 	unsigned int i;
 	bool cookie;
 
-	/*
-	 * Every fence of the domain waits for this sequence: nothing in it
-	 * may allocate with reclaim or take a lock that reclaim waits on.
-	 */
-	cookie = dma_fence_begin_signalling();
 	d->in_recovery = true;
 	d->stats.recoveries++;
 	d->stats.by_cause[cause]++;
@@ -876,6 +871,14 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 		ring->extensions = 0;
 		drm_sched_stop(ring->sched, ring == bad_ring ? bad : NULL);
 	}
+	/*
+	 * Every fence of the domain waits for the rest: nothing in it may
+	 * allocate with reclaim or take a lock that reclaim waits on. The
+	 * section starts after drm_sched_stop(), which flushes the
+	 * scheduler's run_job work (a work item since 6.8), itself a
+	 * signalling section of the driver's.
+	 */
+	cookie = dma_fence_begin_signalling();
 	dss_find_heads(d);
 	dss_step(d, "quiesce", -1, t, 0);
 	if (cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT &&
@@ -1167,9 +1170,10 @@ static void dss_wedge_work(struct work_struct *work)
 
 	WRITE_ONCE(d->wq_task, current);
 	mutex_lock(&d->lock);
-	cookie = dma_fence_begin_signalling();
+	/* drm_sched_stop() outside the section, as in a recovery. */
 	for (i = 0; i < d->nr_rings; i++)
 		drm_sched_stop(d->rings[i]->sched, NULL);
+	cookie = dma_fence_begin_signalling();
 	d->ops->reset(d, DRM_SCHED_SERIAL_CAUSE_WEDGE);
 	d->stats.resets++;
 
