@@ -491,6 +491,7 @@ struct dss_mock *dss_mock_new(struct kunit *test,
 		struct drm_sched_init_args args = {
 			.ops = &dss_mock_sched_ops,
 			.timeout_wq = mock->domain.timeout_wq,
+			DSS_SCHED_INIT_ARGS_RUN_QUEUES
 			.credit_limit = 64,
 			.timeout = msecs_to_jiffies(descs[i].timeout_ms ?: timeout_ms),
 			.score = &ring->score,
@@ -822,8 +823,8 @@ void dss_mock_fini(struct dss_mock *mock)
 		hrtimer_cancel(&ring->timer);
 		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ring->score), 0,
 				    "%s: scheduler score", ring->serial.name);
-		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&ring->sched.hw_rq_count), 0,
-				    "%s: hw_rq_count", ring->serial.name);
+		KUNIT_EXPECT_EQ_MSG(test, dss_sched_hw_in_flight(&ring->sched), 0,
+				    "%s: jobs on the hardware", ring->serial.name);
 	}
 	if (mock->domain.timeout_wq)
 		drm_sched_serial_domain_fini(&mock->domain);

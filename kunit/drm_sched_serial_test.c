@@ -1031,16 +1031,23 @@ static void wedge_ends_every_job_once(struct kunit *test)
 	u64 recoveries;
 
 	test_params(&p);
-	mock = test_mock(test, &p);
+	/*
+	 * No job may time out before the wedge, however slow the machine:
+	 * the wedge, not a recovery, must end them. Timeouts far away, and a
+	 * running job that outlasts any wait for the hang to start.
+	 */
+	mock = dss_mock_new(test, test_rings, ARRAY_SIZE(test_rings), &p,
+			    10 * WAIT_MS);
 	gfx = dss_mock_ctx_new(mock, GFX);
 	cmp = dss_mock_ctx_new(mock, COMPUTE0);
 
 	done = submit(gfx, SHORT_US, 0);
 	expect_finished(test, done, 0);
-	running = submit(gfx, 10 * HEAD_US, 0);
+	running = submit(gfx, 2 * WAIT_MS * USEC_PER_MSEC, 0);
 	queued = submit(gfx, SHORT_US, 0);
-	hang = submit(cmp, 0, DSS_MOCK_JOB_HANG);
+	/* The hang stalls gfx: only once running runs (run_job order). */
 	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(running, WAIT_MS));
+	hang = submit(cmp, 0, DSS_MOCK_JOB_HANG);
 	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(hang, WAIT_MS));
 
 	recoveries = mock->domain.stats.recoveries;

@@ -410,6 +410,7 @@ int ppu_rings_init(struct ppu_device *ppu)
 		struct drm_sched_init_args args = {
 			.ops = &ppu_sched_ops,
 			.timeout_wq = ppu->domain.timeout_wq,
+			DSS_SCHED_INIT_ARGS_RUN_QUEUES
 			.credit_limit = PPU_HW_RING_SLOTS,
 			.name = ring->name,
 			.dev = ppu->drm.dev,

@@ -78,6 +78,30 @@ static inline int dss_sched_job_init(struct drm_sched_job *job,
 #endif
 }
 
+/*
+ * &drm_sched_init_args.num_rqs (6.7): the scheduler's run queues, which a
+ * driver sizes; zero would leave entities without one. One per priority,
+ * as 6.1 had them.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+#define DSS_SCHED_INIT_ARGS_RUN_QUEUES	.num_rqs = DRM_SCHED_PRIORITY_COUNT,
+#else
+#define DSS_SCHED_INIT_ARGS_RUN_QUEUES
+#endif
+
+/*
+ * What a scheduler has on the hardware: hw_rq_count jobs on 6.1, the
+ * credits of its jobs (credit_count) since 6.7.
+ */
+static inline int dss_sched_hw_in_flight(struct drm_gpu_scheduler *sched)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+	return atomic_read(&sched->credit_count);
+#else
+	return atomic_read(&sched->hw_rq_count);
+#endif
+}
+
 /* Tracepoints: __assign_str() takes only the field since 6.10. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
 #define dss_assign_str(field, src)	__assign_str(field)
