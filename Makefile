@@ -3,14 +3,21 @@
 # Out-of-tree build of drm_sched_serial.ko, ppu.ko and ppu_sim.ko against
 # Debian's 6.1 kernel, plus the test, demo and check entry points.
 
-KVER ?= 6.1.0-57-amd64
-KDIR ?= /usr/src/linux-headers-$(KVER)
+# KVER=6.1 (Debian 12's kernel, the default) or KVER=6.12 (the 6.12 LTS,
+# fetched into PPU_CACHE on first use): the kernel every target builds and
+# tests against (scripts/kernel-env.sh). KDIR= builds against other headers.
+KVER ?= $(or $(PPU_KSERIES),6.1)
 PPU_CACHE ?= /var/cache/ppu
-export PPU_CACHE KDIR
+PPU_KSERIES := $(KVER)
+export PPU_CACHE PPU_KSERIES
+ifdef KDIR
+export KDIR
+endif
 
+SHELL := /bin/bash
 ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
-.PHONY: all modules clean deps check kunit igt test demo bench htmldocs fuzz
+.PHONY: all modules clean deps check check-newest kunit igt test demo bench htmldocs fuzz
 
 all: modules
 
@@ -18,17 +25,23 @@ all: modules
 # runs, a build while a VM stage rebuilds) would clobber each other's objects.
 modules: deps
 	@mkdir -p $(ROOT)/build
-	flock $(ROOT)/build/.modules.lock $(MAKE) -C $(KDIR) M=$(ROOT) W=1 modules
+	@. $(ROOT)/scripts/kernel-env.sh && \
+	 flock $(ROOT)/build/.modules.lock $(MAKE) -C "$$KDIR" M=$(ROOT) W=1 modules
 
 deps:
 	@$(ROOT)/scripts/install-deps.sh
 
 clean:
-	$(MAKE) -C $(KDIR) M=$(ROOT) clean
+	@. $(ROOT)/scripts/kernel-env.sh && $(MAKE) -C "$$KDIR" M=$(ROOT) clean
 	$(MAKE) -C $(ROOT)/igt-tests clean
 
 check: deps
 	@$(ROOT)/scripts/check.sh
+
+# compile the modules against the newest kernel source Debian has
+# (unstable's linux-source, fetched alone into PPU_CACHE/newest)
+check-newest: deps
+	@$(ROOT)/scripts/check-newest.sh
 
 kunit: deps
 	@$(ROOT)/scripts/run-kunit.sh

@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install the Debian packages the build, the tests and the demo need.
 # Runs on every make invocation: a no-op once everything is there.
+# dwarves: pahole, which Debian's 6.12 headers need for module BTF.
 set -e
 
 PKGS="linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static
 intel-gpu-tools libdrm-dev sparse flex bison libelf-dev bc cpio kmod
-libssl-dev pkg-config python3 python3-sphinx xz-utils"
+libssl-dev pkg-config python3 python3-sphinx xz-utils dwarves"
 
 missing=""
 for p in $PKGS; do

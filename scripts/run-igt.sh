@@ -12,7 +12,9 @@
 # a kmemleak report naming our modules.
 #
 # Environment:
-#   PPU_VM_KERNEL    prod (default): Debian's 6.1 kernel; debug: the lockdep
+#   PPU_KSERIES      6.1 (default) or 6.12: the kernel series (scripts/
+#                    kernel-env.sh); the debug kernel exists for 6.1 only
+#   PPU_VM_KERNEL    prod (default): Debian's kernel image; debug: the lockdep
 #                    + KASAN + kmemleak guest kernel (scripts/vm/
 #                    build-debug-kernel.sh, built on first use), our modules
 #                    built against it in build/debug-modules; 3-6x slower

@@ -1,19 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run the project's KUnit suites (kunit/) on UML, in Debian's 6.1 source tree.
+# Run the project's KUnit suites (kunit/) on UML, in Debian's source tree of
+# the kernel series PPU_KSERIES names (6.1 by default, or 6.12; see
+# scripts/kernel-env.sh).
 #
 #   scripts/run-kunit.sh [--no-debug] [-- <extra kunit.py run arguments>]
 #
-# - extracts /usr/src/linux-source-6.1.tar.xz to $PPU_CACHE/linux-source-6.1
-#   once (reused afterwards);
+# - extracts the source tarball (/usr/src/linux-source-6.1.tar.xz, or the
+#   one of linux-source-6.12 kept in $PPU_CACHE/k612) to
+#   $PPU_CACHE/linux-source-<series> once (reused afterwards);
 # - hooks this checkout into that tree: drivers/gpu/drm/ppu_kunit is a symlink
 #   to the checkout (re-pointed on every run), plus one `source` line in
 #   drivers/gpu/drm/Kconfig and one `obj-` line in drivers/gpu/drm/Makefile;
 # - runs kunit.py with ccache (cache kept in $PPU_CACHE/ccache). By default
 #   with lockdep (PROVE_LOCKING), KASAN and DEBUG_OBJECTS in
 #   $PPU_CACHE/kunit-build; --no-debug (or PPU_KUNIT_DEBUG=0) builds without
-#   them in $PPU_CACHE/kunit-build-nodebug.
+#   them in $PPU_CACHE/kunit-build-nodebug (6.12: kunit-build-6.12 and
+#   kunit-build-nodebug-6.12).
 #
 # Prints kunit.py's per-test results, then any kernel report found in the
 # KTAP log (BUG:, WARNING:, lockdep, KASAN, ODEBUG ...) with the test it
@@ -28,8 +32,6 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 CACHE=${PPU_CACHE:-/var/cache/ppu}
-SRC=$CACHE/linux-source-6.1
-TARBALL=/usr/src/linux-source-6.1.tar.xz
 DEBUG=${PPU_KUNIT_DEBUG:-1}
 JOBS=${PPU_KUNIT_JOBS:-2}
 TIMEOUT=${PPU_KUNIT_TIMEOUT:-300}
@@ -70,6 +72,12 @@ install_missing() {
 }
 install_missing linux-source-6.1 make gcc libc6-dev flex bison libelf-dev bc \
 	python3 xz-utils ccache
+# shellcheck source=scripts/kernel-env.sh
+. "$ROOT/scripts/kernel-env.sh"
+SRC=$CACHE/$KSRC_NAME
+TARBALL=$KSRC_TARBALL
+SUFFIX=
+[ "$KSERIES" = 6.1 ] || SUFFIX=-$KSERIES
 
 mkdir -p "$CACHE"
 
@@ -82,12 +90,12 @@ fi
 
 # --- kernel tree -----------------------------------------------------------
 if [ ! -f "$SRC/Makefile" ] || [ ! -f "$SRC/tools/testing/kunit/kunit.py" ]; then
-	[ -f "$TARBALL" ] || die "$TARBALL missing (package linux-source-6.1)"
+	[ -f "$TARBALL" ] || die "$TARBALL missing (package $KSRC_NAME)"
 	say "extracting $TARBALL to $SRC (once)"
 	tmp=$(mktemp -d "$CACHE/.extract.XXXXXX")
 	tar -xJf "$TARBALL" -C "$tmp"
 	rm -rf "$SRC"
-	mv "$tmp/linux-source-6.1" "$SRC"
+	mv "$tmp/$KSRC_NAME" "$SRC"
 	rmdir "$tmp"
 fi
 # kunit.py builds out of tree (O=); the source tree must stay unconfigured.
@@ -103,13 +111,13 @@ grep -qxF "$MAKEFILE_LINE" "$SRC/drivers/gpu/drm/Makefile" ||
 # --- build and run ------------------------------------------------------------
 ARGS=(run --kunitconfig="$ROOT/kunit" --jobs="$JOBS" --timeout="$TIMEOUT")
 if [ "$DEBUG" = 1 ]; then
-	BUILD_DIR=${PPU_KUNIT_BUILD_DIR:-$CACHE/kunit-build}
+	BUILD_DIR=${PPU_KUNIT_BUILD_DIR:-$CACHE/kunit-build$SUFFIX}
 	for opt in DEBUG_KERNEL PROVE_LOCKING KASAN DEBUG_OBJECTS \
 		   DEBUG_OBJECTS_FREE DEBUG_OBJECTS_TIMERS DEBUG_OBJECTS_WORK; do
 		ARGS+=(--kconfig_add "CONFIG_$opt=y")
 	done
 else
-	BUILD_DIR=${PPU_KUNIT_BUILD_DIR:-$CACHE/kunit-build-nodebug}
+	BUILD_DIR=${PPU_KUNIT_BUILD_DIR:-$CACHE/kunit-build-nodebug$SUFFIX}
 fi
 ARGS+=(--build_dir="$BUILD_DIR")
 
@@ -117,8 +125,18 @@ export CCACHE_DIR=$CACHE/ccache
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 ARGS+=(--make_options "CC=ccache gcc")
 
+# Objects of another checkout are not ours: make compares modification
+# times only, and a file of this checkout can be older than an object
+# built from another one (two clones, a worktree): rebuild ours (ccache
+# keeps that cheap).
+mkdir -p "$BUILD_DIR"
+if [ "$(cat "$BUILD_DIR/.ppu-checkout" 2>/dev/null)" != "$ROOT" ]; then
+	rm -rf "$BUILD_DIR/drivers/gpu/drm/$HOOK_NAME"
+	echo "$ROOT" > "$BUILD_DIR/.ppu-checkout"
+fi
+
 say "checkout $ROOT -> $SRC/drivers/gpu/drm/$HOOK_NAME"
-say "build dir $BUILD_DIR (debug options: $([ "$DEBUG" = 1 ] && echo on || echo off))"
+say "kernel $KSERIES ($SRC), build dir $BUILD_DIR (debug options: $([ "$DEBUG" = 1 ] && echo on || echo off))"
 LOG=$BUILD_DIR/test.log
 rm -f "$LOG"
 

@@ -5,7 +5,11 @@
 # the reload flows and the ppu-smi checks on the debug guest kernel
 # (lockdep, KASAN, UBSAN, debug objects, kmemleak; built once into
 # PPU_CACHE by scripts/vm/build-debug-kernel.sh), then the ioctl fuzzer on
-# it. Ends with one line "N passed, N failed" and exits non-zero on any
+# it; then the 6.12 LTS (sparse build, KUnit, igt on Debian's 6.12 image:
+# PPU_TEST_612=full|smoke|off) and a W=1 build against the newest kernel
+# source (scripts/check-newest.sh; PPU_TEST_NEWEST=0 skips it).
+# PPU_KSERIES=6.12 (make test KVER=6.12) runs the 6.12 stages alone.
+# Ends with one line "N passed, N failed" and exits non-zero on any
 # failure.
 # Logs: build/test-logs/<stage>.log, VM serial logs <stage>-serial.log.
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,10 +48,47 @@ run_stage() {
 	echo "== $title: $(( $(date +%s) - t0 )) s"
 }
 
-echo "== check (checkpatch --strict, sparse) =="
-"$ROOT/scripts/check.sh" 2>&1 | tee "$LOG/check.log"
-rc=${PIPESTATUS[0]}
-if [ "$rc" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+# run_check <log name> <title> <command...>: a check that passes or fails
+run_check() {
+	local name=$1 title=$2 t0 rc
+	shift 2
+	echo "== $title =="
+	t0=$(date +%s)
+	"$@" 2>&1 | tee "$LOG/$name.log"
+	rc=${PIPESTATUS[0]}
+	if [ "$rc" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	echo "== $title: $(( $(date +%s) - t0 )) s"
+}
+
+# the 6.12 LTS: sparse/W=1 build, KUnit on its UML, igt in the VM on
+# Debian's 6.12 image; $1 full (every igt binary, the reload and ppu-smi
+# steps) or smoke (ppu_basic, ppu_hang_basic)
+series_612() {
+	local filter=
+	[ "$1" = smoke ] && filter='^(ppu_basic|ppu_hang_basic)$'
+	run_check check-6.12 "check (6.12: checkpatch --strict, sparse)" \
+		env PPU_KSERIES=6.12 "$ROOT/scripts/check.sh"
+	run_stage kunit-6.12 kunit "kunit (6.12 UML, lockdep, KASAN)" \
+		env PPU_KSERIES=6.12 "$ROOT/scripts/run-kunit.sh"
+	run_stage igt-6.12 igt "igt $1 (6.12 kernel)" \
+		env PPU_KSERIES=6.12 PPU_VM_KERNEL=prod PPU_IGT_FILTER="$filter" \
+		PPU_IGT_EXCLUDE= PPU_IGT_LOG="$LOG/igt-6.12-serial.log" "$ROOT/scripts/run-igt.sh"
+}
+
+finish() {
+	echo "make test: $(( $(date +%s) - start )) s"
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+}
+
+# make test KVER=6.12: the 6.12 stages only, igt in full
+if [ "${PPU_KSERIES:-6.1}" = 6.12 ]; then
+	series_612 full
+	finish
+fi
+
+run_check check "check (checkpatch --strict, sparse)" "$ROOT/scripts/check.sh"
 
 run_stage kunit kunit "kunit" "$ROOT/scripts/run-kunit.sh"
 
@@ -69,6 +110,17 @@ run_stage fuzz fuzz "fuzz (debug kernel)" \
 	env PPU_VM_KERNEL=debug PPU_FUZZ_SECONDS=60 PPU_FUZZ_SEED=${PPU_FUZZ_SEED:-20261201} \
 	PPU_IGT_LOG="$LOG/fuzz-serial.log" "$ROOT/scripts/run-fuzz.sh"
 
-echo "make test: $(( $(date +%s) - start )) s"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+# the same sources on the 6.12 LTS (PPU_TEST_612=full, the default, smoke
+# or off), then compiled against the newest kernel source (PPU_TEST_NEWEST=0
+# skips it)
+case ${PPU_TEST_612:-full} in
+full|smoke) series_612 "${PPU_TEST_612:-full}" ;;
+off) echo "== 6.12 stages skipped (PPU_TEST_612=off) ==" ;;
+*) echo "PPU_TEST_612=${PPU_TEST_612}: full, smoke or off"; failed=$((failed + 1)) ;;
+esac
+if [ "${PPU_TEST_NEWEST:-1}" != 0 ]; then
+	run_check check-newest "check-newest (newest kernel source, W=1)" \
+		"$ROOT/scripts/check-newest.sh"
+fi
+
+finish

@@ -8,8 +8,9 @@
 #   scripts/vm/fetch-kernel.sh [extra-module-name ...]
 #
 # PPU_VM_KERNEL selects the kernel:
-#   prod (default)  Debian's 6.1 kernel image plus the in-kernel modules our
-#                   drivers need (below); make demo and make bench use it
+#   prod (default)  Debian's kernel image of PPU_KSERIES (6.1, or the 6.12
+#                   LTS) plus the in-kernel modules our drivers need
+#                   (below); make demo and make bench use it
 #   debug           the lockdep + KASAN + kmemleak guest kernel built from
 #                   linux-source-6.1 by build-debug-kernel.sh (built once,
 #                   cached by config); DRM and the helpers are built in, its
@@ -35,7 +36,9 @@
 # Idempotent; a cached run takes well under a second.
 set -euo pipefail
 
-KABI=${PPU_KABI:-6.1.0-57-amd64}
+# the image of the kernel series (PPU_KSERIES, scripts/kernel-env.sh)
+# shellcheck source=scripts/kernel-env.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../kernel-env.sh" >&2
 PKG=linux-image-${KABI}-unsigned
 CACHE=${PPU_CACHE:-/var/cache/ppu}
 KDIR=$CACHE/kernel/$KABI
@@ -104,6 +107,7 @@ index_deb() {
 		dpkg-deb --fsys-tarfile "$DEB" | tar -t > "$listing.tmp"
 		mv "$listing.tmp" "$listing"
 	fi
+	# the ABI as a fixed string: 6.12.117+deb12-amd64 holds a "+"
 	while read -r p; do
 		case $p in
 		*.ko|*.ko.xz|*.ko.zst|*.ko.gz) ;;
@@ -111,7 +115,7 @@ index_deb() {
 		esac
 		b=${p##*/}; b=${b%%.ko*}
 		MODPATH[$(norm "$b")]=$p
-	done < <(grep -E "/lib/modules/$KABI/.*\.ko(\.xz|\.zst|\.gz)?$" "$listing")
+	done < <(grep -F "/lib/modules/$KABI/" "$listing" | grep -E "\.ko(\.xz|\.zst|\.gz)?$")
 }
 
 extract_members() { # members...
@@ -150,7 +154,9 @@ main() {
 	ensure_packages
 	case ${PPU_VM_KERNEL:-prod} in
 	prod) ;;
-	debug) debug_kernel "$@"; return ;;
+	debug)
+		[ "$KSERIES" = 6.1 ] || { log "the debug guest kernel is built from 6.1 only"; exit 2; }
+		debug_kernel "$@"; return ;;
 	*) log "PPU_VM_KERNEL=${PPU_VM_KERNEL}: prod or debug"; exit 2 ;;
 	esac
 	mkdir -p "$KDIR/modules"

@@ -3,9 +3,10 @@
 #
 # Boot the guest kernel in QEMU (TCG) with a busybox initramfs that loads
 # the PPU modules and runs a payload script, then check the serial log.
-# PPU_VM_KERNEL=prod (default): Debian's 6.1 kernel; debug: the lockdep +
-# KASAN + kmemleak kernel of build-debug-kernel.sh (several times slower;
-# built on first use, 8-15 min on 2 cores).
+# PPU_VM_KERNEL=prod (default): Debian's kernel image of PPU_KSERIES (6.1
+# or 6.12); debug: the lockdep + KASAN + kmemleak kernel of
+# build-debug-kernel.sh (6.1; several times slower; built on first use,
+# 8-15 min on 2 cores).
 #
 #   scripts/vm/run-vm.sh <payload-script> [logfile]
 #
