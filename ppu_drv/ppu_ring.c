@@ -460,8 +460,8 @@ err_fini:
 
 /*
  * drm_sched_fini() without cancel_job leaves the jobs still on the pending
- * list: free them. Their finished fences have signalled (the domain is wedged and the
- * device reset), the scheduler thread only had not got to them yet.
+ * list: free them. Their finished fences have signalled (the domain is
+ * wedged and the device reset), the scheduler only had not got to them.
  */
 static void ppu_ring_free_pending(struct ppu_ring *ring)
 {
