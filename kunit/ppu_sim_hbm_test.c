@@ -512,6 +512,138 @@ static void ppu_sim_hbm_bad_configs_rejected(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->ev[0].dev_mask, BIT(7));
 }
 
+/*
+ * The clear engine against a byte-exact reference, over random ranges
+ * (any alignment, across rows and banks, over a remapped row), in both
+ * codes and with short codewords at row ends: zeros in the range, the
+ * data elsewhere untouched, no event.
+ */
+static void clear_search(struct kunit *test, const struct ppu_sim_hbm_config *want,
+			 u32 seed)
+{
+	struct hbm_fixture *f = test->priv;
+	struct ppu_sim_hbm *hbm = hbm_new(test, want);
+	struct ppu_sim_hbm_config c, *cfg = &c;
+	const u32 win = 4 * 4096;
+	u8 *ref = kunit_kzalloc(test, win, GFP_KERNEL);
+	u8 *rd = kunit_kzalloc(test, win, GFP_KERNEL);
+	u64 base;
+	int i;
+
+	ppu_sim_hbm_get_config(hbm, &c);	/* defaults filled in */
+	base = c.size / c.banks - win / 2;	/* the window spans two banks */
+
+	KUNIT_ASSERT_NOT_NULL(test, ref);
+	KUNIT_ASSERT_NOT_NULL(test, rd);
+	/* a remapped row inside the window: its keys are not consecutive */
+	KUNIT_ASSERT_EQ(test, ppu_sim_hbm_repair_row(hbm, base + 3 * cfg->row_bytes), 0);
+	KUNIT_ASSERT_EQ(test, ppu_sim_hbm_reset(hbm), 1);
+	for (i = 0; i < 200; i++) {
+		u32 a, len;
+
+		seed = seed * 1103515245 + 12345;
+		a = (seed >> 8) % win;
+		seed = seed * 1103515245 + 12345;
+		len = (seed >> 8) % (win - a) + 1;
+		if (i % 4 == 0) {	/* refill now and then */
+			fill(ref, win, seed);
+			KUNIT_ASSERT_EQ(test, ppu_sim_hbm_write(hbm, base, ref, win), 0);
+		}
+		rec_clear(f);
+		KUNIT_ASSERT_EQ_MSG(test, ppu_sim_hbm_clear(hbm, base + a, len), 0,
+				    "clear %u+%u", a, len);
+		KUNIT_EXPECT_EQ_MSG(test, f->nr_ev, 0, "clear %u+%u raised events", a, len);
+		memset(ref + a, 0, len);
+		KUNIT_ASSERT_EQ(test, ppu_sim_hbm_read(hbm, base, rd, win), 0);
+		KUNIT_ASSERT_EQ_MSG(test, memcmp(ref, rd, win), 0, "clear %u+%u", a, len);
+	}
+}
+
+static void ppu_sim_hbm_clear_matches_reference(struct kunit *test)
+{
+	struct ppu_sim_hbm_config secded = { .ecc = PPU_SIM_HBM_ECC_SECDED };
+	struct ppu_sim_hbm_config sddc = { .ecc = PPU_SIM_HBM_ECC_SDDC };
+	/* rows of 104 bytes: SDDC codewords of 12, the last one of 8 */
+	struct ppu_sim_hbm_config odd = {
+		.size = 16 * 104 * 1024, .banks = 16, .row_bytes = 104,
+		.ecc = PPU_SIM_HBM_ECC_SDDC,
+	};
+
+	clear_search(test, &secded, 1);
+	clear_search(test, &sddc, 2);
+	clear_search(test, &odd, 3);
+}
+
+/*
+ * A clear raises nothing, leaves weak cells (they report at the next read)
+ * and device failures, and takes transient flips away with the old data.
+ */
+static void ppu_sim_hbm_clear_keeps_weak_cells(struct kunit *test)
+{
+	struct hbm_fixture *f = test->priv;
+	struct ppu_sim_hbm *hbm = hbm_mode(test, PPU_SIM_HBM_ECC_SECDED);
+	const u64 page = 1 << 20, weak = page + 4096, flip = page + 8192;
+	const u64 dbl = page + 12288;
+	u64 v = 0x1122334455667788ULL, rd;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, ppu_sim_hbm_write(hbm, weak, &v, 8), 0);
+	KUNIT_ASSERT_EQ(test, ppu_sim_hbm_write(hbm, flip, &v, 8), 0);
+	KUNIT_ASSERT_EQ(test, ppu_sim_hbm_write(hbm, dbl, &v, 8), 0);
+	KUNIT_ASSERT_EQ(test, ppu_sim_hbm_inject_weak(hbm, weak, 5), 0);
+	KUNIT_ASSERT_EQ(test, ppu_sim_hbm_inject_flip(hbm, flip, 9), 0);
+	KUNIT_ASSERT_EQ(test, ppu_sim_hbm_inject_flip(hbm, dbl, 1), 0);
+	KUNIT_ASSERT_EQ(test, ppu_sim_hbm_inject_flip(hbm, dbl, 2), 0);
+	rec_clear(f);
+	KUNIT_ASSERT_EQ(test, ppu_sim_hbm_clear(hbm, page, 64 << 10), 0);
+	KUNIT_EXPECT_EQ(test, f->nr_ev, 0);	/* not even for the UECC word */
+
+	KUNIT_EXPECT_EQ(test, ppu_sim_hbm_read(hbm, weak, &rd, 8), 0);
+	KUNIT_EXPECT_EQ(test, rd, 0);
+	KUNIT_EXPECT_EQ(test, f->nr[PPU_SIM_HBM_CECC], 1);
+	KUNIT_EXPECT_EQ(test, ppu_sim_hbm_read(hbm, weak, &rd, 8), 0);
+	KUNIT_EXPECT_EQ(test, f->nr[PPU_SIM_HBM_CECC], 2);	/* every read */
+	rec_clear(f);
+	KUNIT_EXPECT_EQ(test, ppu_sim_hbm_read(hbm, flip, &rd, 8), 0);
+	KUNIT_EXPECT_EQ(test, ppu_sim_hbm_read(hbm, dbl, &rd, 8), 0);
+	KUNIT_EXPECT_EQ(test, rd, 0);
+	KUNIT_EXPECT_EQ(test, f->nr_ev, 0);
+
+	/* a failed device still shows through a cleared range */
+	ret = ppu_sim_hbm_fail_device(hbm, 1, page + 16384, 64,
+				      PPU_SIM_HBM_FAIL_STUCK, 0xffff);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_EQ(test, ppu_sim_hbm_clear(hbm, page, 64 << 10), 0);
+	KUNIT_EXPECT_EQ(test, ppu_sim_hbm_read(hbm, page + 16384, &rd, 8), -EBADMSG);
+}
+
+/* A parity flag on the range: reported, nothing cleared; bad ranges. */
+static void ppu_sim_hbm_clear_parity_and_bounds(struct kunit *test)
+{
+	struct hbm_fixture *f = test->priv;
+	struct ppu_sim_hbm *hbm = hbm_mode(test, PPU_SIM_HBM_ECC_SECDED);
+	u64 v = 0xa5a5a5a5a5a5a5a5ULL, rd;
+	struct ppu_sim_hbm_stats st;
+
+	KUNIT_ASSERT_EQ(test, ppu_sim_hbm_write(hbm, 65536 + 64, &v, 8), 0);
+	KUNIT_ASSERT_EQ(test, ppu_sim_hbm_inject_parity(hbm, 65536 + 4096, 8), 0);
+	KUNIT_EXPECT_EQ(test, ppu_sim_hbm_clear(hbm, 65536, 65536), -EIO);
+	KUNIT_EXPECT_EQ(test, f->nr[PPU_SIM_HBM_PARITY], 1);
+	KUNIT_EXPECT_EQ(test, ppu_sim_hbm_read(hbm, 65536 + 64, &rd, 8), 0);
+	KUNIT_EXPECT_EQ(test, rd, v);
+	KUNIT_EXPECT_EQ(test, ppu_sim_hbm_clear(hbm, 65536, 65536), 0);
+	KUNIT_EXPECT_EQ(test, ppu_sim_hbm_read(hbm, 65536 + 64, &rd, 8), 0);
+	KUNIT_EXPECT_EQ(test, rd, 0);
+	KUNIT_EXPECT_EQ(test, ppu_sim_hbm_clear(hbm, 256ULL << 20, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ppu_sim_hbm_clear(hbm, 8, ~0ULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ppu_sim_hbm_clear(hbm, 8, 0), 0);
+	/* the whole device, written sparsely: nothing stays stored */
+	KUNIT_ASSERT_EQ(test, ppu_sim_hbm_write(hbm, 200 << 20, &v, 8), 0);
+	KUNIT_ASSERT_EQ(test, ppu_sim_hbm_clear(hbm, 0, 256ULL << 20), 0);
+	ppu_sim_hbm_get_stats(hbm, &st);
+	KUNIT_EXPECT_EQ(test, st.data_entries, 0);
+}
+
 static struct kunit_case ppu_sim_hbm_cases[] = {
 	KUNIT_CASE(ppu_sim_hbm_roundtrip_secded),
 	KUNIT_CASE(ppu_sim_hbm_roundtrip_sddc),
@@ -524,6 +656,9 @@ static struct kunit_case ppu_sim_hbm_cases[] = {
 	KUNIT_CASE(ppu_sim_hbm_parity_on_read_and_write),
 	KUNIT_CASE(ppu_sim_hbm_sparse_256m_stores_written_words_only),
 	KUNIT_CASE(ppu_sim_hbm_bad_configs_rejected),
+	KUNIT_CASE(ppu_sim_hbm_clear_matches_reference),
+	KUNIT_CASE(ppu_sim_hbm_clear_keeps_weak_cells),
+	KUNIT_CASE(ppu_sim_hbm_clear_parity_and_bounds),
 	{}
 };
 

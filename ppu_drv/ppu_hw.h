@@ -244,6 +244,12 @@ struct ppu_hw_bank_info {
  * @hbm_read: read HBM through the ECC; -EBADMSG if a codeword was
  *	uncorrectable, -EIO on a parity error (nothing read)
  * @hbm_write: write HBM; -EIO on a parity error (nothing written)
+ * @hbm_clear: the memory controller's clear engine: write zeros to
+ *	[@addr, @addr + @len) at memory speed, without reading it. Raises no
+ *	CECC/UECC for codewords covered whole (a codeword covered in part is
+ *	read-modify-written like @hbm_write); weak cells and failed devices
+ *	stay and show at the next read, transient flips go with the data.
+ *	-EIO on a parity error (nothing cleared)
  * @hbm_repair_row: remap the row of @addr to a spare row of its bank; takes
  *	effect at the next @hbm_reset; -ENOSPC when the bank has no spare left
  * @hbm_reset: reset the HBM, applying pending row repairs; returns the
@@ -268,6 +274,7 @@ struct ppu_hw_ras_ops {
 	int (*hbm_read)(struct ppu_hw *hw, u64 addr, void *buf, size_t len);
 	int (*hbm_write)(struct ppu_hw *hw, u64 addr, const void *buf,
 			 size_t len);
+	int (*hbm_clear)(struct ppu_hw *hw, u64 addr, u64 len);
 	int (*hbm_repair_row)(struct ppu_hw *hw, u64 addr);
 	int (*hbm_reset)(struct ppu_hw *hw);
 	int (*hbm_bank_info)(struct ppu_hw *hw, u32 bank,

@@ -399,6 +399,59 @@ static void ppu_sim_hbm_put_defect(struct ppu_sim_hbm *hbm, unsigned long key,
 	hbm->st.defect_entries--;
 }
 
+/* Write codeword by codeword; lock held, parity checked by the caller. */
+static int ppu_sim_hbm_write_locked(struct ppu_sim_hbm *hbm, u64 addr,
+				    const u8 *in, size_t len)
+{
+	struct ppu_sim_hbm_defect *def;
+	struct ppu_sim_hbm_cw *cw;
+	struct ppu_sim_hbm_loc l;
+	u16 raw[PPU_SIM_HBM_RAW];
+	int ret = 0;
+	u32 i, n;
+
+	lockdep_assert_held(&hbm->lock);
+	while (len) {
+		ppu_sim_hbm_locate(hbm, addr, &l);
+		n = min_t(u64, len, l.bytes - l.off);
+		if (n < l.bytes) {
+			if (ppu_sim_hbm_read_cw(hbm, &l, raw, true) ==
+			    PPU_SIM_ECC_UNCORRECTABLE)
+				ret = -EBADMSG;
+		} else {
+			memset(raw, 0, sizeof(raw));
+		}
+		for (i = 0; i < n; i++)
+			ppu_sim_hbm_set_byte(raw, l.off + i, in ? in[i] : 0);
+		ppu_sim_hbm_encode(hbm, raw);
+
+		cw = xa_load(&hbm->data, l.key);
+		if (!cw) {
+			cw = kmalloc(sizeof(*cw), PPU_SIM_HBM_GFP);
+			if (!cw)
+				return -ENOMEM;
+			if (xa_err(xa_store(&hbm->data, l.key, cw,
+					    PPU_SIM_HBM_GFP))) {
+				kfree(cw);
+				return -ENOMEM;
+			}
+			hbm->st.data_entries++;
+		}
+		memcpy(cw->raw, raw, sizeof(raw));
+
+		def = xa_load(&hbm->defects, l.key);
+		if (def) {
+			memset(def->flip, 0, sizeof(def->flip));
+			ppu_sim_hbm_put_defect(hbm, l.key, def);
+		}
+		if (in)
+			in += n;
+		addr += n;
+		len -= n;
+	}
+	return ret;
+}
+
 /**
  * ppu_sim_hbm_write - write to the HBM through the ECC
  * @hbm: the model
@@ -420,13 +473,76 @@ static void ppu_sim_hbm_put_defect(struct ppu_sim_hbm *hbm, unsigned long key,
 int ppu_sim_hbm_write(struct ppu_sim_hbm *hbm, u64 addr, const void *buf,
 		      size_t len)
 {
-	const u8 *in = buf;
+	int ret;
+
+	if (!len)
+		return 0;
+	if (!ppu_sim_hbm_range_ok(hbm, addr, len))
+		return -EINVAL;
+
+	mutex_lock(&hbm->lock);
+	if (ppu_sim_hbm_parity_hit(hbm, addr, len, true))
+		ret = -EIO;
+	else
+		ret = ppu_sim_hbm_write_locked(hbm, addr, buf, len);
+	mutex_unlock(&hbm->lock);
+	return ret;
+}
+
+/*
+ * Clear whole codewords of physical keys @first..@last: the all-zero
+ * codeword is what a never written codeword reads, so the stored entries
+ * go; transient flips go with the old data, weak cells stay.
+ */
+static void ppu_sim_hbm_clear_keys(struct ppu_sim_hbm *hbm,
+				   unsigned long first, unsigned long last)
+{
 	struct ppu_sim_hbm_defect *def;
-	struct ppu_sim_hbm_cw *cw;
-	struct ppu_sim_hbm_loc l;
-	u16 raw[PPU_SIM_HBM_RAW];
-	int ret = 0;
-	u32 i, n;
+	unsigned long key;
+	void *e;
+
+	xa_for_each_range(&hbm->data, key, e, first, last) {
+		xa_erase(&hbm->data, key);
+		hbm->st.data_entries--;
+		kfree(e);
+	}
+	xa_for_each_range(&hbm->defects, key, def, first, last) {
+		memset(def->flip, 0, sizeof(def->flip));
+		ppu_sim_hbm_put_defect(hbm, key, def);
+	}
+}
+
+/* Is @addr the first byte of a codeword? */
+static bool ppu_sim_hbm_cw_start(struct ppu_sim_hbm *hbm, u64 addr)
+{
+	return (addr % hbm->cfg.row_bytes) % hbm->granule == 0;
+}
+
+/**
+ * ppu_sim_hbm_clear - the memory controller's clear engine: zero a range
+ * @hbm: the model
+ * @addr: byte address
+ * @len: bytes
+ *
+ * Like a DMA fill engine, the controller writes the all-zero codeword to
+ * every codeword the range covers whole, without reading it: no CECC or
+ * UECC is raised, transient flips go with the old data (as on any write),
+ * and weak cells and failed devices stay, so the next read of such a
+ * codeword reports its error as before. The cost grows with the rows of
+ * the range and the codewords stored in it, not with its codewords. A
+ * codeword covered in part is read-modify-written as by
+ * ppu_sim_hbm_write(). An injected parity error on the range is reported
+ * instead, and nothing is cleared.
+ *
+ * Return: 0, -EBADMSG (a partial codeword at an end was uncorrectable;
+ * the clear was still done), -EIO (parity error), -EINVAL (range outside
+ * the HBM), -ENOMEM.
+ */
+int ppu_sim_hbm_clear(struct ppu_sim_hbm *hbm, u64 addr, u64 len)
+{
+	struct ppu_sim_hbm_loc l, e;
+	u64 end = addr + len, a, b;
+	int ret = 0, r;
 
 	if (!len)
 		return 0;
@@ -438,45 +554,54 @@ int ppu_sim_hbm_write(struct ppu_sim_hbm *hbm, u64 addr, const void *buf,
 		ret = -EIO;
 		goto out;
 	}
-	while (len) {
-		ppu_sim_hbm_locate(hbm, addr, &l);
-		n = min_t(u64, len, l.bytes - l.off);
-		if (n < l.bytes) {
-			if (ppu_sim_hbm_read_cw(hbm, &l, raw, true) ==
-			    PPU_SIM_ECC_UNCORRECTABLE)
-				ret = -EBADMSG;
+	/* The partial codewords at either end, read-modify-written. */
+	a = addr;
+	if (!ppu_sim_hbm_cw_start(hbm, a)) {
+		ppu_sim_hbm_locate(hbm, a, &l);
+		b = min(end, l.cw_addr + l.bytes);
+		ret = ppu_sim_hbm_write_locked(hbm, a, NULL, b - a);
+		if (ret == -ENOMEM)
+			goto out;
+		a = b;
+	}
+	b = end;
+	if (a < b && !ppu_sim_hbm_cw_start(hbm, b)) {
+		ppu_sim_hbm_locate(hbm, b, &l);
+		r = ppu_sim_hbm_write_locked(hbm, max(a, l.cw_addr), NULL,
+					     b - max(a, l.cw_addr));
+		if (r) {
+			ret = r;
+			if (r == -ENOMEM)
+				goto out;
+		}
+		b = max(a, l.cw_addr);
+	}
+	/*
+	 * Whole codewords in [a, b): runs of rows of one bank that are not
+	 * remapped have consecutive physical keys, one range each.
+	 */
+	while (a < b) {
+		u64 run_end, bank_end;
+
+		ppu_sim_hbm_locate(hbm, a, &l);
+		bank_end = (u64)(l.bank + 1) * hbm->bank_bytes;
+		if (xa_load(&hbm->remap, ppu_sim_hbm_lrow(hbm, l.bank, l.row))) {
+			run_end = a - a % hbm->cfg.row_bytes + hbm->cfg.row_bytes;
 		} else {
-			memset(raw, 0, sizeof(raw));
+			run_end = a - a % hbm->cfg.row_bytes;
+			do {
+				run_end += hbm->cfg.row_bytes;
+			} while (run_end < min(b, bank_end) &&
+				 !xa_load(&hbm->remap,
+					  ppu_sim_hbm_lrow(hbm, l.bank,
+							   (run_end % hbm->bank_bytes) /
+							   hbm->cfg.row_bytes)));
 		}
-		for (i = 0; i < n; i++)
-			ppu_sim_hbm_set_byte(raw, l.off + i, in[i]);
-		ppu_sim_hbm_encode(hbm, raw);
-
-		cw = xa_load(&hbm->data, l.key);
-		if (!cw) {
-			cw = kmalloc(sizeof(*cw), PPU_SIM_HBM_GFP);
-			if (!cw) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			if (xa_err(xa_store(&hbm->data, l.key, cw,
-					    PPU_SIM_HBM_GFP))) {
-				kfree(cw);
-				ret = -ENOMEM;
-				goto out;
-			}
-			hbm->st.data_entries++;
-		}
-		memcpy(cw->raw, raw, sizeof(raw));
-
-		def = xa_load(&hbm->defects, l.key);
-		if (def) {
-			memset(def->flip, 0, sizeof(def->flip));
-			ppu_sim_hbm_put_defect(hbm, l.key, def);
-		}
-		in += n;
-		addr += n;
-		len -= n;
+		run_end = min(run_end, b);
+		/* run_end is a codeword start, or the end of a row */
+		ppu_sim_hbm_locate(hbm, run_end - 1, &e);
+		ppu_sim_hbm_clear_keys(hbm, l.key, e.key);
+		a = run_end;
 	}
 out:
 	mutex_unlock(&hbm->lock);

@@ -176,6 +176,7 @@ int ppu_sim_hbm_read(struct ppu_sim_hbm *hbm, u64 addr, void *buf,
 		     size_t len);
 int ppu_sim_hbm_write(struct ppu_sim_hbm *hbm, u64 addr, const void *buf,
 		      size_t len);
+int ppu_sim_hbm_clear(struct ppu_sim_hbm *hbm, u64 addr, u64 len);
 
 int ppu_sim_hbm_inject_flip(struct ppu_sim_hbm *hbm, u64 addr, u32 bit);
 int ppu_sim_hbm_inject_weak(struct ppu_sim_hbm *hbm, u64 addr, u32 bit);

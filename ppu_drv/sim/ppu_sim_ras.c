@@ -131,6 +131,11 @@ static int ppu_sim_hbm_write_op(struct ppu_hw *hw, u64 addr, const void *buf,
 	return ppu_sim_hbm_write(to_ras(hw)->hbm, addr, buf, len);
 }
 
+static int ppu_sim_hbm_clear_op(struct ppu_hw *hw, u64 addr, u64 len)
+{
+	return ppu_sim_hbm_clear(to_ras(hw)->hbm, addr, len);
+}
+
 static int ppu_sim_hbm_repair_op(struct ppu_hw *hw, u64 addr)
 {
 	return ppu_sim_hbm_repair_row(to_ras(hw)->hbm, addr);
@@ -217,6 +222,7 @@ static const struct ppu_hw_ras_ops ppu_sim_ras_ops = {
 	.ras_flush = ppu_sim_ras_flush,
 	.hbm_read = ppu_sim_hbm_read_op,
 	.hbm_write = ppu_sim_hbm_write_op,
+	.hbm_clear = ppu_sim_hbm_clear_op,
 	.hbm_repair_row = ppu_sim_hbm_repair_op,
 	.hbm_reset = ppu_sim_hbm_reset_op,
 	.hbm_bank_info = ppu_sim_hbm_bank_info_op,
