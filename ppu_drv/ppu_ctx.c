@@ -130,6 +130,7 @@ int ppu_ctx_create_ioctl(struct drm_device *dev, void *data,
 	struct ppu_file *pfile = file->driver_priv;
 	struct drm_ppu_ctx_create *args = data;
 	struct ppu_ctx *ctx;
+	u32 id;
 	int ret;
 
 	if (args->flags) {
@@ -145,9 +146,17 @@ int ppu_ctx_create_ioctl(struct drm_device *dev, void *data,
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 
-	/* Ids 1..max_ctxs: a full table is the per-file limit, -EBUSY. */
-	ret = xa_alloc(&pfile->ctxs, &ctx->id, ctx,
-		       XA_LIMIT(1, to_ppu(dev)->limits.max_ctxs), GFP_KERNEL);
+	/*
+	 * Ids 1..max_ctxs: a full table is the per-file limit, -EBUSY. The id
+	 * is read under the lock that publishes the context: once it is
+	 * dropped, another thread may destroy the (predictable) id and free
+	 * the context.
+	 */
+	xa_lock(&pfile->ctxs);
+	ret = __xa_alloc(&pfile->ctxs, &ctx->id, ctx,
+			 XA_LIMIT(1, to_ppu(dev)->limits.max_ctxs), GFP_KERNEL);
+	id = ctx->id;
+	xa_unlock(&pfile->ctxs);
 	if (ret) {
 		if (ret == -EBUSY)
 			drm_dbg_driver(dev, "ctx_create: the file has %u contexts\n",
@@ -156,7 +165,7 @@ int ppu_ctx_create_ioctl(struct drm_device *dev, void *data,
 		ppu_ctx_put(ctx);
 		return ret;
 	}
-	args->ctx_id = ctx->id;
+	args->ctx_id = id;
 	return 0;
 }
 
