@@ -243,6 +243,57 @@ static const struct file_operations ppu_debugfs_strategy_fops = {
 	.write = ppu_debugfs_strategy_write,
 };
 
+static int ppu_debugfs_vram_clear_show(struct seq_file *m, void *data)
+{
+	struct ppu_vram *vram = &((struct ppu_device *)m->private)->ras.vram;
+
+	seq_printf(m, "enabled %d\nclears %lld\nbytes %lld\nns %lld\n",
+		   READ_ONCE(vram->clear), atomic64_read(&vram->clears),
+		   atomic64_read(&vram->clear_bytes),
+		   atomic64_read(&vram->clear_ns));
+	return 0;
+}
+
+static int ppu_debugfs_vram_clear_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, ppu_debugfs_vram_clear_show, inode->i_private);
+}
+
+/*
+ * "0" hands out device memory uncleared, for a benchmark's baseline only:
+ * it reopens the leak the clear closes. "1" clears again.
+ */
+static ssize_t ppu_debugfs_vram_clear_write(struct file *file,
+					    const char __user *ubuf,
+					    size_t len, loff_t *offp)
+{
+	struct ppu_device *ppu = file_inode(file)->i_private;
+	char buf[8];
+	bool on;
+	int ret;
+
+	ret = ppu_debugfs_get_cmd(ppu, ubuf, len, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	if (kstrtobool(buf, &on)) {
+		drm_info(&ppu->drm, "vram_clear: '%s' is not 0 or 1\n", buf);
+		return -EINVAL;
+	}
+	WRITE_ONCE(ppu->ras.vram.clear, on);
+	if (!on)
+		drm_warn(&ppu->drm, "vram_clear: new VRAM buffers are NOT cleared (benchmark only)\n");
+	return len;
+}
+
+static const struct file_operations ppu_debugfs_vram_clear_fops = {
+	.owner = THIS_MODULE,
+	.open = ppu_debugfs_vram_clear_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = ppu_debugfs_vram_clear_write,
+};
+
 /**
  * ppu_debugfs_init - create the driver's debugfs files
  * @minor: the DRM minor
@@ -259,4 +310,8 @@ void ppu_debugfs_init(struct drm_minor *minor)
 			    to_ppu(minor->dev), &ppu_debugfs_ras_inject_fops);
 	debugfs_create_file("flash_reset", 0200, minor->debugfs_root,
 			    to_ppu(minor->dev), &ppu_debugfs_flash_reset_fops);
+	if (to_ppu(minor->dev)->hw->ras_ops)
+		debugfs_create_file("vram_clear", 0600, minor->debugfs_root,
+				    to_ppu(minor->dev),
+				    &ppu_debugfs_vram_clear_fops);
 }

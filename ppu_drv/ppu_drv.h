@@ -201,6 +201,11 @@ int ppu_gem_mmap_offset_ioctl(struct drm_device *dev, void *data,
  * @link: entry in &ppu_vram.bos
  * @usage: usage counters of the creating file, which count the buffer
  *	(reference), or NULL
+ * @owners: &struct ppu_vram_owner of each file holding a handle, under
+ *	&ppu_vram.lock; a file leaves the list when its last handle goes
+ *	(GEM close hook), before the file itself is freed
+ * @poisoned: a page of the buffer had an uncorrectable error: submits that
+ *	reference the buffer fail with -EIO (set under &ppu_vram.lock)
  */
 struct ppu_vram_bo {
 	struct drm_gem_object base;
@@ -208,6 +213,20 @@ struct ppu_vram_bo {
 	u64 addr;
 	struct list_head link;
 	struct ppu_usage *usage;
+	struct list_head owners;
+	bool poisoned;
+};
+
+/**
+ * struct ppu_vram_owner - a file holding handles to a buffer in device memory
+ * @link: entry in &ppu_vram_bo.owners
+ * @pfile: the file
+ * @handles: its handles to the buffer
+ */
+struct ppu_vram_owner {
+	struct list_head link;
+	struct ppu_file *pfile;
+	unsigned int handles;
 };
 
 static inline struct ppu_vram_bo *to_ppu_vram_bo(struct drm_gem_object *obj)
@@ -216,6 +235,8 @@ static inline struct ppu_vram_bo *to_ppu_vram_bo(struct drm_gem_object *obj)
 }
 
 bool ppu_gem_is_vram(struct drm_gem_object *obj);
+unsigned int ppu_gem_vram_poison(struct ppu_device *ppu, u64 page, u64 size,
+				 void (*fail)(struct ppu_file *pfile));
 void ppu_gem_vram_show(struct ppu_device *ppu, struct seq_file *m);
 
 /* ppu_ctx.c */

@@ -15,9 +15,15 @@ static void ppu_vram_bo_free(struct drm_gem_object *obj)
 {
 	struct ppu_vram_bo *bo = to_ppu_vram_bo(obj);
 	struct ppu_device *ppu = to_ppu(obj->dev);
+	struct ppu_vram_owner *o, *tmp;
 
 	mutex_lock(&ppu->ras.vram.lock);
 	list_del(&bo->link);
+	/* Every handle is gone, and each took its owner entry with it. */
+	list_for_each_entry_safe(o, tmp, &bo->owners, link) {
+		list_del(&o->link);
+		kfree(o);
+	}
 	mutex_unlock(&ppu->ras.vram.lock);
 	/* A page retired while this buffer used it is reserved in the free. */
 	ppu_ras_vram_free(ppu, &bo->blocks);
@@ -39,10 +45,132 @@ static struct dma_buf *ppu_vram_bo_export(struct drm_gem_object *obj,
 	return ERR_PTR(-EOPNOTSUPP);
 }
 
+/*
+ * The owners of a buffer are tracked where the buffer lives: a UECC walks
+ * the buffers of its page, not the files' handle tables, which a closing
+ * file tears down without their lock (drm_gem_release()). GEM calls
+ * .close for every handle before the file's postclose, so an owner entry
+ * never outlives its file.
+ */
+static int ppu_vram_bo_open(struct drm_gem_object *obj, struct drm_file *file)
+{
+	struct ppu_vram_bo *bo = to_ppu_vram_bo(obj);
+	struct ppu_device *ppu = to_ppu(obj->dev);
+	struct ppu_file *pfile = file->driver_priv;
+	struct ppu_vram_owner *o, *new;
+
+	new = kmalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	mutex_lock(&ppu->ras.vram.lock);
+	list_for_each_entry(o, &bo->owners, link) {
+		if (o->pfile == pfile) {
+			o->handles++;
+			goto out;
+		}
+	}
+	new->pfile = pfile;
+	new->handles = 1;
+	list_add_tail(&new->link, &bo->owners);
+	new = NULL;
+out:
+	mutex_unlock(&ppu->ras.vram.lock);
+	kfree(new);
+	return 0;
+}
+
+static void ppu_vram_bo_close(struct drm_gem_object *obj,
+			      struct drm_file *file)
+{
+	struct ppu_vram_bo *bo = to_ppu_vram_bo(obj);
+	struct ppu_device *ppu = to_ppu(obj->dev);
+	struct ppu_file *pfile = file->driver_priv;
+	struct ppu_vram_owner *o;
+
+	mutex_lock(&ppu->ras.vram.lock);
+	list_for_each_entry(o, &bo->owners, link) {
+		if (o->pfile != pfile)
+			continue;
+		if (!--o->handles) {
+			list_del(&o->link);
+			kfree(o);
+		}
+		break;
+	}
+	mutex_unlock(&ppu->ras.vram.lock);
+}
+
 static const struct drm_gem_object_funcs ppu_vram_bo_funcs = {
 	.free = ppu_vram_bo_free,
+	.open = ppu_vram_bo_open,
+	.close = ppu_vram_bo_close,
 	.export = ppu_vram_bo_export,
 };
+
+/**
+ * ppu_gem_vram_poison - mark the buffers of a bad page, fail their owners
+ * @ppu: the device
+ * @page: first byte of the page
+ * @size: bytes of the page
+ * @fail: called, under the allocator's lock, for each file holding a
+ *	handle to such a buffer; or NULL
+ *
+ * From now on a submit that references such a buffer fails with -EIO
+ * (ppu_gem_vram_usable()). Called after the page was retired, so no buffer
+ * created later can land on it.
+ *
+ * Return: the files @fail was called for.
+ */
+unsigned int ppu_gem_vram_poison(struct ppu_device *ppu, u64 page, u64 size,
+				 void (*fail)(struct ppu_file *pfile))
+{
+	struct ppu_vram_owner *o;
+	struct ppu_vram_bo *bo;
+	unsigned int files = 0;
+
+	mutex_lock(&ppu->ras.vram.lock);
+	list_for_each_entry(bo, &ppu->ras.vram.bos, link) {
+		if (bo->addr >= page + size || page >= bo->addr + bo->base.size)
+			continue;
+		WRITE_ONCE(bo->poisoned, true);
+		if (!fail)
+			continue;
+		list_for_each_entry(o, &bo->owners, link) {
+			fail(o->pfile);
+			files++;
+		}
+	}
+	mutex_unlock(&ppu->ras.vram.lock);
+	return files;
+}
+
+/*
+ * Clear a new buffer with the memory controller's clear engine before it
+ * becomes visible: a buffer never shows what an earlier owner left.
+ */
+static int ppu_gem_vram_clear(struct ppu_device *ppu, struct ppu_vram_bo *bo,
+			      u64 size)
+{
+	struct ppu_vram *vram = &ppu->ras.vram;
+	struct ppu_hw *hw = ppu->hw;
+	ktime_t start;
+	int ret;
+
+	if (!READ_ONCE(vram->clear))
+		return 0;
+	start = ktime_get();
+	ret = hw->ras_ops->hbm_clear(hw, bo->addr, size);
+	atomic64_add(ktime_to_ns(ktime_sub(ktime_get(), start)),
+		     &vram->clear_ns);
+	if (ret) {
+		drm_err_ratelimited(&ppu->drm, "clear of VRAM 0x%llx+0x%llx failed: %d\n",
+				    bo->addr, size, ret);
+		return ret == -ENOMEM ? ret : -EIO;
+	}
+	atomic64_inc(&vram->clears);
+	atomic64_add(size, &vram->clear_bytes);
+	return 0;
+}
 
 /**
  * ppu_gem_vram_show - list the buffers in device memory, for debugfs
@@ -92,6 +220,7 @@ static int ppu_gem_create_vram(struct drm_device *dev, struct drm_file *file,
 	if (!bo)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&bo->blocks);
+	INIT_LIST_HEAD(&bo->owners);
 	size = ppu_vram_alloc(&ppu->ras.vram, args->size, &bo->blocks,
 			      &bo->addr);
 	if (size < 0) {
@@ -102,11 +231,15 @@ static int ppu_gem_create_vram(struct drm_device *dev, struct drm_file *file,
 	}
 	ret = ppu_usage_vram_add(pfile->usage, &ppu->limits, size);
 	if (ret) {
-		ppu_vram_free(&ppu->ras.vram, &bo->blocks);
-		kfree(bo);
 		drm_dbg_driver(dev, "gem_create: %lld more bytes of VRAM: past the file's %llu\n",
 			       size, ppu->limits.max_vram);
-		return ret;
+		goto err_free;
+	}
+	ret = ppu_gem_vram_clear(ppu, bo, size);
+	if (ret) {
+		ppu_usage_vram_sub(pfile->usage, size);
+		drm_dbg_driver(dev, "gem_create: clearing VRAM failed: %d\n", ret);
+		goto err_free;
 	}
 	bo->usage = pfile->usage;
 	bo->base.funcs = &ppu_vram_bo_funcs;
@@ -117,6 +250,12 @@ static int ppu_gem_create_vram(struct drm_device *dev, struct drm_file *file,
 
 	ret = drm_gem_handle_create(file, &bo->base, &args->handle);
 	drm_gem_object_put(&bo->base);
+	return ret;
+
+err_free:
+	/* Through the RAS path: a page retired meanwhile is reserved. */
+	ppu_ras_vram_free(ppu, &bo->blocks);
+	kfree(bo);
 	return ret;
 }
 

@@ -7,9 +7,9 @@
  * of 64 KB pages, the load-time repair flow over the ECC records kept in
  * the device's flash, and the RMA verdict.
  */
-#include <linux/idr.h>
 #include <linux/kobject.h>
 #include <linux/module.h>
+#include <linux/ratelimit.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <drm/drm_file.h>
@@ -271,53 +271,16 @@ static void ppu_ras_kill_device(struct ppu_device *ppu)
 	spin_unlock(&ppu->ctxs_lock);
 }
 
-/* Does @file hold a handle to a buffer in device memory on @page? */
-static bool ppu_ras_file_owns(struct drm_file *file, u64 page)
+/* Owners scope: every context of a file holding a buffer on the page. */
+static void ppu_ras_fail_file(struct ppu_file *pfile)
 {
-	struct drm_gem_object *obj;
-	bool owns = false;
-	int id;
-
-	spin_lock(&file->table_lock);
-	idr_for_each_entry(&file->object_idr, obj, id) {
-		u64 start;
-
-		if (!ppu_gem_is_vram(obj))
-			continue;
-		start = to_ppu_vram_bo(obj)->addr;
-		if (start < page + PPU_ECC_PAGE_SIZE && page < start + obj->size) {
-			owns = true;
-			break;
-		}
-	}
-	spin_unlock(&file->table_lock);
-	return owns;
-}
-
-/*
- * Owners scope: only the files that hold a buffer on the bad page lose
- * the work of their contexts (the job that read the page fails its own
- * context, see ppu_ras_job_poisoned()). Returns the files failed.
- */
-static unsigned int ppu_ras_kill_owners(struct ppu_device *ppu, u64 page)
-{
-	struct ppu_file *pfile;
-	unsigned int files = 0;
 	struct ppu_ctx *ctx;
 	unsigned long id;
 
-	mutex_lock(&ppu->files_lock);
-	list_for_each_entry(pfile, &ppu->files, link) {
-		if (!ppu_ras_file_owns(pfile->file, page))
-			continue;
-		xa_lock(&pfile->ctxs);
-		xa_for_each(&pfile->ctxs, id, ctx)
-			ppu_ras_fail_ctx(ctx);
-		xa_unlock(&pfile->ctxs);
-		files++;
-	}
-	mutex_unlock(&ppu->files_lock);
-	return files;
+	xa_lock(&pfile->ctxs);
+	xa_for_each(&pfile->ctxs, id, ctx)
+		ppu_ras_fail_ctx(ctx);
+	xa_unlock(&pfile->ctxs);
 }
 
 /**
@@ -332,6 +295,24 @@ void ppu_ras_job_poisoned(struct ppu_ctx *ctx)
 	ppu_ras_fail_ctx(ctx);
 }
 
+/*
+ * A UECC at an address already recorded whose page is already retired: the
+ * page's buffers were marked and their owners failed at the first event,
+ * and no submit reaches them since, so only a job queued before that, or a
+ * debug read, reads it again. The engine stopped that job, which fails its
+ * own context (ppu_ras_job_poisoned()). No flash record, no recovery: a
+ * client cannot make every other one pay for reading its own bad page.
+ * Lock held.
+ */
+static bool ppu_ras_uecc_repeat(struct ppu_ras *ras, u64 addr)
+{
+	if (!xa_load(&ras->uecc_addrs, addr >> 3) ||
+	    !ppu_ras_find_page(ras, addr & PPU_ECC_PAGE_MASK))
+		return false;
+	ras->ue[PPU_RAS_VOLATILE]++;
+	return true;
+}
+
 static void ppu_ras_handle_uecc(struct ppu_ras *ras, u64 addr)
 {
 	struct ppu_device *ppu = ras->ppu;
@@ -339,27 +320,38 @@ static void ppu_ras_handle_uecc(struct ppu_ras *ras, u64 addr)
 	bool owners = ppu_ras_owners_scope();
 	unsigned int files = 0;
 
-	/*
-	 * Flag the contexts first: once the error shows in the counts or
-	 * the pending state, every context concerned already reads it.
-	 */
-	if (owners)
-		files = ppu_ras_kill_owners(ppu, page);
-	else
-		ppu_ras_kill_device(ppu);
-
 	mutex_lock(&ras->lock);
+	if (ppu_ras_uecc_repeat(ras, addr)) {
+		mutex_unlock(&ras->lock);
+		drm_err_ratelimited(&ppu->drm, "uncorrectable memory error at 0x%llx again: page 0x%llx already retired, its buffers unusable\n",
+				    addr, page);
+		if (__ratelimit(&ras->repeat_rs))
+			ppu_ras_uevent(ras, "uecc", addr);
+		return;
+	}
 	ras->ue[PPU_RAS_VOLATILE]++;
 	ras->ue[PPU_RAS_AGGREGATE]++;
 	ppu_ras_record(ras, addr, PPU_ECC_UECC);
 	xa_store(&ras->uecc_addrs, addr >> 3, xa_mk_value(1), GFP_KERNEL);
 	/*
-	 * Retired now if no buffer holds the page, else when the last one
-	 * is freed (ppu_ras_vram_free()): no new buffer can land on it
-	 * either way, so new contexts need not wait.
+	 * Retire first: retired now if no buffer holds the page, else when the
+	 * last one is freed (ppu_ras_vram_free()). Either way no buffer created
+	 * from now on lands on it, so the walk below sees every holder.
 	 */
 	if (ecc)
 		ppu_ras_retire(ras, addr, DRM_PPU_RETIRE_UECC);
+	/*
+	 * Then mark the page's buffers (no submit uses them again) and fail
+	 * the contexts concerned, under the lock: once the error shows in the
+	 * counts or the pending state, every context concerned reads it.
+	 */
+	if (owners) {
+		files = ppu_gem_vram_poison(ppu, page, PPU_ECC_PAGE_SIZE,
+					    ppu_ras_fail_file);
+	} else {
+		ppu_gem_vram_poison(ppu, page, PPU_ECC_PAGE_SIZE, NULL);
+		ppu_ras_kill_device(ppu);
+	}
 	if (reset_recommended_uecc &&
 	    ras->ue[PPU_RAS_VOLATILE] >= reset_recommended_uecc &&
 	    !ras->reset_recommended) {
@@ -615,6 +607,7 @@ int ppu_ras_init(struct ppu_device *ppu)
 
 	ras->ppu = ppu;
 	mutex_init(&ras->lock);
+	ratelimit_state_init(&ras->repeat_rs, 5 * HZ, 10);
 	INIT_LIST_HEAD(&ras->pages);
 	xa_init(&ras->cecc_hits);
 	xa_init(&ras->uecc_addrs);

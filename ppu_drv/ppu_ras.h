@@ -7,6 +7,7 @@
 
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/ratelimit.h>
 #include <linux/xarray.h>
 
 #include "ppu_ecc_policy.h"
@@ -53,7 +54,9 @@ struct ppu_ras_page {
  * @nr_pages: entries of @pages
  * @pending: a UECC page waits for the last close of the device
  * @ce: corrected errors, volatile and aggregate
- * @ue: uncorrectable errors, volatile and aggregate
+ * @ue: uncorrectable errors, volatile and aggregate; a repeat at an
+ *	address already recorded and retired counts as volatile only (it is
+ *	not written to flash again)
  * @parity: parity errors, volatile and aggregate
  * @cecc_hits: corrected errors per address (key: address / 8)
  * @uecc_addrs: addresses that had an uncorrectable error (key: address / 8)
@@ -62,6 +65,7 @@ struct ppu_ras_page {
  * @repair_failure: a row repair failed for lack of a spare row
  * @rma: the RMA verdict
  * @reset_recommended: too many uncorrectable errors since the load
+ * @repeat_rs: rate limit of the uevents of repeated UECCs at a known address
  */
 struct ppu_ras {
 	struct ppu_device *ppu;
@@ -82,6 +86,7 @@ struct ppu_ras {
 	bool repair_failure;
 	struct ppu_ecc_rma rma;
 	bool reset_recommended;
+	struct ratelimit_state repeat_rs;
 };
 
 int ppu_ras_init(struct ppu_device *ppu);

@@ -100,6 +100,13 @@ static int ppu_submit_pin_bos(struct ppu_job *job)
 		}
 		/* Device memory stays allocated while the job holds the BO. */
 		if (ppu_gem_is_vram(job->bos[i])) {
+			/* Its data is lost: reading it again only costs a recovery. */
+			if (READ_ONCE(to_ppu_vram_bo(job->bos[i])->poisoned)) {
+				drm_dbg_driver(job->bos[i]->dev,
+					       "submit: BO %u is on a page with an uncorrectable error\n",
+					       i);
+				return -EIO;
+			}
 			buf->size = job->bos[i]->size;
 			buf->hbm_addr = to_ppu_vram_bo(job->bos[i])->addr;
 			continue;
@@ -260,7 +267,8 @@ static int ppu_submit_check_args(struct drm_device *dev,
  * a syncobj without a fence at its point (none submitted yet), a bad
  * extension; -EFAULT for a bad user pointer; -ENOMEM; -ECANCELED for a
  * banned context; -EBUSY when the file has max_jobs_per_file jobs in
- * flight; -EOPNOTSUPP for a BO imported from another device.
+ * flight; -EOPNOTSUPP for a BO imported from another device; -EIO for a
+ * VRAM BO on a page that had an uncorrectable error.
  */
 int ppu_submit_ioctl(struct drm_device *dev, void *data,
 		     struct drm_file *file)

@@ -25,6 +25,10 @@ int ppu_vram_init(struct ppu_vram *vram, u64 size)
 	INIT_LIST_HEAD(&vram->bos);
 	vram->size = size;
 	vram->retired_bytes = 0;
+	vram->clear = true;
+	atomic64_set(&vram->clears, 0);
+	atomic64_set(&vram->clear_bytes, 0);
+	atomic64_set(&vram->clear_ns, 0);
 	return ppu_buddy_init(&vram->mm, size, SZ_4K);
 }
 

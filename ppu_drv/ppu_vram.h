@@ -5,6 +5,7 @@
 #ifndef _PPU_VRAM_H_
 #define _PPU_VRAM_H_
 
+#include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include "ppu_compat.h"
@@ -17,6 +18,11 @@
  * @size: bytes of HBM
  * @retired_bytes: bytes reserved for retired pages
  * @bos: live buffers in device memory, for debugfs
+ * @clear: new buffers are cleared (debugfs vram_clear; always, but for
+ *	benchmarks)
+ * @clears: buffers cleared
+ * @clear_bytes: bytes cleared
+ * @clear_ns: time spent clearing
  */
 struct ppu_vram {
 	struct mutex lock; /* protects mm and reserved */
@@ -25,6 +31,10 @@ struct ppu_vram {
 	u64 size;
 	u64 retired_bytes;
 	struct list_head bos;
+	bool clear;
+	atomic64_t clears;
+	atomic64_t clear_bytes;
+	atomic64_t clear_ns;
 };
 
 int ppu_vram_init(struct ppu_vram *vram, u64 size);

@@ -120,6 +120,23 @@ struct drm_ppu_gem_create {
  * three quarters of the device memory); a buffer counts against the file
  * that created it until it is freed, also while a job still holds it
  * after the file was closed.
+ *
+ * A new buffer in device memory reads zero in every byte: the driver has
+ * the memory controller clear it before GEM_CREATE returns, so no buffer
+ * shows what an earlier owner left there. It is cleared on allocation
+ * rather than on free because the allocator never hands out a retired
+ * page, nor one whose retirement waits for its buffer: a clear never
+ * writes over a bad page (it would erase the evidence of a UECC that is
+ * still pending), and memory freed at teardown is not cleared for nobody.
+ * A buffer freed while a job still references it goes back to the
+ * allocator only when that job has ended. The clear writes whole
+ * codewords without reading them: it raises no ECC event, and a weak cell
+ * in the buffer reports its corrected error at the next read as before.
+ * -EIO if the clear failed (an address/command parity error).
+ *
+ * A buffer on a page that had an uncorrectable error (UECC) has lost its
+ * data: from the event on, SUBMIT fails with -EIO at once for a job that
+ * references it, and its page is retired when the buffer is freed.
  */
 #define DRM_PPU_GEM_CREATE_VRAM		(1u << 0)
 
@@ -245,7 +262,8 @@ struct drm_ppu_ctx_destroy {
  * ppu.ko's max_jobs_per_file jobs in flight (default 1024; a job counts
  * from its submit until the driver frees it, shortly after its fence
  * signalled); -EOPNOTSUPP if a BO (command buffer or list) was imported
- * from another device.
+ * from another device; -EIO if a BO of the list is in device memory on a
+ * page that had an uncorrectable error.
  */
 struct drm_ppu_submit {
 	/** @ctx_id: in, context of the job; -ENOENT if not one of this file's. */
