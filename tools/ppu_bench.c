@@ -529,6 +529,22 @@ static bool set_wrong_hints(unsigned int pct)
 	return true;
 }
 
+static unsigned int param_uint(const char *mod, const char *name)
+{
+	char path[128];
+	unsigned int v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", mod,
+		 name);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%u", &v) != 1)
+		v = 0;
+	if (f)
+		fclose(f);
+	return v;
+}
+
 /* How the recoveries treated a context so far. */
 static struct drm_ppu_ctx_query_reset ctx_query(uint32_t ctx)
 {
@@ -1770,22 +1786,6 @@ static void attacker(struct hostile_report *rep, uint64_t deadline)
 	counters_check("hostile-attacker");
 	__atomic_store_n(&rep->done, true, __ATOMIC_SEQ_CST);
 	_exit(0);
-}
-
-static unsigned int param_uint(const char *mod, const char *name)
-{
-	char path[128];
-	unsigned int v = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", mod,
-		 name);
-	f = fopen(path, "r");
-	if (!f || fscanf(f, "%u", &v) != 1)
-		v = 0;
-	if (f)
-		fclose(f);
-	return v;
 }
 
 struct victim_job {
