@@ -4,9 +4,10 @@
 # make bench: boot the VM once and run tools/ppu-bench: the recovery-time
 # ratio of the amd-gfx RFC scenario and its cost with the guilty job on
 # the first ring, innocent jobs lost under serial and classic recovery,
-# NOP throughput with recovery on vs off, recovery time against the number
-# of shared rings with the serial and the group strategy (modules reloaded
-# in the guest for each ring count), the same with wrong hardware hints, a
+# NOP throughput with recovery on vs off, what clearing new device-memory
+# buffers costs an allocation, recovery time against the number of shared
+# rings with the serial and the group strategy (modules reloaded in the
+# guest for each ring count), the same with wrong hardware hints, a
 # hostile client against a victim (ppu.ko reloaded with its default
 # per-file limits) and jobs run twice across all of them. Prints
 # "bench: <name> <value> <unit>" lines; the figures are described in
@@ -53,6 +54,7 @@ rc=0
 \$B rfc || rc=1
 \$B lost || rc=1
 \$B nop || rc=1
+\$B vram || rc=1
 echo "# scaling: ppu_sim.ko and ppu.ko reloaded per ring count (nr_gfx=1 nr_compute=N-1), ppu.ko with $PARAMS $SCALE_PARAMS:"
 echo "#   replay_budget_ms and max_resets raised so that the budget never cuts a recovery short and all N-1 innocent heads are probed"
 echo "#   (15 probes of 150 ms heads take ~2.4 s, close to the default 3000 ms budget); probe_timeout_ms 300 stays above a head's runtime"
@@ -121,6 +123,9 @@ END {
 	check("guilty_position_ratio", "<=", 1.10)
 	check("innocent_lost_serial", "==", 0)
 	check("nop_throughput_ratio", ">=", 0.98)
+	# device memory cleared at GEM_CREATE: what it costs an allocation
+	check("vram_alloc_64k_clear_ratio", ">=", 0.50)
+	info("vram_alloc_64m_clear_ratio", "64 MB buffers, no target")
 	if ("recovery_growth_linearity" in v)
 		printf "make bench: %-40s %-8s (1.0 = linear growth; %s ms per added ring)\n",
 			"recovery_growth_linearity", v["recovery_growth_linearity"], v["recovery_ms_per_added_ring"]

@@ -14,6 +14,9 @@
  *   ppu-bench lost           innocent_lost_serial, innocent_lost_classic,
  *                            innocent_lost_wrong_hints
  *   ppu-bench nop            nop_throughput_ratio (serial vs off)
+ *   ppu-bench vram           vram_alloc_64k_clear_ratio,
+ *                            vram_alloc_64m_clear_ratio (VRAM allocation
+ *                            with vs without clearing)
  *   ppu-bench scale N [variant...]  recovery_ms_per_ring_N, on a device
  *                            that has N shared rings (1 gfx + N-1
  *                            compute); variants serial (default), group,
@@ -1373,6 +1376,211 @@ static int bench_nop(void)
 }
 
 /*
+ * vram_alloc_64k_clear_ratio, vram_alloc_64m_clear_ratio: the cost of
+ * clearing every new buffer in device memory. GEM_CREATE with
+ * DRM_PPU_GEM_CREATE_VRAM has the memory controller clear the buffer
+ * before it returns; debugfs vram_clear ("0"/"1") turns that off and on
+ * and counts the clears, their bytes and their time. A run creates and
+ * closes N buffers of one size in a loop (one buffer at a time, so each
+ * lands where the last one was freed); its figure is buffers per second.
+ * N is chosen once per size and setting, from a short calibration, so
+ * that every run takes about VRAM_RUN_S. Runs with clearing on and off
+ * alternate (ABBA) for VRAM_ROUNDS rounds; the figure is the median over
+ * the rounds of the round's on/off throughput ratio (1.0: clearing is
+ * free). A run with clearing on must count exactly N clears of the
+ * buffer's size in vram_clear, a run with clearing off none. Target for
+ * 64 KB VRAM_64K_TARGET: clearing a small buffer may cost at most what
+ * allocating it costs. 64 MB has no target: its clear is bound by memory
+ * bandwidth, not by the driver.
+ *
+ * vram_clear is set back to 1 at the end, also when the bench fails.
+ */
+#define VRAM_ROUNDS		5
+#define VRAM_RUN_S		1.0
+#define VRAM_CALIB_S		0.25
+#define VRAM_64K_TARGET		0.50
+
+struct vram_clear {
+	int enabled;
+	uint64_t clears, bytes, ns;
+};
+
+static bool vram_clear_changed;
+
+/* debugfs vram_clear; false if the driver has none. */
+static bool read_vram_clear(struct vram_clear *c)
+{
+	char path[300], key[16];
+	unsigned long long v;
+	FILE *f;
+
+	memset(c, 0, sizeof(*c));
+	c->enabled = -1;
+	snprintf(path, sizeof(path), "%s/vram_clear", dbgdir);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (fscanf(f, "%15s %llu", key, &v) == 2) {
+		if (!strcmp(key, "enabled"))
+			c->enabled = v;
+		else if (!strcmp(key, "clears"))
+			c->clears = v;
+		else if (!strcmp(key, "bytes"))
+			c->bytes = v;
+		else if (!strcmp(key, "ns"))
+			c->ns = v;
+	}
+	fclose(f);
+	return c->enabled >= 0;
+}
+
+static void set_vram_clear(bool on)
+{
+	vram_clear_changed = true;
+	dbg_write("vram_clear", on ? "1" : "0");
+}
+
+/* atexit: never leave device memory handed out uncleared */
+static void vram_clear_restore(void)
+{
+	char path[300];
+	FILE *f;
+
+	if (!vram_clear_changed)
+		return;
+	snprintf(path, sizeof(path), "%s/vram_clear", dbgdir);
+	f = fopen(path, "w");
+	if (f) {
+		fputs("1", f);
+		fclose(f);
+	}
+}
+
+static uint32_t vram_new(uint64_t size)
+{
+	struct drm_ppu_gem_create c = {
+		.size = size, .flags = DRM_PPU_GEM_CREATE_VRAM,
+	};
+
+	xioctl(DRM_IOCTL_PPU_GEM_CREATE, &c, "GEM_CREATE (VRAM)");
+	return c.handle;
+}
+
+static void gem_close(uint32_t handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+
+	xioctl(DRM_IOCTL_GEM_CLOSE, &c, "GEM_CLOSE");
+}
+
+/*
+ * Create and close @n VRAM buffers of @size; buffers per second. Adds the
+ * clear engine's time (vram_clear ns) to *@clear_ns.
+ */
+static double vram_alloc_run(uint64_t size, unsigned int n, bool clear,
+			     uint64_t *clear_ns)
+{
+	struct vram_clear c0, c1;
+	unsigned int i;
+	uint64_t t;
+
+	set_vram_clear(clear);
+	read_vram_clear(&c0);
+	t = now_ns();
+	for (i = 0; i < n; i++)
+		gem_close(vram_new(size));
+	t = now_ns() - t;
+	read_vram_clear(&c1);
+	if (c1.clears - c0.clears != (clear ? n : 0) ||
+	    c1.bytes - c0.bytes != (clear ? n * size : 0)) {
+		printf("# vram: %u buffers of %llu bytes with clearing %s: vram_clear counted %llu clears, %llu bytes\n",
+		       n, (unsigned long long)size, clear ? "on" : "off",
+		       (unsigned long long)(c1.clears - c0.clears),
+		       (unsigned long long)(c1.bytes - c0.bytes));
+		fail("%s", "vram_clear did not count the clears");
+	}
+	*clear_ns += c1.ns - c0.ns;
+	return n / (t / 1e9);
+}
+
+/* N so that a run (clearing on or off) takes about VRAM_RUN_S. */
+static unsigned int vram_alloc_calibrate(uint64_t size, bool clear)
+{
+	unsigned int i = 0;
+	uint64_t t0, t;
+	double n;
+
+	set_vram_clear(clear);
+	gem_close(vram_new(size)); /* warm up */
+	t0 = now_ns();
+	do {
+		gem_close(vram_new(size));
+		i++;
+		t = now_ns() - t0;
+	} while (t < VRAM_CALIB_S * 1e9);
+	n = i * (VRAM_RUN_S * 1e9 / t);
+	return n < 1 ? 1 : n;
+}
+
+/* Prints the figures of @name; returns the ratio. */
+static double vram_alloc_figure(const char *name, uint64_t size)
+{
+	double on[VRAM_ROUNDS], off[VRAM_ROUNDS], ratio[VRAM_ROUNDS];
+	unsigned int n_on = vram_alloc_calibrate(size, true);
+	unsigned int n_off = vram_alloc_calibrate(size, false), i;
+	uint64_t clear_ns = 0;
+	double r, mon, moff;
+
+	for (i = 0; i < VRAM_ROUNDS; i++) {
+		bool on_first = !(i % 2);
+
+		if (on_first)
+			on[i] = vram_alloc_run(size, n_on, true, &clear_ns);
+		off[i] = vram_alloc_run(size, n_off, false, &clear_ns);
+		if (!on_first)
+			on[i] = vram_alloc_run(size, n_on, true, &clear_ns);
+		ratio[i] = on[i] / off[i];
+	}
+	set_vram_clear(true);
+	printf("# %s: %u rounds (ABBA) of create+close of a %llu KB VRAM buffer, %u times with clearing on, %u times off (~%.1f s a run), buffers/s on/off:",
+	       name, VRAM_ROUNDS, (unsigned long long)(size >> 10), n_on,
+	       n_off, VRAM_RUN_S);
+	for (i = 0; i < VRAM_ROUNDS; i++)
+		printf(" %.0f/%.0f", on[i], off[i]);
+	printf("\n");
+	r = median(ratio, VRAM_ROUNDS);
+	mon = median(on, VRAM_ROUNDS);
+	moff = median(off, VRAM_ROUNDS);
+	printf("# %s: per buffer %.1f us with clearing, %.1f us without; the clear engine itself %.1f us (vram_clear ns / clears)\n",
+	       name, 1e6 / mon, 1e6 / moff,
+	       clear_ns / 1e3 / ((double)n_on * VRAM_ROUNDS));
+	printf("bench: %s_clear_per_s %.1f buffers/s\n", name, mon);
+	printf("bench: %s_noclear_per_s %.1f buffers/s\n", name, moff);
+	printf("bench: %s_clear_ratio %.3f ratio\n", name, r);
+	return r;
+}
+
+static int bench_vram(void)
+{
+	struct vram_clear c;
+
+	if (!read_vram_clear(&c))
+		fail("%s", "vram: no vram_clear in debugfs (a driver without VRAM clearing, or without device memory)");
+	atexit(vram_clear_restore);
+	printf("# vram: ppu.ko max_bo_size_mb=%u max_vram_mb_per_file=%u (0: three quarters of the device memory), ppu_sim hbm_mb=%u; vram_clear enabled %d, %llu clears so far\n",
+	       param_uint("ppu", "max_bo_size_mb"),
+	       param_uint("ppu", "max_vram_mb_per_file"),
+	       param_uint("ppu_sim", "hbm_mb"), c.enabled,
+	       (unsigned long long)c.clears);
+	printf("# vram_alloc_*_clear_ratio = median over %u ABBA rounds of (buffers/s with clearing / buffers/s without), create+close in a loop; target for 64k >= %.2f, 64m printed\n",
+	       VRAM_ROUNDS, VRAM_64K_TARGET);
+	vram_alloc_figure("vram_alloc_64k", 64ull << 10);
+	vram_alloc_figure("vram_alloc_64m", 64ull << 20);
+	set_vram_clear(true);
+	return 0;
+}
+
+/*
  * recovery_ms_per_ring_N: a device with N shared rings (gfx0 and compute0
  * .. compute<N-2>). Every shared ring but the last gets an innocent head
  * (DELAY SCALE_DELAY_US + WRITE), gfx0 first; then the last compute ring
@@ -1941,7 +2149,7 @@ static int bench_double(void)
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		fail("%s", "usage: ppu-bench rfc|lost|nop|scale N [variant...]|hostile [S]|double|linearity N:T...|scaling S2 S16 G2 G16");
+		fail("%s", "usage: ppu-bench rfc|lost|nop|vram|scale N [variant...]|hostile [S]|double|linearity N:T...|scaling S2 S16 G2 G16");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(argv[1], "linearity"))
 		return bench_linearity(argc - 2, argv + 2);
@@ -1963,6 +2171,8 @@ int main(int argc, char **argv)
 		return bench_lost();
 	if (!strcmp(argv[1], "nop"))
 		return bench_nop();
+	if (!strcmp(argv[1], "vram"))
+		return bench_vram();
 	if (!strcmp(argv[1], "scale") && argc > 2)
 		return bench_scale(atoi(argv[2]), argc - 3, argv + 3);
 	if (!strcmp(argv[1], "hostile"))
