@@ -5,11 +5,12 @@
 # ratio of the amd-gfx RFC scenario and its cost with the guilty job on
 # the first ring, innocent jobs lost under serial and classic recovery,
 # NOP throughput with recovery on vs off, what clearing new device-memory
-# buffers costs an allocation, recovery time against the number of shared
-# rings with the serial and the group strategy (modules reloaded in the
-# guest for each ring count), the same with wrong hardware hints, a
-# hostile client against a victim (ppu.ko reloaded with its default
-# per-file limits) and jobs run twice across all of them. Prints
+# buffers costs an allocation and the clear engine's speed against an
+# engine COPY, recovery time against the number of shared rings with the
+# serial and the group strategy (modules reloaded in the guest for each
+# ring count), the same with wrong hardware hints, a hostile client
+# against a victim (ppu.ko reloaded with its default per-file limits) and
+# jobs run twice across all of them. Prints
 # "bench: <name> <value> <unit>" lines; the figures are described in
 # Documentation/bench.rst. PPU_BENCH_LOG: serial log path (default
 # build/bench-serial.log).
@@ -123,9 +124,10 @@ END {
 	check("guilty_position_ratio", "<=", 1.10)
 	check("innocent_lost_serial", "==", 0)
 	check("nop_throughput_ratio", ">=", 0.98)
-	# device memory cleared at GEM_CREATE: what it costs an allocation
+	# device memory cleared at GEM_CREATE: its cost, and the clear engine
 	check("vram_alloc_64k_clear_ratio", ">=", 0.50)
 	info("vram_alloc_64m_clear_ratio", "64 MB buffers, no target")
+	check("vram_clear_64m_vs_copy", ">=", 1)
 	if ("recovery_growth_linearity" in v)
 		printf "make bench: %-40s %-8s (1.0 = linear growth; %s ms per added ring)\n",
 			"recovery_growth_linearity", v["recovery_growth_linearity"], v["recovery_ms_per_added_ring"]

@@ -16,7 +16,9 @@
  *   ppu-bench nop            nop_throughput_ratio (serial vs off)
  *   ppu-bench vram           vram_alloc_64k_clear_ratio,
  *                            vram_alloc_64m_clear_ratio (VRAM allocation
- *                            with vs without clearing)
+ *                            with vs without clearing),
+ *                            vram_clear_64m_vs_copy (clear engine vs
+ *                            engine COPY speed)
  *   ppu-bench scale N [variant...]  recovery_ms_per_ring_N, on a device
  *                            that has N shared rings (1 gfx + N-1
  *                            compute); variants serial (default), group,
@@ -1391,14 +1393,34 @@ static int bench_nop(void)
  * buffer's size in vram_clear, a run with clearing off none. Target for
  * 64 KB VRAM_64K_TARGET: clearing a small buffer may cost at most what
  * allocating it costs. 64 MB has no target: its clear is bound by memory
- * bandwidth, not by the driver.
+ * bandwidth, not by the driver, and vram_clear_64m_vs_copy rates it.
+ *
+ * vram_clear_64m_vs_copy: the speed of the clear engine over that of an
+ * engine COPY. Clear speed: the bytes / ns deltas of vram_clear around
+ * one 64 MB allocation, median of VRAM_CLEAR_SAMPLES allocations. COPY
+ * speed: jobs of COPY commands (one 32-bit word each) on the first sdma
+ * ring (gfx0 if there is none), each job copying consecutive words of a
+ * fresh (cleared) VRAM buffer into a shmem buffer; as many jobs back to
+ * back as take about COPY_RUN_S, bytes copied / wall time from the first
+ * submit to the last fence, median of COPY_RUNS runs. Every copied word
+ * must read 0 (the source was cleared). Target >= COPY_TARGET.
  *
  * vram_clear is set back to 1 at the end, also when the bench fails.
  */
 #define VRAM_ROUNDS		5
 #define VRAM_RUN_S		1.0
 #define VRAM_CALIB_S		0.25
+#define VRAM_CLEAR_SAMPLES	9
 #define VRAM_64K_TARGET		0.50
+#define COPY_RUN_S		1.0
+#define COPY_RUNS		3
+#define COPY_ATTEMPTS		6
+#define COPY_STREAMS		16
+/* a stream of COPYs fits DRM_PPU_MAX_CMD_BYTES: 5 dwords a command */
+#define COPY_MAX_PER_JOB	(DRM_PPU_MAX_CMD_BYTES / 20)
+#define COPY_MAX_JOBS		512u
+#define COPY_SRC_SIZE		(256u << 10)
+#define COPY_TARGET		1.0
 
 struct vram_clear {
 	int enabled;
@@ -1560,9 +1582,193 @@ static double vram_alloc_figure(const char *name, uint64_t size)
 	return r;
 }
 
+/* Clear speed of one 64 MB buffer, bytes per second, from vram_clear. */
+static double vram_clear_speed(uint64_t size)
+{
+	double speed[VRAM_CLEAR_SAMPLES];
+	struct vram_clear c0, c1;
+	unsigned int i;
+
+	set_vram_clear(true);
+	for (i = 0; i < VRAM_CLEAR_SAMPLES; i++) {
+		uint32_t h;
+
+		read_vram_clear(&c0);
+		h = vram_new(size);
+		read_vram_clear(&c1);
+		gem_close(h);
+		if (c1.clears != c0.clears + 1 || c1.bytes - c0.bytes != size)
+			fail("%s", "vram_clear did not count a 64 MB clear");
+		speed[i] = (c1.bytes - c0.bytes) /
+			   ((c1.ns - c0.ns ? c1.ns - c0.ns : 1) / 1e9);
+	}
+	printf("# vram_clear 64 MB: bytes/ns deltas of debugfs vram_clear around %u single allocations, MB/s:",
+	       VRAM_CLEAR_SAMPLES);
+	for (i = 0; i < VRAM_CLEAR_SAMPLES; i++)
+		printf(" %.0f", speed[i] / 1e6);
+	printf("\n");
+	return median(speed, VRAM_CLEAR_SAMPLES);
+}
+
+struct copy_bench {
+	struct bo cmd, dst;
+	uint32_t src, ctx, class, per_job;
+	uint32_t sos[COPY_MAX_JOBS];
+};
+
+/* Stream j copies words [j * per_job, (j + 1) * per_job) src -> dst. */
+static void copy_streams(struct copy_bench *cb, uint32_t per_job)
+{
+	uint32_t j, k;
+
+	cb->per_job = per_job;
+	for (j = 0; j < COPY_STREAMS; j++) {
+		uint32_t *cs = &cb->cmd.map[j * DRM_PPU_MAX_CMD_BYTES / 4];
+
+		for (k = 0; k < per_job; k++) {
+			uint32_t off = (j * per_job + k) * 4;
+
+			cs[5 * k] = DRM_PPU_CMD(DRM_PPU_OP_COPY, 4);
+			cs[5 * k + 1] = 0;	/* the VRAM buffer */
+			cs[5 * k + 2] = off;
+			cs[5 * k + 3] = 1;	/* the shmem buffer */
+			cs[5 * k + 4] = off;
+		}
+	}
+}
+
+/*
+ * @jobs jobs of COPYs back to back; bytes copied per second, or -1 if a
+ * job failed.
+ */
+static double copy_run(struct copy_bench *cb, unsigned int jobs)
+{
+	uint32_t bos[2] = { cb->src, cb->dst.handle };
+	unsigned int i, words = cb->per_job * COPY_STREAMS, bad = 0;
+	uint64_t t;
+
+	for (i = 0; i < words; i++)
+		cb->dst.map[i] = 0xffffffff;
+	t = now_ns();
+	for (i = 0; i < jobs; i++) {
+		struct drm_ppu_submit sub = {
+			.ctx_id = cb->ctx, .ring_class = cb->class,
+			.cmd_handle = cb->cmd.handle,
+			.cmd_offset = (i % COPY_STREAMS) * DRM_PPU_MAX_CMD_BYTES,
+			.cmd_length = cb->per_job * 20,
+			.bo_handles = (uintptr_t)bos, .bo_count = 2,
+			.out_syncobj = cb->sos[i],
+		};
+
+		xioctl(DRM_IOCTL_PPU_SUBMIT, &sub, "SUBMIT (COPY)");
+	}
+	if (drmSyncobjWait(fd, cb->sos, jobs,
+			   now_ns() + 4 * BENCH_WAIT_S * 1000000000ll,
+			   DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL))
+		fail("%s", "COPY jobs did not finish");
+	t = now_ns() - t;
+	for (i = 0; i < jobs; i++) {
+		int st = job_status(cb->sos[i]);
+
+		if (st != 1) {
+			printf("# copy: job %u of %u ended with %d\n", i, jobs,
+			       st);
+			return -1;
+		}
+	}
+	for (i = 0; i < words && i < jobs * cb->per_job; i++)
+		bad += cb->dst.map[i] != 0;
+	if (bad) {
+		printf("# copy: %u of %u copied words are not 0: the fresh VRAM buffer was not cleared\n",
+		       bad, words);
+		fail("%s", "a fresh VRAM buffer did not read zero");
+	}
+	return (double)jobs * cb->per_job * 4 / (t / 1e9);
+}
+
+/* Engine COPY speed, bytes per second. */
+static double copy_speed(void)
+{
+	struct copy_bench cb = { 0 };
+	double speed[COPY_RUNS], t_word;
+	unsigned int i, jobs, got;
+	uint64_t t;
+
+	cb.class = ring_count(DRM_PPU_RING_SDMA) ? DRM_PPU_RING_SDMA :
+		   DRM_PPU_RING_GFX;
+	cb.ctx = ctx_new();
+	cb.cmd = bo_new(COPY_STREAMS * DRM_PPU_MAX_CMD_BYTES);
+	cb.dst = bo_new(COPY_SRC_SIZE);
+	set_vram_clear(true);
+	cb.src = vram_new(COPY_SRC_SIZE);
+	for (i = 0; i < COPY_MAX_JOBS; i++)
+		if (drmSyncobjCreate(fd, 0, &cb.sos[i]))
+			die("syncobj create");
+
+	/* calibrate: the time of one word, from jobs of 256 COPYs */
+	copy_streams(&cb, 256);
+	copy_run(&cb, 1); /* warm up */
+	t = now_ns();
+	if (copy_run(&cb, 4) < 0)
+		fail("%s", "a COPY job of the calibration failed");
+	t_word = (now_ns() - t) / 1e9 / (4 * 256);
+	/* a job of at most ~100 ms, as many jobs as take COPY_RUN_S */
+	cb.per_job = 0.1 / t_word;
+	if (cb.per_job > COPY_MAX_PER_JOB)
+		cb.per_job = COPY_MAX_PER_JOB;
+	if (cb.per_job < 64)
+		cb.per_job = 64;
+	copy_streams(&cb, cb.per_job);
+	/* and the time of such a job, with its round trip */
+	t = now_ns();
+	if (copy_run(&cb, 2) < 0)
+		fail("%s", "a COPY job of the calibration failed");
+	jobs = COPY_RUN_S / ((now_ns() - t) / 2e9);
+	jobs = jobs < 2 ? 2 : jobs > COPY_MAX_JOBS ? COPY_MAX_JOBS : jobs;
+
+	/*
+	 * A ring is hung when it retired nothing for half its timeout (250
+	 * ms on sdma with bench.sh's sdma_timeout_ms=500): a vCPU starved by
+	 * the host that long gets a COPY job found guilty. Such a run is
+	 * dropped and retried on a new context.
+	 */
+	for (i = 0, got = 0; i < COPY_ATTEMPTS && got < COPY_RUNS; i++) {
+		struct recovery r0, r1;
+
+		read_recovery(&r0);
+		speed[got] = copy_run(&cb, jobs);
+		if (speed[got] >= 0) {
+			got++;
+			continue;
+		}
+		read_recovery(&r1);
+		printf("# copy: run %u dropped (recoveries +%llu: a job found hung, the vCPU starved?), retried on a new context\n",
+		       i, (unsigned long long)(r1.recoveries - r0.recoveries));
+		cb.ctx = ctx_new();
+	}
+	if (!got)
+		fail("%s", "every COPY run failed");
+	printf("# copy: %u runs of %u jobs x %u COPY commands (one 32-bit word each) on %s0, VRAM -> shmem, KB/s:",
+	       got, jobs, cb.per_job,
+	       cb.class == DRM_PPU_RING_SDMA ? "sdma" : "gfx");
+	for (i = 0; i < got; i++)
+		printf(" %.1f", speed[i] / 1e3);
+	printf("\n");
+
+	for (i = 0; i < COPY_MAX_JOBS; i++)
+		syncobj_free(cb.sos[i]);
+	gem_close(cb.src);
+	munmap(cb.cmd.map, COPY_STREAMS * DRM_PPU_MAX_CMD_BYTES);
+	munmap(cb.dst.map, COPY_SRC_SIZE);
+	gem_close(cb.cmd.handle);
+	gem_close(cb.dst.handle);
+	return median(speed, got);
+}
+
 static int bench_vram(void)
 {
 	struct vram_clear c;
+	double clear, copy;
 
 	if (!read_vram_clear(&c))
 		fail("%s", "vram: no vram_clear in debugfs (a driver without VRAM clearing, or without device memory)");
@@ -1576,6 +1782,14 @@ static int bench_vram(void)
 	       VRAM_ROUNDS, VRAM_64K_TARGET);
 	vram_alloc_figure("vram_alloc_64k", 64ull << 10);
 	vram_alloc_figure("vram_alloc_64m", 64ull << 20);
+
+	clear = vram_clear_speed(64ull << 20);
+	copy = copy_speed();
+	printf("# vram_clear_64m_vs_copy = clear speed of 64 MB (median bytes/ns of vram_clear) / engine COPY speed (median bytes/s of COPY jobs); target >= %.1f\n",
+	       COPY_TARGET);
+	printf("bench: vram_clear_64m_mb_per_s %.1f MB/s\n", clear / 1e6);
+	printf("bench: engine_copy_mb_per_s %.4f MB/s\n", copy / 1e6);
+	printf("bench: vram_clear_64m_vs_copy %.1f ratio\n", clear / copy);
 	set_vram_clear(true);
 	return 0;
 }
