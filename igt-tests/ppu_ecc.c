@@ -407,11 +407,17 @@ static void must_device_reset(void)
 	igt_assert_f(ret == 0, "device_reset: %d (%s)\n", ret, strerror(-ret));
 }
 
-/* every DRM file closed, the ECC history erased, the load-time flow run */
+/*
+ * every DRM file closed, the ECC history erased, the load-time flow run;
+ * children a failed subtest left behind are ended first, so that one
+ * failure costs one subtest
+ */
 static void clean_slate(void)
 {
 	int ret;
 
+	igt_kill_children(SIGKILL);
+	__igt_waitchildren();
 	drop_fd();
 	ret = ppu_debugfs_write(dbg_dir, "flash_reset", "ERASE");
 	igt_assert_f(ret == 0, "flash_reset ERASE: %d\n", ret);
@@ -618,6 +624,41 @@ static void test_cecc_two_hits(void)
 	e = must_fentry(fdump_read(), addr);
 	igt_assert_f(!has_flag(e, "retired") && !has_flag(e, "repaired"), "flags %s\n", e->flags);
 	reopen();
+}
+
+/*
+ * A page retired while its record never reaches the flash (the flash's
+ * power cut at the next write: writes are dropped and report success)
+ * stays retired through device_reset, which used to rebuild the retired
+ * pages from flash alone and put it back in service; the reset records it
+ * again.
+ */
+static void test_retired_kept_without_record(void)
+{
+	static struct ras_snap b, a, r;
+	const uint64_t addr = taddr(11, 10, 0);
+	const struct fentry *e;
+
+	clean_slate();
+	snap(&b);
+	inject("powercut 1");
+	make_cecc(addr, p_cecc_threshold + 1);
+	snap(&a);
+	assert_page(&a, addr, "cecc", "reserved");
+	igt_assert_f(!fentry_of(fdump_read(), addr) ||
+		     !has_flag(fentry_of(fdump_read(), addr), "retired"),
+		     "the retirement reached the flash despite the power cut\n");
+
+	must_device_reset();	/* the flash has power again */
+	snap(&r);
+	snap_dump("after device_reset", &r);
+	assert_page(&r, addr, "cecc", "reserved");
+	igt_assert_eq_u64(r.mem_total, a.mem_total);
+	igt_assert_eq_u64(b.mem_total - r.mem_total, SZ_64K);
+	e = must_fentry(fdump_read(), addr);
+	igt_assert_f(has_flag(e, "retired"), "flags %s after device_reset\n", e->flags);
+	reopen();
+	assert_device_works(fd);
 }
 
 /* ------------------------------------------------------------------ UECC */
@@ -1410,17 +1451,47 @@ static int vram_bo_create(int dfd, uint64_t size, uint32_t *handle)
 	return ret;
 }
 
-/* HBM address of the newest VRAM buffer, from debugfs vram_bos */
-static uint64_t vram_newest_addr(void)
+/* the HBM addresses of debugfs vram_bos, in @addrs; returns how many */
+static unsigned int vram_bos_list(uint64_t *addrs, unsigned int max)
 {
-	static char buf[8192];
+	static char buf[65536];
 	char *line, *save = NULL;
-	uint64_t addr = UINT64_MAX;
+	unsigned int n = 0;
 
 	igt_assert(ppu_debugfs_read(dbg_dir, "vram_bos", buf, sizeof(buf)) >= 0);
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		addr = strtoull(line, NULL, 0);
-	igt_assert_f(addr != UINT64_MAX, "no VRAM buffer in vram_bos\n");
+	for (line = strtok_r(buf, "\n", &save); line && n < max;
+	     line = strtok_r(NULL, "\n", &save))
+		addrs[n++] = strtoull(line, NULL, 0);
+	return n;
+}
+
+/*
+ * Create a VRAM buffer and return its HBM address: the one entry of
+ * vram_bos that was not there before. Another process creating a buffer
+ * at the same moment makes that ambiguous: the test then fails rather
+ * than aim at somebody else's buffer (callers create theirs while no
+ * other process of the test allocates).
+ */
+static uint64_t vram_bo_create_at(int dfd, uint64_t size, uint32_t *handle)
+{
+	static uint64_t before[1024], after[1024];
+	unsigned int nb, na, fresh = 0;
+	uint64_t addr = UINT64_MAX;
+
+	nb = vram_bos_list(before, 1024);
+	igt_assert_eq(vram_bo_create(dfd, size, handle), 0);
+	na = vram_bos_list(after, 1024);
+	for (unsigned int i = 0; i < na; i++) {
+		bool old = false;
+
+		for (unsigned int j = 0; j < nb && !old; j++)
+			old = after[i] == before[j];
+		if (!old) {
+			addr = after[i];
+			fresh++;
+		}
+	}
+	igt_assert_f(fresh == 1, "%u new VRAM buffers where one was created\n", fresh);
 	return addr;
 }
 
@@ -1531,9 +1602,8 @@ static void test_vram_cecc_pending(void)
 	clean_slate();
 	snap(&b);
 	ctx = ppu_ctx_create(fd);
-	igt_assert_eq(vram_bo_create(fd, SZ_64K, &vram), 0);
+	addr = vram_bo_create_at(fd, SZ_64K, &vram);
 	sys = ppu_bo_create(fd, PPU_PAGE_SIZE);
-	addr = vram_newest_addr();
 	igt_info("VRAM buffer at %#" PRIx64 "\n", addr);
 
 	ppu_cs_write(&cs, 0, 64, 0x600dcafe);
@@ -1583,9 +1653,8 @@ static void test_vram_uecc_job(void)
 	clean_slate();
 	snap(&b);
 	ctx = ppu_ctx_create(fd);
-	igt_assert_eq(vram_bo_create(fd, SZ_64K, &vram), 0);
+	addr = vram_bo_create_at(fd, SZ_64K, &vram);
 	sys = ppu_bo_create(fd, PPU_PAGE_SIZE);
-	addr = vram_newest_addr();
 
 	inject("flip2 %#" PRIx64 " 3 17", addr + 128);
 	igt_assert_eq(vram_copy_job(fd, ctx, vram, 128, sys), -EIO);
@@ -1691,16 +1760,16 @@ static void test_uecc_owners_scope(void)
 		close(dfd);
 	}
 
+	/* B's buffer exists before A's: A aims at its own */
+	wait_at_least(&sh->stage, 1, 30000, "B's job");
 	/* A: two contexts, a buffer on the page that goes bad */
 	ctx = ppu_ctx_create(fd);
 	ctx_idle = ppu_ctx_create(fd);
-	igt_assert_eq(vram_bo_create(fd, SZ_64K, &vram), 0);
+	addr = vram_bo_create_at(fd, SZ_64K, &vram);
 	sys = ppu_bo_create(fd, PPU_PAGE_SIZE);
-	addr = vram_newest_addr();
 	/* C: holds nothing */
 	cfd = ppu_open();
 	cfd_ctx = ppu_ctx_create(cfd);
-	wait_at_least(&sh->stage, 1, 30000, "B's job");
 
 	vram_write_job(fd, ctx, vram, 256, 0xa11ce);
 	inject("flip2 %#" PRIx64 " 3 17", addr + 256);
@@ -1767,9 +1836,8 @@ static void test_uecc_free_reserves_first(void)
 		uint64_t addr;
 
 		ctx = ppu_ctx_create(fd);
-		igt_assert_eq(vram_bo_create(fd, SZ_64K, &vram), 0);
+		addr = vram_bo_create_at(fd, SZ_64K, &vram);
 		sys = ppu_bo_create(fd, PPU_PAGE_SIZE);
-		addr = vram_newest_addr();
 		/* off 512: other subtests leave weak cells lower in this page */
 		vram_write_job(fd, ctx, vram, 512, 0xb0b);
 		inject("flip2 %#" PRIx64 " 3 17", addr + 512);
@@ -1872,6 +1940,10 @@ igt_main
 	igt_describe("3 CECC at one address retire its 64 KiB page; sysfs and ioctl agree");
 	igt_subtest("cecc-three-hits-retires")
 		test_cecc_three_hits();
+
+	igt_describe("a page retired while its flash record is lost stays retired through device_reset");
+	igt_subtest("retired-kept-without-record")
+		test_retired_kept_without_record();
 
 	igt_describe("2 CECC at one address: counted, nothing retired");
 	igt_subtest("cecc-two-hits-kept")

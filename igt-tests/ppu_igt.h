@@ -101,6 +101,9 @@ void igt_log(const char *domain, enum igt_log_level level, const char *format, .
 bool __igt_fork(void);
 void igt_waitchildren(void);
 void igt_waitchildren_timeout(int seconds, const char *reason);
+/* signal every igt_fork() child still running; reap them, no verdict */
+void igt_kill_children(int signal);
+int __igt_waitchildren(void);
 
 /* run @fn(signal or 0) when the test exits, also after a failure or signal */
 typedef void (*igt_exit_handler_t)(int sig);

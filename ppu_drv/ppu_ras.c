@@ -80,6 +80,10 @@ static const struct kernel_param_ops ppu_ras_scope_ops = {
 module_param_cb(uecc_scope, &ppu_ras_scope_ops, &uecc_scope_owners, 0644);
 MODULE_PARM_DESC(uecc_scope, "Who loses its work on an uncorrectable error: device (every context, default) or owners (the files holding a buffer on the bad page, and the job that read it); may change at run time");
 
+/* Values of &ppu_ras.uecc_addrs. */
+#define PPU_RAS_UECC_SEEN	BIT(0)	/* had a UECC */
+#define PPU_RAS_UECC_REPAIRED	BIT(1)	/* repaired, tested clean, in service */
+
 static const char * const ppu_ras_type_names[] = {
 	[PPU_HW_RAS_CECC] = "cecc",
 	[PPU_HW_RAS_UECC] = "uecc",
@@ -332,7 +336,20 @@ static void ppu_ras_handle_uecc(struct ppu_ras *ras, u64 addr)
 	ras->ue[PPU_RAS_VOLATILE]++;
 	ras->ue[PPU_RAS_AGGREGATE]++;
 	ppu_ras_record(ras, addr, PPU_ECC_UECC);
-	xa_store(&ras->uecc_addrs, addr >> 3, xa_mk_value(1), GFP_KERNEL);
+	/*
+	 * A row repaired at an earlier load fails again: recorded as a failed
+	 * repair, so that no later load spends another spare on it or tests
+	 * it back into service (seed 000).
+	 */
+	if ((xa_to_value(xa_load(&ras->uecc_addrs, addr >> 3)) &
+	     PPU_RAS_UECC_REPAIRED) && ras->flash_ok) {
+		ppu_flash_set_flags(&ras->flash, addr, PPU_ECC_F_REPAIR_FAILED |
+				    PPU_ECC_F_RETIRED);
+		drm_info(&ppu->drm, "0x%llx was repaired at an earlier load and failed again: never repaired again\n",
+			 addr);
+	}
+	xa_store(&ras->uecc_addrs, addr >> 3, xa_mk_value(PPU_RAS_UECC_SEEN),
+		 GFP_KERNEL);
 	/*
 	 * Retire first: retired now if no buffer holds the page, else when the
 	 * last one is freed (ppu_ras_vram_free()). Either way no buffer created
@@ -512,8 +529,8 @@ static int ppu_ras_load_flow(struct ppu_ras *ras)
 				 xa_mk_value(e->tally[PPU_ECC_CECC].count),
 				 GFP_KERNEL);
 		if (e->tally[PPU_ECC_UECC].count)
-			xa_store(&ras->uecc_addrs, e->addr >> 3, xa_mk_value(1),
-				 GFP_KERNEL);
+			xa_store(&ras->uecc_addrs, e->addr >> 3,
+				 xa_mk_value(PPU_RAS_UECC_SEEN), GFP_KERNEL);
 		if (e->flags & PPU_ECC_F_REPAIRED) {
 			if (e->type == PPU_ECC_UECC)
 				ras->remap_unc++;
@@ -545,6 +562,16 @@ static int ppu_ras_load_flow(struct ppu_ras *ras)
 		switch (r->action) {
 		case PPU_ECC_ACT_REPAIRED:
 			ppu_flash_set_flags(&ras->flash, r->addr, r->set_flags);
+			fallthrough;
+		case PPU_ECC_ACT_TESTED_CLEAN:
+			/* Back in service: a new UECC here fails the repair. */
+			if (entries[i].type == PPU_ECC_UECC)
+				xa_store(&ras->uecc_addrs, r->addr >> 3,
+					 xa_mk_value(PPU_RAS_UECC_SEEN |
+						     PPU_RAS_UECC_REPAIRED),
+					 GFP_KERNEL);
+			if (r->action == PPU_ECC_ACT_TESTED_CLEAN)
+				break;
 			if (entries[i].type == PPU_ECC_UECC)
 				ras->remap_unc++;
 			else
@@ -852,6 +879,62 @@ void ppu_ras_vram_free(struct ppu_device *ppu, struct list_head *blocks)
 	mutex_unlock(&ras->lock);
 }
 
+/*
+ * Forget what was learnt from the flash and the events since the load, as
+ * before a load flow: a device reset runs the flow again. Lock held.
+ */
+static void ppu_ras_forget_history(struct ppu_ras *ras)
+{
+	lockdep_assert_held(&ras->lock);
+	xa_destroy(&ras->cecc_hits);
+	xa_destroy(&ras->uecc_addrs);
+	ras->repair_failure = false;
+	ras->rma.reasons = 0;
+	ras->rma.warnings = 0;
+	ras->remap_corr = 0;
+	ras->remap_unc = 0;
+	ras->ce[PPU_RAS_AGGREGATE] = 0;
+	ras->ue[PPU_RAS_AGGREGATE] = 0;
+	ras->parity[PPU_RAS_AGGREGATE] = 0;
+}
+
+/* Is an address of @page repaired and back in service? Lock held. */
+static bool ppu_ras_page_repaired(struct ppu_ras *ras, u64 page)
+{
+	unsigned long idx;
+	void *v;
+
+	xa_for_each_range(&ras->uecc_addrs, idx, v, page >> 3,
+			  (page + PPU_ECC_PAGE_SIZE - 1) >> 3)
+		if (xa_to_value(v) & PPU_RAS_UECC_REPAIRED)
+			return true;
+	return false;
+}
+
+/*
+ * After the load flow of a device reset: the pages retired before it that
+ * the flow did not retire again stay retired, unless it repaired them.
+ * Retiring them again records them in flash once more. Lock held.
+ */
+static void ppu_ras_keep_retired_pages(struct ppu_ras *ras,
+				       struct list_head *kept)
+{
+	struct ppu_ras_page *p, *tmp, *now;
+
+	list_for_each_entry_safe(p, tmp, kept, link) {
+		list_del(&p->link);
+		if (!ppu_ras_find_page(ras, p->addr) &&
+		    !ppu_ras_page_repaired(ras, p->addr)) {
+			drm_info(&ras->ppu->drm, "page 0x%llx stays retired: the ECC history in flash did not hold it\n",
+				 p->addr);
+			now = ppu_ras_retire(ras, p->addr, p->cause);
+			if (now)
+				now->timestamp = p->timestamp;
+		}
+		kfree(p);
+	}
+}
+
 /**
  * ppu_ras_device_reset - full device reset with the load-time flow
  * @ppu: the device, with no DRM file open
@@ -860,14 +943,21 @@ void ppu_ras_vram_free(struct ppu_device *ppu, struct list_head *blocks)
  * without reloading the module (seed 000: a reset repairs UECC). A reset
  * domain wedged by a failed reset runs again after a successful one.
  *
- * Return: 0, -EBUSY while a DRM file is open, -ENODEV without HBM, or the
- * error of a failed hardware reset.
+ * Pages retired since the driver loaded stay retired (their record may
+ * have failed to reach the flash) unless the flow repaired their cells;
+ * after a debugfs flash_reset, the flow decides from the erased store
+ * alone.
+ *
+ * Return: 0, -EBUSY while a DRM file is open, -ENODEV without HBM, the
+ * error of a failed hardware reset, or of loading the ECC records (the
+ * reset was done, the pages retired before are kept).
  */
 int ppu_ras_device_reset(struct ppu_device *ppu)
 {
 	struct ppu_ras *ras = &ppu->ras;
 	struct ppu_hw *hw = ppu->hw;
-	int ret;
+	LIST_HEAD(kept);
+	int ret, load;
 
 	if (!hw->ras_ops)
 		return -ENODEV;
@@ -894,26 +984,32 @@ int ppu_ras_device_reset(struct ppu_device *ppu)
 		drm_sched_serial_domain_unwedge(&ppu->domain);
 	hw->ras_ops->hbm_reset(hw);
 	mutex_lock(&ras->lock);
-	/* Decide again, from flash, as a driver load does. */
-	ppu_ras_free_pages(ras);
+	/*
+	 * Decide again, from flash, as a driver load does; but a page retired
+	 * in this driver's life stays retired unless a repair put its cells
+	 * back in service: its record may never have reached the flash.
+	 */
+	if (ras->forget_retired)
+		ppu_ras_free_pages(ras);
+	else
+		list_splice_init(&ras->pages, &kept);
+	ras->forget_retired = false;
+	ras->nr_pages = 0;
 	ppu_vram_release_reserved(&ras->vram);
-	xa_destroy(&ras->cecc_hits);
-	xa_destroy(&ras->uecc_addrs);
-	ras->repair_failure = false;
-	ras->rma.reasons = 0;
-	ras->rma.warnings = 0;
-	ras->remap_corr = 0;
-	ras->remap_unc = 0;
-	ras->ce[PPU_RAS_AGGREGATE] = 0;
-	ras->ue[PPU_RAS_AGGREGATE] = 0;
-	ras->parity[PPU_RAS_AGGREGATE] = 0;
+	ppu_ras_forget_history(ras);
 	/* The load drops the counts the wear policy kept in RAM: write them. */
 	ppu_flash_flush(&ras->flash);
-	ret = ppu_flash_load(&ras->flash);
-	ras->flash_ok = !ret;
+	load = ppu_flash_load(&ras->flash);
+	ras->flash_ok = !load;
+	if (load)
+		drm_err(&ppu->drm, "device reset: ECC records in flash unusable (%d)\n",
+			load);
 	ret = ppu_ras_load_flow(ras);
+	ppu_ras_keep_retired_pages(ras, &kept);
 	ras->reset_recommended = false;
 	ras->ue[PPU_RAS_VOLATILE] = 0;
+	if (!ret)
+		ret = load;
 	mutex_unlock(&ras->lock);
 	mutex_unlock(&ppu->files_lock);
 	return ret;

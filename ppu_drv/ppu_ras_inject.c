@@ -237,6 +237,9 @@ int ppu_ras_flash_reset(struct ppu_device *ppu)
 	was_ok = ras->flash_ok;
 	ret = ppu_flash_reset(&ras->flash, PPU_FLASH_RESET_CONFIRM);
 	ras->flash_ok = !ret;
+	/* By request: the next device reset starts from the erased history. */
+	if (!ret)
+		ras->forget_retired = true;
 	mutex_unlock(&ras->lock);
 	drm_warn(&ppu->drm, "ECC history in flash erased by request\n");
 	if (!ret && !was_ok)

@@ -8,6 +8,12 @@
 #   reload-repair-flow     6 UECC recorded, `rmmod ppu; insmod ppu.ko`:
 #                          5 repaired (flag in flash), 1 retired, nothing
 #                          pending, the kernel log says so
+#   uecc-after-repair-retires
+#                          an address repaired by reload-repair-flow gets a
+#                          UECC again: flash_dump flags it repair_failed, the
+#                          reload retires its page and repairs nothing (seed
+#                          000: a repaired address that fails again is not
+#                          repaired again, nor tested back into service)
 #   ecc-off-keeps-retired  a page retired by CECC, reload with ecc=0: the
 #                          retired pages stay listed and out of mem_total,
 #                          new CECC hits retire nothing (shell checks plus
@@ -47,7 +53,7 @@
 #   PPU-ECC-RELOAD: <step>: PASS|FAIL
 #   PPU-ECC-RELOAD: END rc=N
 # `ecc-reload.sh --list` prints the step names (on the host too).
-STEPS="reload-repair-flow ecc-off-keeps-retired rma-no-spare-rows failed-repair-once powercut-compaction weak-cell-wear restore uevents"
+STEPS="reload-repair-flow uecc-after-repair-retires ecc-off-keeps-retired rma-no-spare-rows failed-repair-once powercut-compaction weak-cell-wear restore uevents"
 if [ "${1:-}" = --list ]; then
 	for s in $STEPS; do echo "$s"; done
 	exit 0
@@ -192,6 +198,30 @@ check "mem_total one page short" [ "$(rd mem_total)" = $((HBM - 65536)) ]
 check "nothing pending" [ "$(rd retirement_pending)" = 0 ]
 check "remapped_rows_uncorrectable 5" [ "$(rd remapped_rows_uncorrectable)" = 5 ]
 check "rma_status none" [ "$(rd rma_status)" = none ]
+end
+
+# ------------------------------------------------------------------------
+begin uecc-after-repair-retires
+R=""
+for a in $A; do
+	case $(fflags "$a") in *repaired*) R=$a; break ;; esac
+done
+if [ -z "$R" ]; then
+	fail "no address repaired by reload-repair-flow"
+else
+	unc=$(rd remapped_rows_uncorrectable)
+	hold_open
+	uecc "$R" || fail "UECC at $R"
+	release
+	f=$(fflags "$R")
+	check "flash_dump: $R flagged repair_failed ($f)" sh -c "echo '$f' | grep -q repair_failed"
+	reload_ppu
+	show
+	check "$R retired after the reload" is_retired "$R"
+	check "no new repair" [ "$(rd remapped_rows_uncorrectable)" = "$unc" ]
+	check "kernel log: 0 repairs" \
+		sh -c 'dmesg | grep "ECC load flow" | tail -n1 | grep -q " 0 repairs,"'
+fi
 end
 
 # ------------------------------------------------------------------------
