@@ -172,11 +172,14 @@ struct ppu_hw_hbm_info {
  * @PPU_HW_RAS_CECC: a read was corrected by ECC
  * @PPU_HW_RAS_UECC: a read had an uncorrectable error
  * @PPU_HW_RAS_PARITY: an address/command parity error; the access was dropped
+ * @PPU_HW_RAS_OVERFLOW: the event FIFO was full and dropped events; sent
+ *	once the FIFO has room again, after the events it still held
  */
 enum ppu_hw_ras_type {
 	PPU_HW_RAS_CECC,
 	PPU_HW_RAS_UECC,
 	PPU_HW_RAS_PARITY,
+	PPU_HW_RAS_OVERFLOW,
 };
 
 /**
@@ -185,12 +188,15 @@ enum ppu_hw_ras_type {
  * @addr: HBM address of the failing codeword (or access)
  * @bank: bank of @addr
  * @row: row of @addr in @bank
+ * @lost: PPU_HW_RAS_OVERFLOW: events dropped since the last overflow event
+ *	(@addr, @bank and @row are 0: which addresses they had is unknown)
  */
 struct ppu_hw_ras_event {
 	enum ppu_hw_ras_type type;
 	u64 addr;
 	u32 bank;
 	u32 row;
+	u32 lost;
 };
 
 /**

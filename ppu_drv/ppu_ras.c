@@ -88,6 +88,7 @@ static const char * const ppu_ras_type_names[] = {
 	[PPU_HW_RAS_CECC] = "cecc",
 	[PPU_HW_RAS_UECC] = "uecc",
 	[PPU_HW_RAS_PARITY] = "parity",
+	[PPU_HW_RAS_OVERFLOW] = "overflow",
 };
 
 static struct ppu_hw *ras_hw(struct ppu_ras *ras)
@@ -405,6 +406,25 @@ static void ppu_ras_handle_parity(struct ppu_ras *ras, u64 addr)
 	drm_sched_serial_recover(&ppu->domain, DRM_SCHED_SERIAL_CAUSE_PARITY);
 }
 
+/*
+ * The device dropped events: which addresses they had is unknown, so
+ * nothing can be retired for them now. A lost UECC loses no work: the
+ * engine stopped the job that read the bad data, which fails its own
+ * context (ppu_ras_job_poisoned()), and a codeword stays uncorrectable
+ * until rewritten, so the next read raises the event again and retires
+ * the page then. A lost CECC is one count fewer towards cecc_threshold.
+ * Counted (ras/events_lost), logged, announced.
+ */
+static void ppu_ras_handle_overflow(struct ppu_ras *ras, u32 lost)
+{
+	mutex_lock(&ras->lock);
+	ras->events_lost += lost;
+	mutex_unlock(&ras->lock);
+	drm_err_ratelimited(&ras->ppu->drm, "memory error FIFO overflow: %u events lost; a lost UECC's page is retired at its next read\n",
+			    lost);
+	ppu_ras_uevent(ras, "overflow", 0);
+}
+
 static void ppu_ras_irq(void *data, const struct ppu_hw_ras_event *ev)
 {
 	struct ppu_ras *ras = data;
@@ -424,6 +444,9 @@ static void ppu_ras_irq(void *data, const struct ppu_hw_ras_event *ev)
 		break;
 	case PPU_HW_RAS_PARITY:
 		ppu_ras_handle_parity(ras, ev->addr);
+		break;
+	case PPU_HW_RAS_OVERFLOW:
+		ppu_ras_handle_overflow(ras, ev->lost);
 		break;
 	}
 }

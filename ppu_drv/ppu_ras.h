@@ -65,6 +65,7 @@ struct ppu_ras_page {
  * @repair_failure: a row repair failed for lack of a spare row
  * @rma: the RMA verdict
  * @reset_recommended: too many uncorrectable errors since the load
+ * @events_lost: memory error events the device's FIFO dropped since the load
  * @forget_retired: the ECC history was erased (debugfs flash_reset): the
  *	next device reset decides the retired pages from the flash alone
  * @repeat_rs: rate limit of the uevents of repeated UECCs at a known address
@@ -88,6 +89,7 @@ struct ppu_ras {
 	bool repair_failure;
 	struct ppu_ecc_rma rma;
 	bool reset_recommended;
+	u64 events_lost;
 	bool forget_retired;
 	struct ratelimit_state repeat_rs;
 };

@@ -262,6 +262,19 @@ static ssize_t reset_recommended_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(reset_recommended);
 
+static ssize_t events_lost_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct ppu_ras *ras = &dev_to_ppu(dev)->ras;
+	u64 v;
+
+	mutex_lock(&ras->lock);
+	v = ras->events_lost;
+	mutex_unlock(&ras->lock);
+	return sysfs_emit(buf, "%llu\n", v);
+}
+static DEVICE_ATTR_RO(events_lost);
+
 /* The ECC record store in flash: its state and wear (ppu_flash.c). */
 static bool ppu_ras_flash_stats(struct device *dev, struct ppu_flash_stats *st)
 {
@@ -340,6 +353,7 @@ static struct attribute *ppu_ras_attrs[] = {
 	&dev_attr_mem_total.attr,
 	&dev_attr_mem_available.attr,
 	&dev_attr_reset_recommended.attr,
+	&dev_attr_events_lost.attr,
 	&dev_attr_device_reset.attr,
 	&dev_attr_ecc_store.attr,
 	&dev_attr_flash_erases.attr,

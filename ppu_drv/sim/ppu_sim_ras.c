@@ -26,6 +26,7 @@
  * @head: next event to deliver
  * @tail: next free slot
  * @lost: events dropped because the FIFO was full
+ * @lost_reported: @lost as of the last overflow event
  * @handler: the driver's handler
  * @handler_data: its cookie
  * @work: delivers the events
@@ -38,6 +39,7 @@ struct ppu_sim_ras {
 	u32 head;
 	u32 tail;
 	u64 lost;
+	u64 lost_reported;
 	ppu_hw_ras_fn handler;
 	void *handler_data;
 	struct work_struct work;
@@ -84,11 +86,20 @@ static void ppu_sim_ras_work(struct work_struct *work)
 
 	for (;;) {
 		spin_lock_irqsave(&ras->lock, flags);
-		if (ras->head == ras->tail) {
+		if (ras->head != ras->tail) {
+			ev = ras->fifo[ras->head++ % PPU_SIM_RAS_FIFO];
+		} else if (ras->lost != ras->lost_reported) {
+			/* The overflow flag: how many, not which. */
+			ev = (struct ppu_hw_ras_event) {
+				.type = PPU_HW_RAS_OVERFLOW,
+				.lost = min_t(u64, ras->lost - ras->lost_reported,
+					      U32_MAX),
+			};
+			ras->lost_reported += ev.lost;
+		} else {
 			spin_unlock_irqrestore(&ras->lock, flags);
 			return;
 		}
-		ev = ras->fifo[ras->head++ % PPU_SIM_RAS_FIFO];
 		fn = ras->handler;
 		data = ras->handler_data;
 		spin_unlock_irqrestore(&ras->lock, flags);

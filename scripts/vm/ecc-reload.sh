@@ -106,6 +106,7 @@ cecc() { # address hits
 	i=0
 	while [ $i -lt "$2" ]; do inject "read $1 8" || return 1; i=$((i + 1)); done
 }
+not_repaired() { ! klog | grep -q "$1 repaired"; }
 retired_line() { grep -i "^$(page "$1") " "$RAS/retired_pages"; }
 is_retired() { retired_line "$1" > /dev/null; }
 # flash_dump flags of an address
@@ -218,9 +219,9 @@ else
 	reload_ppu
 	show
 	check "$R retired after the reload" is_retired "$R"
-	check "no new repair" [ "$(rd remapped_rows_uncorrectable)" = "$unc" ]
-	check "kernel log: 0 repairs" \
-		sh -c 'dmesg | grep "ECC load flow" | tail -n1 | grep -q " 0 repairs,"'
+	# the 6th address of reload-repair-flow may be repaired now, not $R
+	check "at most one new repair" [ "$(rd remapped_rows_uncorrectable)" -le $((unc + 1)) ]
+	check "kernel log: $R not repaired again" not_repaired "$R"
 fi
 end
 
