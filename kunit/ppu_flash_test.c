@@ -46,6 +46,8 @@
  * @writes: write() calls
  * @erases: erase blocks erased
  * @out_of_range: accesses outside @mem (the store must never make one)
+ * @overwrites: writes over bytes not erased since they were programmed
+ *		(the store must never make one: NOR flash only clears bits)
  */
 struct ram_flash {
 	u8 *mem;
@@ -56,6 +58,7 @@ struct ram_flash {
 	u32 writes;
 	u32 erases;
 	u32 out_of_range;
+	u32 overwrites;
 };
 
 static bool ram_flash_bad_range(struct ram_flash *rf, u32 off, u32 len)
@@ -83,6 +86,8 @@ static int ram_flash_write(void *ctx, u32 off, const void *buf, u32 len)
 	if (ram_flash_bad_range(rf, off, len))
 		return -EINVAL;
 	rf->writes++;
+	if (memchr_inv(rf->mem + off, 0xff, len))
+		rf->overwrites++;
 	if (rf->tear_countdown && !--rf->tear_countdown) {
 		/* Power lost part way: a prefix is programmed. */
 		memcpy(rf->mem + off, buf, min(len, rf->tear_bytes));
@@ -116,6 +121,7 @@ static const struct ppu_flash_ops ram_flash_ops = {
 /**
  * struct flash_fixture - per test: one flash, and the stores opened on it
  * @rf: the flash
+ * @policy: set on every store before its load, as ppu_ras.c does
  * @stores: each "boot" opens a new store over @rf; finished by the exit hook
  * @nr_stores: stores initialised
  * @cleanup: called by the exit hook with @cleanup_data, if set
@@ -123,6 +129,7 @@ static const struct ppu_flash_ops ram_flash_ops = {
  */
 struct flash_fixture {
 	struct ram_flash rf;
+	struct ppu_flash_policy policy;
 	struct ppu_flash stores[6];
 	u32 nr_stores;
 	void (*cleanup)(void *data);
@@ -157,6 +164,9 @@ static void ppu_flash_test_exit(struct kunit *test)
 	u32 i;
 
 	KUNIT_EXPECT_EQ(test, fx->rf.out_of_range, 0u);
+	/* An erase that does nothing makes the store write over old bytes. */
+	if (!fx->rf.erase_is_noop)
+		KUNIT_EXPECT_EQ(test, fx->rf.overwrites, 0u);
 	if (fx->cleanup)
 		fx->cleanup(fx->cleanup_data);
 	for (i = 0; i < fx->nr_stores; i++)
@@ -174,6 +184,7 @@ static struct ppu_flash *boot(struct kunit *test, int *ret)
 	KUNIT_ASSERT_EQ(test, ppu_flash_init(fl, &ram_flash_ops, &fx->rf,
 					     fx->rf.size, ERASE_SIZE, NULL), 0);
 	fx->nr_stores++;
+	ppu_flash_set_policy(fl, &fx->policy);
 	*ret = ppu_flash_load(fl);
 	return fl;
 }
@@ -777,6 +788,82 @@ static void ppu_flash_crc_valid_nonsense_records_rejected(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, nr, 1);
 	/* Counts from flash saturate instead of wrapping. */
 	KUNIT_EXPECT_EQ(test, e[0].tally[PPU_ECC_UECC].count, U32_MAX);
+}
+
+/*
+ * A slot of zeroes is no erased slot: programming a record over it would
+ * leave zeroes (NOR flash only clears bits). It is corrupt, kept as used.
+ */
+static void ppu_flash_zero_slot_is_corrupt_not_blank(struct kunit *test)
+{
+	struct flash_fixture *fx = test->priv;
+	struct ppu_ecc_entry *e;
+	struct ppu_flash_stats st;
+	struct ppu_flash *fl;
+	int nr;
+
+	fl = format(test);
+	KUNIT_ASSERT_EQ(test, add(fl, A, PPU_ECC_CECC, 1), 0);
+	KUNIT_ASSERT_EQ(test, add(fl, B, PPU_ECC_UECC, 2), 0);
+	memset(fx->rf.mem + REC_OFF + 2 * REC_SIZE, 0, REC_SIZE);
+
+	fl = reboot(test);
+	st = stats_of(fl);
+	KUNIT_EXPECT_EQ(test, st.corrupt, 1u);
+	KUNIT_EXPECT_EQ(test, st.nr_records, 2u);
+	KUNIT_EXPECT_EQ(test, st.next_slot, 3u);
+
+	/* The next record goes after it, into erased bytes. */
+	KUNIT_ASSERT_EQ(test, add(fl, C, PPU_ECC_UECC, 3), 0);
+	KUNIT_EXPECT_EQ(test, fx->rf.overwrites, 0u);
+	fl = reboot(test);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).corrupt, 1u);
+	e = entries_of(test, fl, &nr);
+	KUNIT_ASSERT_EQ(test, nr, 3);
+	KUNIT_EXPECT_EQ(test, e[2].addr, C);
+	KUNIT_EXPECT_EQ(test, e[2].tally[PPU_ECC_UECC].count, 1u);
+}
+
+/*
+ * A record of an address the device does not have (a foreign or corrupt
+ * writer with a good CRC) would spend repair budget and count toward RMA:
+ * corrupt. Events there are refused.
+ */
+static void ppu_flash_record_outside_device_memory_is_corrupt(struct kunit *test)
+{
+	struct flash_fixture *fx = test->priv;
+	struct ppu_ecc_entry *e;
+	struct ppu_flash *fl;
+	int nr;
+
+	/* Written by a store that did not know the memory size. */
+	fl = format(test);
+	KUNIT_ASSERT_EQ(test, add(fl, A, PPU_ECC_UECC, 1), 0);
+	KUNIT_ASSERT_EQ(test, add(fl, B, PPU_ECC_UECC, 2), 0);	/* 4 GiB */
+	KUNIT_ASSERT_EQ(test, add(fl, C, PPU_ECC_CECC, 3), 0);
+	KUNIT_ASSERT_EQ(test, ppu_flash_set_flags(fl, C, PPU_ECC_F_RETIRED), 0);
+	KUNIT_ASSERT_EQ(test, add(fl, D, PPU_ECC_CECC, 4), 0);
+
+	/* The device has 4 GiB: B and C lie outside. */
+	fx->policy.mem_size = 0x100000000ull;
+	fl = reboot(test);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).corrupt, 3u);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).nr_records, 2u);
+	e = entries_of(test, fl, &nr);
+	KUNIT_ASSERT_EQ(test, nr, 2);
+	KUNIT_EXPECT_EQ(test, e[0].addr, A);
+	KUNIT_EXPECT_EQ(test, e[1].addr, D);
+
+	KUNIT_EXPECT_EQ(test, add(fl, B, PPU_ECC_UECC, 5), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ppu_flash_set_flags(fl, C, PPU_ECC_F_RETIRED),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, add(fl, B - 8, PPU_ECC_UECC, 5), 0);
+	/* A compaction keeps what counts only. */
+	KUNIT_ASSERT_EQ(test, ppu_flash_compact(fl), 0);
+	fl = reboot(test);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).corrupt, 0u);
+	entries_of(test, fl, &nr);
+	KUNIT_EXPECT_EQ(test, nr, 3);
 }
 
 static void ppu_flash_stale_generation_ignored(struct kunit *test)
@@ -1507,6 +1594,8 @@ static struct kunit_case ppu_flash_cases[] = {
 	KUNIT_CASE(ppu_flash_huge_count_is_clamped),
 	KUNIT_CASE(ppu_flash_other_version_is_refused),
 	KUNIT_CASE(ppu_flash_crc_valid_nonsense_records_rejected),
+	KUNIT_CASE(ppu_flash_zero_slot_is_corrupt_not_blank),
+	KUNIT_CASE(ppu_flash_record_outside_device_memory_is_corrupt),
 	KUNIT_CASE(ppu_flash_stale_generation_ignored),
 	KUNIT_CASE(ppu_flash_power_loss_in_compaction_keeps_old_image),
 	KUNIT_CASE(ppu_flash_set_flags_only_writes_new_flags),

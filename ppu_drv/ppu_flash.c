@@ -30,7 +30,9 @@
  *   0. Nothing else is written: the header of an image is written exactly
  *   once, when the image is committed, and never rewritten. A cut in the
  *   record leaves a slot that fails its CRC: skipped at the load (and not
- *   reused, it is no longer erased), every older record stays.
+ *   reused, it is no longer erased), every older record stays. A slot is
+ *   blank only when every byte of it reads 0xff: a slot of zeroes is not
+ *   erased, so it is corrupt like a torn one, and never programmed.
  *
  * - A compaction (the active image is full, or a version 1 store is
  *   converted) writes the merged entries into the *inactive* image: it
@@ -208,6 +210,21 @@ static bool ppu_flash_blank(const void *p, size_t len)
 {
 	/* Erased flash reads 0xff; a zero-filled device is empty too. */
 	return !memchr_inv(p, 0xff, len) || !memchr_inv(p, 0, len);
+}
+
+/*
+ * Only erased bytes can be programmed: a slot of zeroes is no blank slot
+ * (a record written over it would read back as zeroes).
+ */
+static bool ppu_flash_erased(const void *p, size_t len)
+{
+	return !memchr_inv(p, 0xff, len);
+}
+
+/* Is @addr in the device memory, as far as the store knows its size? */
+static bool ppu_flash_addr_ok(const struct ppu_flash *fl, u64 addr)
+{
+	return !fl->policy.mem_size || addr < fl->policy.mem_size;
 }
 
 /* Is generation @a newer than @b? */
@@ -485,12 +502,22 @@ static int ppu_flash_write_rec(struct ppu_flash *fl, u32 img, u32 slot,
 			       sizeof(raw));
 }
 
-/* Nothing read from flash is trusted: the CRC first, then every field. */
-static enum ppu_flash_slot ppu_flash_decode(const struct ppu_flash_rec *raw,
-					    struct ppu_flash_record *r)
+/*
+ * Nothing read from flash is trusted: the CRC first, then every field.
+ * *@why says what is wrong with a bad slot.
+ */
+static enum ppu_flash_slot ppu_flash_decode(const struct ppu_flash *fl,
+					    const struct ppu_flash_rec *raw,
+					    struct ppu_flash_record *r,
+					    const char **why)
 {
-	if (ppu_flash_blank(raw, sizeof(*raw)))
+	*why = "bad CRC or contents";
+	if (ppu_flash_erased(raw, sizeof(*raw)))
 		return PPU_FLASH_SLOT_BLANK;
+	if (!memchr_inv(raw, 0, sizeof(*raw))) {
+		*why = "all zero, not erased";
+		return PPU_FLASH_SLOT_BAD;
+	}
 	if (ppu_flash_crc(raw, offsetof(typeof(*raw), crc)) !=
 	    le32_to_cpu(raw->crc))
 		return PPU_FLASH_SLOT_BAD;
@@ -512,12 +539,16 @@ static enum ppu_flash_slot ppu_flash_decode(const struct ppu_flash_rec *raw,
 		return PPU_FLASH_SLOT_BAD;
 	if (!r->count && !r->flags)
 		return PPU_FLASH_SLOT_BAD;
+	if (!ppu_flash_addr_ok(fl, r->addr)) {
+		*why = "address outside the device memory";
+		return PPU_FLASH_SLOT_BAD;
+	}
 	return PPU_FLASH_SLOT_VALID;
 }
 
 static int ppu_flash_read_slot(struct ppu_flash *fl, u32 off,
 			       struct ppu_flash_record *r,
-			       enum ppu_flash_slot *state)
+			       enum ppu_flash_slot *state, const char **why)
 {
 	struct ppu_flash_rec raw;
 	int ret;
@@ -529,7 +560,7 @@ static int ppu_flash_read_slot(struct ppu_flash *fl, u32 off,
 			       ret);
 		return ret;
 	}
-	*state = ppu_flash_decode(&raw, r);
+	*state = ppu_flash_decode(fl, &raw, r, why);
 	return 0;
 }
 
@@ -576,13 +607,14 @@ static int ppu_flash_scan(struct ppu_flash *fl, u32 base, u32 nr, u32 gen,
 {
 	enum ppu_flash_slot state;
 	struct ppu_flash_record r;
+	const char *why;
 	u32 slot;
 	int ret;
 
 	*used = 0;
 	for (slot = 0; slot < nr; slot++) {
 		ret = ppu_flash_read_slot(fl, base + slot * PPU_FLASH_REC_SIZE,
-					  &r, &state);
+					  &r, &state, &why);
 		if (ret)
 			return ret;
 
@@ -594,7 +626,7 @@ static int ppu_flash_scan(struct ppu_flash *fl, u32 base, u32 nr, u32 gen,
 		/* Programmed since the last erase: never written again. */
 		*used = slot + 1;
 		if (state == PPU_FLASH_SLOT_BAD) {
-			ppu_flash_bad_slot(fl, slot, "bad CRC or contents");
+			ppu_flash_bad_slot(fl, slot, why);
 			continue;
 		}
 		if (r.generation != gen) {
@@ -643,6 +675,7 @@ static int ppu_flash_v1_newest_generation(struct ppu_flash *fl, u32 nr,
 {
 	enum ppu_flash_slot state;
 	struct ppu_flash_record r;
+	const char *why;
 	bool any = false;
 	u32 slot;
 	int ret;
@@ -650,7 +683,7 @@ static int ppu_flash_v1_newest_generation(struct ppu_flash *fl, u32 nr,
 	*gen = 0;
 	for (slot = 0; slot < nr; slot++) {
 		ret = ppu_flash_read_slot(fl, ppu_flash_rec_off(fl, 0, slot),
-					  &r, &state);
+					  &r, &state, &why);
 		if (ret)
 			return ret;
 		if (state != PPU_FLASH_SLOT_VALID)
@@ -1060,6 +1093,8 @@ static int ppu_flash_record_locked(struct ppu_flash *fl,
 
 	if (!ppu_flash_writable(fl))
 		return -ENODATA;
+	if (!ppu_flash_addr_ok(fl, ev->addr))
+		return -EINVAL;
 	idx = ppu_flash_get_entry(fl, ev->addr, &found);
 	if (idx < 0)
 		return idx;
@@ -1152,7 +1187,8 @@ void ppu_flash_fini(struct ppu_flash *fl)
  *
  * The newest valid image is loaded (see the top of ppu_flash.c), or a
  * store of layout version 1. Every record slot of it is read and checked.
- * Corrupt and torn records are skipped, counted in
+ * Corrupt and torn records (a bad CRC or field, a slot of zeroes, an
+ * address at or above &ppu_flash_policy.mem_size) are skipped, counted in
  * &ppu_flash_stats.corrupt and logged; the others are merged into one
  * entry per address. Events kept in RAM only are dropped: flush first.
  * Nothing is ever written by a load.
@@ -1179,6 +1215,9 @@ int ppu_flash_load(struct ppu_flash *fl)
  * ppu_flash_set_policy - choose when events reach the flash
  * @fl: the store
  * @policy: see &struct ppu_flash_policy
+ *
+ * Call it before ppu_flash_load(): the load checks the records against
+ * &ppu_flash_policy.mem_size.
  */
 void ppu_flash_set_policy(struct ppu_flash *fl,
 			  const struct ppu_flash_policy *policy)
@@ -1203,7 +1242,8 @@ static bool ppu_flash_event_ok(const struct ppu_ecc_event *ev)
  * slot, so that a power loss at any time loses at most this record. If
  * the store is full, it is compacted first.
  *
- * Return: 0; -EINVAL if @ev is malformed; -ENODATA if no store was loaded;
+ * Return: 0; -EINVAL if @ev is malformed or its address lies outside the
+ * device memory (&ppu_flash_policy.mem_size); -ENODATA if no store was loaded;
  * -EROFS if the store is read only (the events are kept in RAM); -ENOSPC
  * (logged, counted in &ppu_flash_stats.nospc) if even a compacted store
  * has no room; -ENOMEM; or the error of a flash operation (the events are
@@ -1275,7 +1315,8 @@ int ppu_flash_flush(struct ppu_flash *fl)
  * Unless the address already has all of @flags, writes one record: the
  * address's counts not yet written, carrying the flags, or a flag record.
  *
- * Return: 0, -EINVAL if @flags is empty or unknown, or as ppu_flash_append().
+ * Return: 0, -EINVAL if @flags is empty or unknown or @addr lies outside the
+ * device memory, or as ppu_flash_append().
  */
 int ppu_flash_set_flags(struct ppu_flash *fl, u64 addr, u32 flags)
 {
@@ -1293,6 +1334,10 @@ int ppu_flash_set_flags(struct ppu_flash *fl, u64 addr, u32 flags)
 	unsaved = fl->stats.unsaved;
 	if (!ppu_flash_writable(fl)) {
 		ret = -ENODATA;
+		goto out;
+	}
+	if (!ppu_flash_addr_ok(fl, addr)) {
+		ret = -EINVAL;
 		goto out;
 	}
 	idx = ppu_flash_get_entry(fl, addr, &found);

@@ -143,12 +143,16 @@ enum ppu_flash_state {
  *	by count after the first
  * @flush_interval: other events stay in RAM until an event comes this
  *	many seconds after the oldest one kept; 0 writes every event
+ * @mem_size: bytes of device memory: a record on flash of an address at
+ *	or above it is corrupt (skipped at the load), an event or flag there
+ *	is refused; 0: not checked. Set it before ppu_flash_load().
  *
  * Uncorrectable and parity errors are always written at once.
  */
 struct ppu_flash_policy {
 	u32 cecc_threshold;
 	u32 flush_interval;
+	u64 mem_size;
 };
 
 /**
@@ -162,8 +166,8 @@ struct ppu_flash_policy {
  * @nr_entries: distinct addresses
  * @generation: generation of the current image, bumped by compaction and reset
  * @corrupt: slots skipped at the last load (bad CRC or contents, torn
- *	     writes; with version 1, also records missing below the
- *	     header's count)
+ *	     writes, slots of zeroes, addresses outside the device memory;
+ *	     with version 1, also records missing below the header's count)
  * @stale: records of an older generation skipped at the last load
  * @hdr_corrupt: an image header failed its check at the last load (the
  *		 other image was used, if valid)
