@@ -1298,6 +1298,10 @@ static u32 sweep(struct kunit *test, struct cut_fixture *cf, enum cut_op op,
 		ret = sim_boot(test, cf);
 		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "op %d, cut at step %u", op,
 				    step);
+		/* Still taking records, whatever the cut left. */
+		KUNIT_EXPECT_EQ_MSG(test, stats_of(cf->fl).state,
+				    (u32)PPU_FLASH_OK, "op %d, cut at step %u",
+				    op, step);
 		KUNIT_EXPECT_TRUE_MSG(test,
 				      same_entries(cf->fl, before, nr_before) ||
 				      same_entries(cf->fl, after, nr_after),
@@ -1379,6 +1383,108 @@ static void ppu_flash_power_cut_at_every_step(struct kunit *test)
 	kunit_info(test, "power cut swept over %u write and erase steps\n",
 		   total);
 	KUNIT_EXPECT_EQ(test, total, 6u + 4 * (blocks + 1) + 14 + 15 + 16 + 16);
+}
+
+/*
+ * A store of the previous driver on the simulated flash: @nr records of
+ * generation 4 (A: UECC, B: CECC, then one CECC address each), the header
+ * counting them, or torn.
+ */
+static void sim_forge_v1(struct cut_fixture *cf, u32 nr, bool torn)
+{
+	u8 *mem = cf->flash.data;
+	u32 i;
+
+	memset(mem, 0xff, SIM_SIZE);
+	forge_header(mem, 1, nr, 4);
+	for (i = 0; i < nr; i++) {
+		u64 addr = i == 0 ? A : i == 1 ? B : 0x200000ull + 0x1000 * i;
+
+		forge_record(mem, i, addr, i ? PPU_ECC_CECC : PPU_ECC_UECC,
+			     1 + i, 4);
+	}
+	if (torn)
+		mem[13] ^= 0x40;
+}
+
+/*
+ * The issue's case: a version 1 store of 2 records, the power cut at step 6
+ * of its first append (4 block erases of image B, its first record, then
+ * the cut). The load must find the version 1 store, still convertible.
+ */
+static void ppu_flash_v1_cut_in_conversion_stays_writable(struct kunit *test)
+{
+	struct cut_fixture *cf = cut_fixture(test);
+	struct ppu_flash_stats st;
+	struct ppu_ecc_entry *e;
+	int nr;
+
+	sim_forge_v1(cf, 2, false);
+	KUNIT_ASSERT_EQ(test, sim_boot(test, cf), 0);
+	KUNIT_ASSERT_EQ(test, stats_of(cf->fl).version, 1u);
+	ppu_sim_flash_inject_cut(&cf->flash, 6, 0);
+	add(cf->fl, D, PPU_ECC_UECC, 9);
+	KUNIT_ASSERT_FALSE(test, cf->flash.powered);
+
+	KUNIT_ASSERT_EQ(test, sim_boot(test, cf), 0);
+	st = stats_of(cf->fl);
+	KUNIT_EXPECT_STREQ(test, ppu_flash_state_name(st.state), "ok");
+	KUNIT_EXPECT_EQ(test, st.version, 1u);
+	KUNIT_EXPECT_EQ(test, st.corrupt, 0u);
+	entries_of(test, cf->fl, &nr);
+	KUNIT_EXPECT_EQ(test, nr, 2);
+
+	/* The next UECC converts the store and is on flash. */
+	KUNIT_EXPECT_EQ(test, add(cf->fl, D, PPU_ECC_UECC, 10), 0);
+	KUNIT_ASSERT_EQ(test, sim_boot(test, cf), 0);
+	st = stats_of(cf->fl);
+	KUNIT_EXPECT_EQ(test, st.state, (u32)PPU_FLASH_OK);
+	KUNIT_EXPECT_EQ(test, st.version, 2u);
+	e = entries_of(test, cf->fl, &nr);
+	KUNIT_ASSERT_EQ(test, nr, 3);
+	KUNIT_EXPECT_EQ(test, e[1].addr, D);
+	KUNIT_EXPECT_EQ(test, e[1].tally[PPU_ECC_UECC].count, 1u);
+}
+
+/*
+ * The conversion of a version 1 store, cut at every step: with a good and
+ * a torn header, with 2 records and with as many as image A holds.
+ */
+static void ppu_flash_power_cut_at_every_step_of_conversion(struct kunit *test)
+{
+	static const u32 cut_bytes[] = { 0, REC_SIZE / 2, SIM_ERASE };
+	const u32 blocks = SIM_SIZE / 2 / SIM_ERASE;
+	struct cut_fixture *cf = cut_fixture(test);
+	const u32 cap = stats_of(cf->fl).capacity;
+	const u32 sizes[] = { 2, cap };
+	u32 i, j, torn, n, total = 0;
+	struct ppu_flash_stats st;
+
+	for (j = 0; j < ARRAY_SIZE(sizes); j++) {
+		for (torn = 0; torn < 2; torn++) {
+			for (i = 0; i < ARRAY_SIZE(cut_bytes); i++) {
+				sim_forge_v1(cf, sizes[j], torn);
+				KUNIT_ASSERT_EQ(test, sim_boot(test, cf), 0);
+				st = stats_of(cf->fl);
+				KUNIT_ASSERT_EQ(test, st.version, 1u);
+				KUNIT_ASSERT_EQ(test, st.state,
+						(u32)PPU_FLASH_OK);
+				/* A CECC at B: no new record. */
+				n = sweep(test, cf, CUT_APPEND, cut_bytes[i]);
+				st = stats_of(cf->fl);
+				KUNIT_EXPECT_EQ(test, st.version, 2u);
+				KUNIT_EXPECT_EQ(test, st.image, 1u);
+				KUNIT_EXPECT_EQ(test, st.next_slot, sizes[j]);
+				/* Image B's blocks, its records, the header. */
+				KUNIT_EXPECT_EQ(test, n, blocks + sizes[j] + 1);
+				total += n;
+			}
+		}
+	}
+	kunit_info(test, "conversion swept over %u write and erase steps\n",
+		   total);
+	KUNIT_EXPECT_EQ(test, total,
+			2 * ARRAY_SIZE(cut_bytes) * (2 * (blocks + 1) + 2 + cap));
 }
 
 /* The simulated flash itself: block erase, the cut, power back. */
@@ -1606,6 +1712,8 @@ static struct kunit_case ppu_flash_cases[] = {
 	KUNIT_CASE(ppu_flash_v1_torn_header_salvaged),
 	KUNIT_CASE(ppu_flash_sim_flash_cut_and_blocks),
 	KUNIT_CASE(ppu_flash_power_cut_at_every_step),
+	KUNIT_CASE(ppu_flash_v1_cut_in_conversion_stays_writable),
+	KUNIT_CASE(ppu_flash_power_cut_at_every_step_of_conversion),
 	KUNIT_CASE(ppu_flash_weak_cell_million_reads_few_writes),
 	KUNIT_CASE(ppu_flash_policy_writes_uecc_at_once),
 	{}

@@ -62,13 +62,19 @@
  * rewritten in place after every record, and record slots from offset 64
  * to the end of the flash. It is still read: a version 1 header at offset
  * 0, with or without a good CRC (a torn header update: records are then
- * salvaged by their own CRC, from the newest generation found), and no
- * valid version 2 image. Its first write converts it by a compaction into
- * image B, which then wins; that is safe only when every used version 1
- * slot lies below I, which is the case unless the store held more than
- * half the flash's worth of records. Otherwise the store is loaded read
- * only (PPU_FLASH_READONLY): its history counts, new events stay in RAM
- * until an administrator resets the store.
+ * salvaged by their own CRC, from the newest generation found in image
+ * A), and no valid version 2 image. Its first write converts it by a
+ * compaction into image B, which then wins; that is safe only when the
+ * version 1 store ends below I, which is the case unless it held more
+ * than half the flash's worth of records. Otherwise the store is loaded
+ * read only (PPU_FLASH_READONLY): its history counts, new events stay in
+ * RAM until an administrator resets the store. A conversion cut short
+ * leaves pieces of image B (records of the next generation, torn slots, a
+ * torn header) past the version 1 store's last record: the version 1
+ * store ends at its last record of its generation, or at its header's
+ * count if that is more, so those pieces are not taken for its slots; the
+ * load finds the version 1 store as it was, and its next write converts
+ * it again.
  *
  * Flash wear: each write of an event costs a slot, and every capacity
  * slots an image erase. A caller that sees many corrected errors at one
@@ -669,19 +675,30 @@ static int ppu_flash_load_v2(struct ppu_flash *fl, u32 img,
 	return 0;
 }
 
-/* With a version 1 header lost, the newest generation on flash is current. */
-static int ppu_flash_v1_newest_generation(struct ppu_flash *fl, u32 nr,
-					  u32 *gen)
+/*
+ * Where a version 1 store ends, and with a torn header its generation.
+ *
+ * Its records were written one after the other from slot 0 under one
+ * generation, and its header counted them. A conversion cut short by a
+ * power loss leaves pieces of a version 2 image in image B: records of the
+ * next generation, a header, torn slots. They lie past the store's last
+ * record and are no part of it: the store ends at its last record of its
+ * generation, or at the header's count if that is more (*@end, in slots).
+ * With a torn header, the generation is the newest one of the records in
+ * image A, which no conversion writes.
+ */
+static int ppu_flash_v1_probe(struct ppu_flash *fl, u32 nr, u32 count,
+			      bool torn, u32 *gen, u32 *end)
 {
+	/* Version 1 slots wholly in image A: as many as an image holds. */
+	u32 in_a = min(nr, fl->stats.capacity), slot;
 	enum ppu_flash_slot state;
 	struct ppu_flash_record r;
 	const char *why;
 	bool any = false;
-	u32 slot;
 	int ret;
 
-	*gen = 0;
-	for (slot = 0; slot < nr; slot++) {
+	for (slot = 0; torn && slot < in_a; slot++) {
 		ret = ppu_flash_read_slot(fl, ppu_flash_rec_off(fl, 0, slot),
 					  &r, &state, &why);
 		if (ret)
@@ -692,21 +709,28 @@ static int ppu_flash_v1_newest_generation(struct ppu_flash *fl, u32 nr,
 			*gen = r.generation;
 		any = true;
 	}
+
+	*end = count;
+	for (slot = 0; slot < nr; slot++) {
+		ret = ppu_flash_read_slot(fl, ppu_flash_rec_off(fl, 0, slot),
+					  &r, &state, &why);
+		if (ret)
+			return ret;
+		if (state == PPU_FLASH_SLOT_VALID && r.generation == *gen)
+			*end = max(*end, slot + 1);
+	}
 	return 0;
 }
 
 static int ppu_flash_load_v1(struct ppu_flash *fl, const struct ppu_flash_hdr *h,
 			     bool torn)
 {
-	u32 nr = ppu_flash_v1_capacity(fl->size), count = 0, gen, used;
+	u32 nr = ppu_flash_v1_capacity(fl->size), count = 0, gen = 0, end, used;
 	int ret;
 
 	if (torn) {
 		ppu_flash_warn(fl, "version 1 header fails its CRC; salvaging records by their own CRC");
 		fl->stats.hdr_corrupt = true;
-		ret = ppu_flash_v1_newest_generation(fl, nr, &gen);
-		if (ret)
-			return ret;
 	} else {
 		gen = le32_to_cpu(h->generation);
 		count = le32_to_cpu(h->img_size);	/* the record count */
@@ -717,8 +741,17 @@ static int ppu_flash_load_v1(struct ppu_flash *fl, const struct ppu_flash_hdr *h
 			count = nr;
 		}
 	}
+	ret = ppu_flash_v1_probe(fl, nr, count, torn, &gen, &end);
+	if (ret)
+		return ret;
 	fl->stats.generation = gen;
-	ret = ppu_flash_scan(fl, PPU_FLASH_REC_OFF, nr, gen, count, &used);
+	/*
+	 * Image A is read whole (its slots past the store's end are corrupt
+	 * or stale, as before); of image B only what the store reaches into.
+	 */
+	ret = ppu_flash_scan(fl, PPU_FLASH_REC_OFF,
+			     max(end, min(nr, fl->stats.capacity)), gen, count,
+			     &used);
 	if (ret)
 		return ret;
 	fl->stats.version = PPU_FLASH_VERSION_V1;
