@@ -677,6 +677,8 @@ int ppu_ras_init(struct ppu_device *ppu)
 	ppu_flash_set_policy(&ras->flash, &(struct ppu_flash_policy) {
 		.cecc_threshold = cecc_threshold,
 		.flush_interval = flash_flush_s,
+		/* a record of an address outside the HBM is corrupt */
+		.mem_size = hw->hbm.size,
 	});
 	ret = ppu_flash_load(&ras->flash);
 	/* Only an all-erased flash is formatted without being asked. */
