@@ -3,7 +3,7 @@
  * Copyright (c) 2026 The PPU driver authors
  *
  * ppu_isolation: one render client against the others, through device
- * memory (issue 16).
+ * memory and through the RAS path (issue 16).
  *
  * - vram-fresh-reads-zero: client A fills 64 buffers of 64 KB and one of
  *   1 MB in device memory with a pattern (engine WRITE of every 8th dword;
@@ -16,23 +16,37 @@
  *   while a job still runs on it is not handed to another client's
  *   allocations before that job's fence signals; afterwards its memory
  *   may come back, and then reads 0 (the job wrote it last).
+ * - uecc-owners-vs-close: uecc_scope=owners, UECCs in a loop on buffers
+ *   of the test, timed to hit the moment other processes close a render
+ *   file holding 2000 buffers; no splat, the device still runs a job.
+ * - ctx-create-destroy-race: one thread creates contexts, another
+ *   destroys the predictable ids 1..4 as fast as it can, then both on one
+ *   CPU with the destroyer waking from short naps, which preempts the
+ *   creator where CTX_CREATE drops the lock that published the context;
+ *   every return code is one the uAPI documents, and every context is
+ *   accounted for.
  *
  * A test buffer's HBM address comes from debugfs vram_bos, as the entry
  * that the test's own GEM_CREATE added (the list before and after it,
  * with nothing else allocating), never as "the newest". Children are
  * plain fork()s that report into shared memory and never assert; every
  * subtest starts by killing and reaping what a failed one left behind and
- * by closing its files, so one failure costs one subtest. Kernel splats
+ * by closing its files, so one failure costs one subtest. The UECC
+ * subtests start and end with the ECC history erased and a device_reset
+ * (sysfs ras/), as ppu_ecc does, and restore uecc_scope. Kernel splats
  * (KASAN, lockdep, list corruption, WARN) fail the run through the VM
  * harness.
  */
 #define _GNU_SOURCE
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include "ppu_test.h"
+#include "ppu_rr.h"
 
 #define SZ_64K		((uint64_t)0x10000)
 #define SZ_1M		((uint64_t)0x100000)
@@ -55,6 +69,12 @@
 #define BUSY_WORDS	16
 #define BUSY_BATCH	32
 
+/* uecc-owners-vs-close */
+#define OWN_UECCS	12	/* below rma_uecc (16) and rma_retired_pages (32) */
+#define OWN_CHURNERS	2
+#define OWN_BOS		2000
+#define OWN_SECS	20
+
 /*
  * Offsets inside a 64 KB buffer. Device memory is handed out from the top
  * down, the same pages to every test, and defects stay in HBM across
@@ -64,9 +84,12 @@
  * and from each other.
  */
 #define SAMPLE_OFF	20u		/* + n * 32: the sampled dwords */
+#define OWN_BAD_OFF	0xe08u		/* uecc-owners-vs-close */
 #define BUSY_OFF	0x7c8u		/* + k * 4 KB: vram-freed-while-busy-not-reused */
 
 static char dbg_dir[64];
+static char ras_dir[96];
+static char saved_scope[16] = "device";
 static bool have_vram_clear;
 static pid_t main_pid;
 
@@ -481,7 +504,84 @@ static int vram_create_own(int dfd, uint64_t size, uint32_t *h, uint64_t *addr)
 	return ret;
 }
 
-/* ------------------------------------------------------------ debugfs */
+/* ----------------------------------------------------- debugfs and sysfs */
+static int ras_read(const char *name, char *buf, size_t size)
+{
+	return ppu_debugfs_read(ras_dir, name, buf, size);
+}
+
+static uint64_t ras_u64(const char *name)
+{
+	char buf[64];
+	int len = ras_read(name, buf, sizeof(buf));
+
+	igt_assert_f(len > 0, "cannot read %s/%s: %d\n", ras_dir, name, len);
+	return strtoull(buf, NULL, 0);
+}
+
+/* cause and state of the retired page holding @addr; false if not retired */
+static bool page_state(uint64_t addr, char cause[8], char state[12])
+{
+	static char buf[65536];
+	char *line, *save = NULL;
+
+	igt_assert(ras_read("retired_pages", buf, sizeof(buf)) >= 0);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long a;
+
+		if (sscanf(line, "%llx %7s %11s", &a, cause, state) == 3 && a == PAGE_OF(addr))
+			return true;
+	}
+	return false;
+}
+
+static bool wait_pending(uint64_t want, int ms)
+{
+	for (int t = 0; t < ms / 10; t++) {
+		if (ras_u64("retirement_pending") == want)
+			return true;
+		usleep(10 * 1000);
+	}
+	return ras_u64("retirement_pending") == want;
+}
+
+static int __inject(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int __inject(const char *fmt, ...)
+{
+	char cmd[128];
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	ret = ppu_debugfs_write(dbg_dir, "ras_inject", cmd);
+	igt_debug("ras_inject '%s': %d\n", cmd, ret);
+	return ret;
+}
+
+/* two flipped bits in the codeword of @addr: a UECC at its next read */
+static void poison(uint64_t addr)
+{
+	int r = __inject("flip2 %#" PRIx64 " 3 17", addr);
+
+	igt_assert_f(r == 0, "ras_inject flip2 %#" PRIx64 ": %d (%s)\n", addr, r, strerror(-r));
+}
+
+/* the driver reads @addr through the ECC: raises the UECC */
+static void hbm_read(uint64_t addr)
+{
+	int r = __inject("read %#" PRIx64 " 8", addr);
+
+	igt_assert_f(r == 0 || r == -EIO || r == -EBADMSG,
+		     "ras_inject read %#" PRIx64 ": %d (%s)\n", addr, r, strerror(-r));
+}
+
+static int scope_set(const char *scope)
+{
+	return ppu_debugfs_write("/sys/module/ppu/parameters", "uecc_scope", scope);
+}
+
 struct vclear {
 	int enabled;
 	uint64_t clears, bytes, ns;
@@ -505,6 +605,62 @@ static bool vclear_read(struct vclear *v)
 	p = strstr(buf, "ns ");
 	v->ns = p ? strtoull(p + 3, NULL, 10) : 0;
 	return true;
+}
+
+/* ring_recovery: until @recoveries recoveries are done and none runs */
+static bool wait_recovered(uint64_t recoveries, int ms, struct rr *r)
+{
+	for (int t = 0; t <= ms; t += 20) {
+		rr_read_dir(dbg_dir, r);
+		if (r->recoveries >= recoveries && !strcmp(r->state, "idle"))
+			return true;
+		usleep(20 * 1000);
+	}
+	return false;
+}
+
+/* sysfs device_reset: -EBUSY while a file is open or a closed file's job runs */
+static int device_reset(void)
+{
+	int ret = -EBUSY;
+
+	for (int t = 0; t < 600 && ret == -EBUSY; t++) {
+		ret = ppu_debugfs_write(ras_dir, "device_reset", "1");
+		if (ret == -EBUSY)
+			usleep(50 * 1000);
+	}
+	return ret;
+}
+
+/* every file closed, the ECC history erased, the load-time flow run */
+static void clean_slate(void)
+{
+	int ret;
+
+	kids_kill();
+	fds_close_all();
+	ret = ppu_debugfs_write(dbg_dir, "flash_reset", "ERASE");
+	igt_assert_f(ret == 0, "flash_reset ERASE: %d\n", ret);
+	ret = device_reset();
+	igt_assert_f(ret == 0, "device_reset: %d (%s)\n", ret, strerror(-ret));
+	igt_assert_eq(ppu_debugfs_write(ras_dir, "clear_volatile", "1"), 0);
+}
+
+/* a fresh file's context runs a WRITE job to completion */
+static void assert_device_works(void)
+{
+	int dfd = p_open();
+	uint32_t ctx = ppu_ctx_create(dfd);
+	uint32_t bo = ppu_bo_create(dfd, PPU_PAGE_SIZE);
+	uint32_t so = ppu_syncobj_create(dfd);
+	uint32_t *map;
+
+	ppu_submit_write(dfd, ctx, DRM_PPU_RING_GFX, 0, bo, 0, 0x150ca7ed, 0, so);
+	igt_assert_eq(ppu_wait_status(dfd, so, PPU_WAIT_NS), 1);
+	map = ppu_bo_map(dfd, bo, PPU_PAGE_SIZE);
+	igt_assert_eq_u32(map[0], 0x150ca7ed);
+	munmap(map, PPU_PAGE_SIZE);
+	p_close(dfd);
 }
 
 /* start of every subtest: nothing of a failed one is left */
@@ -1005,6 +1161,294 @@ static void test_vram_freed_while_busy(void)
 	munmap(sh, sizeof(*sh));
 }
 
+/* ------------------------------------------------- uecc-owners-vs-close */
+struct own_shm {
+	struct kid_msg kid[OWN_CHURNERS];
+	int stop;
+	int closing[OWN_CHURNERS];
+	int64_t deadline;
+	unsigned int cycles[OWN_CHURNERS], vram[OWN_CHURNERS], shmem[OWN_CHURNERS];
+};
+
+/* open the node, 2000 buffers (device memory while the file may), close */
+static void kid_churn(void *arg, unsigned int idx)
+{
+	struct own_shm *sh = arg;
+	struct kid_msg *m = &sh->kid[idx];
+
+	while (!ld(&sh->stop) && now_ns() < sh->deadline) {
+		int dfd = ppu_open_node("renderD");
+		bool vram = true;
+
+		KID_CHECK(m, dfd >= 0, "no render node\n");
+		for (unsigned int j = 0; j < OWN_BOS; j++) {
+			uint32_t h;
+			int ret = -ENOSPC;
+
+			if (!(j & 63) && (ld(&sh->stop) || now_ns() >= sh->deadline))
+				break;
+			if (vram) {
+				ret = __ppu_bo_create(dfd, SZ_64K, DRM_PPU_GEM_CREATE_VRAM, &h);
+				if (ret == -ENOSPC)
+					vram = false;
+				else
+					sh->vram[idx]++;
+			}
+			if (!vram) {
+				ret = __ppu_bo_create(dfd, SZ_64K, 0, &h);
+				sh->shmem[idx]++;
+			}
+			KID_CHECK(m, ret == 0, "GEM_CREATE %u: %d (%s)\n", j, ret, strerror(-ret));
+		}
+		st(&sh->closing[idx], 1);
+		close(dfd);
+		st(&sh->closing[idx], 0);
+		sh->cycles[idx]++;
+	}
+}
+
+static bool any_closing(struct own_shm *sh)
+{
+	for (unsigned int i = 0; i < OWN_CHURNERS; i++)
+		if (ld(&sh->closing[i]))
+			return true;
+	return false;
+}
+
+static void test_uecc_owners_vs_close(void)
+{
+	struct own_shm *sh = shm_alloc(sizeof(*sh));
+	uint64_t addr[OWN_UECCS], ue0, ue1;
+	uint32_t h[OWN_UECCS];
+	unsigned int n = 0, hit = 0, bad, cycles = 0;
+	char cause[8], state[12];
+	struct rr r;
+	int dfd;
+
+	subtest_begin();
+	clean_slate();
+	igt_assert_eq(scope_set("owners"), 0);
+	/* the buffers the UECCs hit: the test's own, made before anybody else allocates */
+	dfd = p_open();
+	for (unsigned int i = 0; i < OWN_UECCS; i++)
+		igt_assert_eq(vram_create_own(dfd, SZ_64K, &h[i], &addr[i]), 0);
+	ue0 = ras_u64("ue_count_volatile");
+
+	sh->deadline = now_ns() + OWN_SECS * 1000000000ll;
+	for (unsigned int i = 0; i < OWN_CHURNERS; i++)
+		kid_start(kid_churn, sh, i);
+	while (n < OWN_UECCS && now_ns() < sh->deadline) {
+		/* aim at a file being torn down with its 2000 handles */
+		for (int t = 0; t < 3000 && !any_closing(sh); t++)
+			usleep(1000);
+		hit += any_closing(sh);
+		poison(addr[n] + OWN_BAD_OFF);
+		hbm_read(addr[n] + OWN_BAD_OFF);
+		n++;
+		usleep(200 * 1000);
+	}
+	st(&sh->stop, 1);
+	bad = kids_wait(300);
+	for (unsigned int i = 0; i < OWN_CHURNERS; i++) {
+		igt_info("churner %u: %u open-create-close cycles, %u VRAM + %u shmem buffers%s%s\n",
+			 i, sh->cycles[i], sh->vram[i], sh->shmem[i],
+			 sh->kid[i].failed ? ": " : "", sh->kid[i].msg);
+		cycles += sh->cycles[i];
+	}
+	igt_info("%u UECCs, %u of them while a file was being closed\n", n, hit);
+	igt_assert_f(!bad, "%u churners failed\n", bad);
+	igt_assert_lt(0, (int)cycles);
+	igt_assert_lt(0, (int)n);
+
+	rr_read_dir(dbg_dir, &r);
+	igt_assert_f(wait_recovered(0, 60000, &r), "recovery still running: %s\n", r.state);
+	ue1 = ras_u64("ue_count_volatile");
+	igt_assert_eq_u64(ue1 - ue0, n);
+	for (unsigned int i = 0; i < n; i++) {
+		igt_assert_f(page_state(addr[i], cause, state), "page of %#" PRIx64 " not retired\n",
+			     addr[i]);
+		igt_assert_f(!strcmp(cause, "uecc") && !strcmp(state, "pending"),
+			     "page of %#" PRIx64 ": %s %s, want uecc pending\n", addr[i], cause, state);
+	}
+	/* the test's buffers go: their pages are reserved */
+	p_close(dfd);
+	igt_assert(wait_pending(0, 10000));
+	for (unsigned int i = 0; i < n; i++) {
+		igt_assert(page_state(addr[i], cause, state));
+		igt_assert_f(!strcmp(state, "reserved"), "page of %#" PRIx64 ": %s\n", addr[i], state);
+	}
+	assert_device_works();
+	igt_assert_eq(scope_set(saved_scope), 0);
+	clean_slate();
+	assert_device_works();
+	munmap(sh, sizeof(*sh));
+}
+
+/* ---------------------------------------------- ctx-create-destroy-race */
+#define RACE_IDS	4
+#define RACE_FREE_SECS	4	/* both threads as fast as they can */
+#define RACE_CPU_SECS	8	/* both on one CPU, the destroyer napping */
+#define RACE_NAP_US	20
+
+struct race {
+	int fd;
+	bool one_cpu;
+	atomic_bool stop;
+	atomic_uint creates, own_destroys, destroys, enoent, bad, max_id;
+	atomic_int bad_ret, bad_where;
+};
+
+static void race_bad(struct race *r, int where, int ret)
+{
+	if (!atomic_fetch_add(&r->bad, 1)) {
+		atomic_store(&r->bad_ret, ret);
+		atomic_store(&r->bad_where, where);
+	}
+}
+
+/*
+ * Both threads on CPU 0: the destroyer's wakeups preempt the creator,
+ * and one that comes while the creator holds the xarray lock (an
+ * interrupt does not preempt a spinlock holder) preempts it where the
+ * lock drops, in CTX_CREATE right after the new context was published
+ * (PREEMPT kernels, the debug kernel among them).
+ */
+static void race_pin(struct race *r)
+{
+	cpu_set_t set;
+
+	if (!r->one_cpu)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+/* creates contexts; destroys those above RACE_IDS itself, nobody else does */
+static void *race_creator(void *arg)
+{
+	struct race *r = arg;
+
+	race_pin(r);
+	while (!atomic_load(&r->stop)) {
+		uint32_t id;
+		int ret = ctx_create(r->fd, &id);
+
+		if (ret) {
+			race_bad(r, 1, ret);
+			continue;
+		}
+		atomic_fetch_add(&r->creates, 1);
+		if (id > atomic_load(&r->max_id))
+			atomic_store(&r->max_id, id);
+		if (!id) {
+			race_bad(r, 2, 0);
+		} else if (id > RACE_IDS) {
+			ret = __ppu_ctx_destroy(r->fd, id);
+			if (ret)
+				race_bad(r, 3, ret);
+			else
+				atomic_fetch_add(&r->own_destroys, 1);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Destroys the predictable ids 1..RACE_IDS, round and round; on one CPU
+ * a round after each short nap, so that the round runs right after its
+ * wakeup preempted the creator.
+ */
+static void *race_destroyer(void *arg)
+{
+	struct race *r = arg;
+
+	race_pin(r);
+	for (uint32_t id = 1; !atomic_load(&r->stop); id = id % RACE_IDS + 1) {
+		int ret = __ppu_ctx_destroy(r->fd, id);
+
+		if (!ret)
+			atomic_fetch_add(&r->destroys, 1);
+		else if (ret == -ENOENT)
+			atomic_fetch_add(&r->enoent, 1);
+		else
+			race_bad(r, 4, ret);
+		if (r->one_cpu && id == RACE_IDS)
+			usleep(RACE_NAP_US);
+	}
+	return NULL;
+}
+
+/* the two threads for @secs; false if a result was unexpected */
+static bool race_run(struct race *r, bool one_cpu, int secs)
+{
+	pthread_t th[2];
+	int64_t t0 = now_ns();
+
+	r->one_cpu = one_cpu;
+	atomic_store(&r->stop, false);
+	igt_assert_eq(pthread_create(&th[0], NULL, race_creator, r), 0);
+	igt_assert_eq(pthread_create(&th[1], NULL, race_destroyer, r), 0);
+	while (secs_since(t0) < secs && atomic_load(&r->bad) == 0)
+		usleep(50 * 1000);
+	atomic_store(&r->stop, true);
+	pthread_join(th[0], NULL);
+	pthread_join(th[1], NULL);
+	igt_info("%s, %.1f s: %u contexts created so far, %u destroyed by the other thread\n",
+		 one_cpu ? "one CPU" : "free", secs_since(t0), atomic_load(&r->creates),
+		 atomic_load(&r->destroys));
+	return !atomic_load(&r->bad);
+}
+
+static void test_ctx_create_destroy_race(void)
+{
+	static const char *const where[] = {
+		"?", "CTX_CREATE", "CTX_CREATE returned id 0",
+		"CTX_DESTROY of the creator's own id", "CTX_DESTROY of ids 1..4",
+	};
+	struct race r = { 0 };
+	unsigned int final = 0, creates, destroyed;
+	int64_t t0;
+
+	subtest_begin();
+	r.fd = p_open();
+	t0 = now_ns();
+	if (race_run(&r, false, RACE_FREE_SECS))
+		race_run(&r, true, RACE_CPU_SECS);
+
+	for (uint32_t id = 1; id <= RACE_IDS; id++) {
+		int ret = __ppu_ctx_destroy(r.fd, id);
+
+		igt_assert_f(ret == 0 || ret == -ENOENT, "CTX_DESTROY %u at the end: %d\n", id, ret);
+		final += !ret;
+	}
+	creates = atomic_load(&r.creates);
+	destroyed = atomic_load(&r.own_destroys) + atomic_load(&r.destroys) + final;
+	igt_info("%.1f s: %u contexts created (ids up to %u); destroyed: %u by the other thread (%u -ENOENT), %u by the creator, %u at the end\n",
+		 secs_since(t0), creates, atomic_load(&r.max_id), atomic_load(&r.destroys),
+		 atomic_load(&r.enoent), atomic_load(&r.own_destroys), final);
+	igt_assert_f(!atomic_load(&r.bad), "%u unexpected results, first: %s returned %d (%s)\n",
+		     atomic_load(&r.bad), where[atomic_load(&r.bad_where)],
+		     atomic_load(&r.bad_ret), strerror(-atomic_load(&r.bad_ret)));
+	igt_assert_eq(creates, destroyed);
+	igt_assert_lte(100, (int)creates);
+	igt_assert_lt(0, (int)atomic_load(&r.destroys));
+	/* nothing left in the file's table */
+	for (uint32_t id = 1; id <= 64; id++)
+		igt_assert_eq(__ppu_ctx_destroy(r.fd, id), -ENOENT);
+	/* and the file still works */
+	{
+		uint32_t ctx = ppu_ctx_create(r.fd);
+		uint32_t bo = ppu_bo_create(r.fd, PPU_PAGE_SIZE);
+		uint32_t so = ppu_syncobj_create(r.fd);
+
+		ppu_submit_write(r.fd, ctx, DRM_PPU_RING_COMPUTE, 0, bo, 0, 0x1d, 0, so);
+		igt_assert_eq(ppu_wait_status(r.fd, so, PPU_WAIT_NS), 1);
+	}
+	p_close(r.fd);
+	assert_device_works();
+}
+
 /* ------------------------------------------------------------------ main */
 static void exit_handler(int sig)
 {
@@ -1012,6 +1456,7 @@ static void exit_handler(int sig)
 		return;
 	kids_kill();
 	fds_close_all();
+	scope_set(saved_scope);
 	if (have_vram_clear)
 		ppu_debugfs_write(dbg_dir, "vram_clear", "1");
 }
@@ -1020,20 +1465,34 @@ igt_main
 {
 	igt_fixture {
 		struct vclear v;
+		struct stat stt;
+		char buf[16];
 		int fd;
 
 		main_pid = getpid();
 		fd = ppu_open();
 		snprintf(dbg_dir, sizeof(dbg_dir), "%s", ppu_debugfs_dir(fd));
+		igt_assert_eq(fstat(fd, &stt), 0);
+		snprintf(ras_dir, sizeof(ras_dir), "/sys/dev/char/%u:%u/device/ras",
+			 major(stt.st_rdev), minor(stt.st_rdev));
+		if (access(ras_dir, F_OK) != 0)
+			snprintf(ras_dir, sizeof(ras_dir), "/sys/class/drm/card0/device/ras");
+		/* a device reset needs every file closed: the test keeps none open */
 		close(fd);
 		igt_require_f(access(dbg_dir, F_OK) == 0, "no debugfs at %s\n", dbg_dir);
+		igt_require_f(access(ras_dir, F_OK) == 0, "no sysfs ras directory\n");
+		if (ppu_debugfs_read("/sys/module/ppu/parameters", "uecc_scope", buf,
+				     sizeof(buf)) > 0) {
+			buf[strcspn(buf, "\n")] = '\0';
+			snprintf(saved_scope, sizeof(saved_scope), "%s", buf);
+		}
 		have_vram_clear = vclear_read(&v);
 		if (have_vram_clear && v.enabled != 1) {
 			igt_warn("vram_clear was %d: set to 1\n", v.enabled);
 			igt_assert_eq(ppu_debugfs_write(dbg_dir, "vram_clear", "1"), 0);
 		}
-		igt_info("debugfs %s, vram_clear %s\n", dbg_dir,
-			 have_vram_clear ? "present" : "absent");
+		igt_info("debugfs %s, ras %s, uecc_scope %s, vram_clear %s\n", dbg_dir, ras_dir,
+			 saved_scope, have_vram_clear ? "present" : "absent");
 		igt_install_exit_handler(exit_handler);
 	}
 
@@ -1045,8 +1504,17 @@ igt_main
 	igt_subtest("vram-freed-while-busy-not-reused")
 		test_vram_freed_while_busy();
 
+	igt_describe("uecc_scope=owners: UECCs in a loop while other files with 2000 buffers close");
+	igt_subtest("uecc-owners-vs-close")
+		test_uecc_owners_vs_close();
+
+	igt_describe("CTX_CREATE in one thread, CTX_DESTROY of the predictable ids in another");
+	igt_subtest("ctx-create-destroy-race")
+		test_ctx_create_destroy_race();
+
 	igt_fixture {
 		kids_kill();
 		fds_close_all();
+		scope_set(saved_scope);
 	}
 }
