@@ -25,6 +25,14 @@
  *   creator where CTX_CREATE drops the lock that published the context;
  *   every return code is one the uAPI documents, and every context is
  *   accounted for.
+ * - poisoned-page-loop: after one UECC in a buffer, 100 rounds of
+ *   "create a context, COPY from the bad address, destroy the context"
+ *   cost at most one device recovery and one flash write, every SUBMIT
+ *   fails with -EIO (or its job with an error), and another client's jobs
+ *   keep completing meanwhile (one at least per round). Then 100 debugfs
+ *   reads of the bad dword, the page pending and then reserved: the
+ *   repeated UECCs add no recovery and no flash write, and their log
+ *   lines and uevents are rate-limited.
  *
  * A test buffer's HBM address comes from debugfs vram_bos, as the entry
  * that the test's own GEM_CREATE added (the list before and after it,
@@ -43,7 +51,10 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
+
+#include <linux/netlink.h>
 
 #include "ppu_test.h"
 #include "ppu_rr.h"
@@ -75,6 +86,11 @@
 #define OWN_BOS		2000
 #define OWN_SECS	20
 
+/* poisoned-page-loop */
+#define LOOP_ROUNDS	100
+#define LOOP_JOBS	100
+#define LOOP_READS	100
+
 /*
  * Offsets inside a 64 KB buffer. Device memory is handed out from the top
  * down, the same pages to every test, and defects stay in HBM across
@@ -85,6 +101,7 @@
  */
 #define SAMPLE_OFF	20u		/* + n * 32: the sampled dwords */
 #define OWN_BAD_OFF	0xe08u		/* uecc-owners-vs-close */
+#define LOOP_BAD_OFF	0xd08u		/* poisoned-page-loop */
 #define BUSY_OFF	0x7c8u		/* + k * 4 KB: vram-freed-while-busy-not-reused */
 
 static char dbg_dir[64];
@@ -1449,6 +1466,296 @@ static void test_ctx_create_destroy_race(void)
 	assert_device_works();
 }
 
+/* ----------------------------------------------------- poisoned-page-loop */
+static int kmsg_open(void)
+{
+	int k = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+
+	if (k >= 0)
+		lseek(k, 0, SEEK_END);
+	return k;
+}
+
+/* kernel log records since kmsg_open() that contain @needle */
+static int kmsg_count(int k, const char *needle)
+{
+	char rec[1024];
+	int n = 0;
+
+	if (k < 0)
+		return -1;
+	for (;;) {
+		ssize_t r = read(k, rec, sizeof(rec) - 1);
+
+		if (r < 0 && errno == EPIPE)
+			continue;
+		if (r <= 0)
+			break;
+		rec[r] = '\0';
+		n += strstr(rec, needle) != NULL;
+	}
+	return n;
+}
+
+/* the kernel's uevent broadcast (group 1), as udev hears it */
+static int uevent_open(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	int s = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		       NETLINK_KOBJECT_UEVENT);
+	int size = 4 << 20;
+
+	if (s < 0)
+		return -1;
+	setsockopt(s, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size));
+	if (bind(s, (struct sockaddr *)&sa, sizeof(sa))) {
+		close(s);
+		return -1;
+	}
+	return s;
+}
+
+/* uevents received on @s that carry the variable @var (e.g. "PPU_RAS_EVENT=uecc") */
+static int uevent_count(int s, const char *var)
+{
+	static char msg[8192];
+	int n = 0;
+
+	if (s < 0)
+		return -1;
+	for (;;) {
+		ssize_t r = recv(s, msg, sizeof(msg) - 1, 0);
+
+		if (r <= 0)
+			break;
+		msg[r] = '\0';
+		/* "action@devpath\0VAR=value\0...": look at every variable */
+		for (ssize_t i = 0; i < r; i += (ssize_t)strlen(msg + i) + 1) {
+			if (!strcmp(msg + i, var)) {
+				n++;
+				break;
+			}
+		}
+	}
+	return n;
+}
+
+struct loop_shm {
+	struct kid_msg kid[1];
+	int ready, stop;
+	int jobs;
+};
+
+/* another client: small WRITE jobs on gfx and compute, each must complete */
+static void kid_bystander(void *arg, unsigned int idx)
+{
+	struct loop_shm *sh = arg;
+	struct kid_msg *m = &sh->kid[idx];
+	uint32_t ctx, bo, so, *map;
+	struct cmds *c = malloc(sizeof(*c));
+	int dfd = ppu_open_node("renderD");
+
+	KID_CHECK(m, c && dfd >= 0, "no render node\n");
+	KID_CHECK(m, ctx_create(dfd, &ctx) == 0, "CTX_CREATE: %s\n", strerror(errno));
+	KID_CHECK(m, __ppu_bo_create(dfd, PPU_PAGE_SIZE, 0, &bo) == 0, "GEM_CREATE\n");
+	map = bo_map(dfd, bo, PPU_PAGE_SIZE);
+	KID_CHECK(m, map, "mmap\n");
+	KID_CHECK(m, !drmSyncobjCreate(dfd, 0, &so), "syncobj\n");
+	st(&sh->ready, 1);
+	for (unsigned int i = 0; !ld(&sh->stop) || i < LOOP_JOBS; i++) {
+		uint32_t ring = i & 1 ? DRM_PPU_RING_COMPUTE : DRM_PPU_RING_GFX;
+		uint32_t off = (i % 1024) * 4, val = 0xb1000000 | i;
+		int ret, status = 0;
+
+		c->n = 0;
+		emit_write(c, 0, off, val);
+		ret = submit(dfd, ctx, ring, c, &bo, 1, so);
+		KID_CHECK(m, ret == 0, "job %u: submit %d (%s)\n", i, ret, strerror(-ret));
+		ret = job_wait(dfd, so, JOB_NS, &status);
+		KID_CHECK(m, ret == 0, "job %u on %s: not done: %d\n", i, ppu_class_names[ring], ret);
+		KID_CHECK(m, status == 1, "job %u on %s ended with %d (%s)\n", i,
+			  ppu_class_names[ring], status, strerror(-status));
+		KID_CHECK(m, map[off / 4] == val, "job %u: %#x, want %#x\n", i, map[off / 4], val);
+		st(&sh->jobs, (int)i + 1);
+	}
+	close(dfd);
+}
+
+static void test_poisoned_page_loop(void)
+{
+	struct loop_shm *sh = shm_alloc(sizeof(*sh));
+	struct cmds *c = malloc(sizeof(*c));
+	uint64_t addr, fw0, fw1, ue0, ue1;
+	unsigned int eio = 0, job_err = 0, job_ok = 0, rounds = 0, stalled = 0, bad;
+	uint32_t ctx, vram, sys, so, bos[2];
+	int dfd, status, kfd, ufd, lines, uevents, limit;
+	char cause[8], state[12];
+	struct rr r0, r1, r;
+	double elapsed;
+	int64_t t0;
+
+	subtest_begin();
+	igt_assert(c);
+	clean_slate();
+	igt_assert_eq(scope_set("device"), 0);
+	dfd = p_open();
+	ctx = ppu_ctx_create(dfd);
+	igt_assert_eq(vram_create_own(dfd, SZ_64K, &vram, &addr), 0);
+	sys = ppu_bo_create(dfd, PPU_PAGE_SIZE);
+	bos[0] = vram;
+	bos[1] = sys;
+	so = ppu_syncobj_create(dfd);
+	igt_info("the buffer at %#" PRIx64 ", bad dword at +%#x\n", addr, LOOP_BAD_OFF);
+
+	/* the first event: data, a UECC under it, a job that reads it */
+	c->n = 0;
+	emit_write(c, 0, LOOP_BAD_OFF, 0xbadda7a);
+	igt_assert_eq(submit(dfd, ctx, DRM_PPU_RING_COMPUTE, c, bos, 2, so), 0);
+	igt_assert_eq(ppu_wait_status(dfd, so, PPU_WAIT_NS), 1);
+	rr_read_dir(dbg_dir, &r);
+	poison(addr + LOOP_BAD_OFF);
+	c->n = 0;
+	emit_copy(c, 0, LOOP_BAD_OFF, 1, 0);
+	igt_assert_eq(submit(dfd, ctx, DRM_PPU_RING_COMPUTE, c, bos, 2, so), 0);
+	status = ppu_wait_status(dfd, so, PPU_HANG_WAIT_NS);
+	igt_assert_f(status < 0, "the COPY of a poisoned dword ended with %d\n", status);
+	igt_assert_f(wait_recovered(r.recoveries + 1, 60000, &r0),
+		     "no recovery after the UECC (recoveries %" PRIu64 ", state %s)\n",
+		     r0.recoveries, r0.state);
+	igt_assert(wait_pending(1, 10000));
+	igt_assert(page_state(addr, cause, state));
+	igt_assert_f(!strcmp(cause, "uecc") && !strcmp(state, "pending"), "page: %s %s\n",
+		     cause, state);
+	/* give the first event's flash work time to land before counting */
+	usleep(500 * 1000);
+	rr_read_dir(dbg_dir, &r0);
+	fw0 = ras_u64("flash_writes");
+	ue0 = ras_u64("ue_count_volatile");
+	ppu_ctx_destroy(dfd, ctx);
+
+	kid_start(kid_bystander, sh, 0);
+	for (int t = 0; t < 60000 && !ld(&sh->ready) && !sh->kid[0].failed; t++)
+		usleep(1000);
+	igt_assert_f(ld(&sh->ready), "the other client did not start: %s\n", sh->kid[0].msg);
+
+	t0 = now_ns();
+	while (rounds < LOOP_ROUNDS) {
+		int jobs = ld(&sh->jobs);
+		struct drm_ppu_submit s;
+		uint32_t cmd, ctx2 = ppu_ctx_create(dfd);
+		struct ppu_submit_args a = {
+			.ctx = ctx2, .ring_class = DRM_PPU_RING_COMPUTE,
+			.cmd_length = 5 * 4, .bos = bos, .bo_count = 2, .out_syncobj = so,
+		};
+		struct ppu_cs cs = { .n = 0 };
+		int ret;
+
+		ppu_cs_emit(&cs, DRM_PPU_CMD(DRM_PPU_OP_COPY, 4));
+		ppu_cs_emit(&cs, 0);
+		ppu_cs_emit(&cs, LOOP_BAD_OFF);
+		ppu_cs_emit(&cs, 1);
+		ppu_cs_emit(&cs, 0);
+		cmd = ppu_cs_to_bo(dfd, &cs, 0, PPU_PAGE_SIZE);
+		a.cmd_handle = cmd;
+		s = ppu_submit_struct(&a);
+		ret = __ppu_submit(dfd, &s);
+		ppu_bo_close(dfd, cmd);
+		if (ret == -EIO) {
+			eio++;
+		} else {
+			igt_assert_f(ret == 0, "round %u: SUBMIT %d (%s)\n", rounds, ret,
+				     strerror(-ret));
+			status = ppu_wait_status(dfd, so, PPU_HANG_WAIT_NS);
+			if (status < 0)
+				job_err++;
+			else
+				job_ok++;
+		}
+		ppu_ctx_destroy(dfd, ctx2);
+		rounds++;
+		/* fail fast: a driver that pays for each round pays quickly */
+		rr_read_dir(dbg_dir, &r);
+		if (r.recoveries - r0.recoveries > 2 || job_ok)
+			break;
+		/* the other client's jobs go on meanwhile: one at least per round */
+		for (int t = 0; t < 10000 && ld(&sh->jobs) == jobs &&
+		     !ld(&sh->kid[0].failed); t++)
+			usleep(1000);
+		if (ld(&sh->jobs) == jobs) {
+			stalled++;
+			break;
+		}
+	}
+	igt_info("%u rounds in %.1f s: SUBMIT -EIO %u, job error %u, job fine %u\n",
+		 rounds, secs_since(t0), eio, job_err, job_ok);
+	st(&sh->stop, 1);
+	wait_recovered(0, 60000, &r1);
+	fw1 = ras_u64("flash_writes");
+	ue1 = ras_u64("ue_count_volatile");
+	bad = kids_wait(300);
+	igt_info("after the first event: %" PRIu64 " recoveries (%" PRIu64 " for a UECC), %" PRIu64 " flash writes, %" PRIu64 " UECC events; the other client ran %d jobs%s%s\n",
+		 r1.recoveries - r0.recoveries, r1.cause_uecc - r0.cause_uecc, fw1 - fw0,
+		 ue1 - ue0, sh->jobs, sh->kid[0].failed ? ", then: " : "", sh->kid[0].msg);
+
+	igt_assert_f(!job_ok, "a job COPYed from a poisoned page and ended fine\n");
+	igt_assert_f(r1.recoveries - r0.recoveries <= 1,
+		     "%" PRIu64 " device recoveries for %u rounds on a known bad page\n",
+		     r1.recoveries - r0.recoveries, rounds);
+	igt_assert_f(fw1 - fw0 <= 1, "%" PRIu64 " flash writes for %u rounds on a known bad page\n",
+		     fw1 - fw0, rounds);
+	igt_assert_f(!bad && !sh->kid[0].failed, "the other client's jobs: %s\n", sh->kid[0].msg);
+	igt_assert_f(!stalled, "the other client completed no job in 10 s during round %u\n", rounds);
+	igt_assert_eq(rounds, LOOP_ROUNDS);
+	igt_assert_lte(LOOP_JOBS, sh->jobs);
+
+	/*
+	 * What still reads the bad dword (a debug read, a job queued before
+	 * the event) raises the UECC again: no recovery, no flash record,
+	 * its log lines and uevents rate-limited (10 per 5 s); with the page
+	 * pending (the buffer alive), then reserved (the buffer freed).
+	 */
+	kfd = kmsg_open();
+	ufd = uevent_open();
+	t0 = now_ns();
+	for (unsigned int i = 0; i < LOOP_READS; i++) {
+		if (i == LOOP_READS / 2) {
+			p_close(dfd);
+			igt_assert(wait_pending(0, 10000));
+			igt_assert(page_state(addr, cause, state));
+			igt_assert_f(!strcmp(state, "reserved"), "page: %s %s\n", cause, state);
+		}
+		hbm_read(addr + LOOP_BAD_OFF);
+	}
+	elapsed = secs_since(t0);
+	wait_recovered(0, 60000, &r1);
+	fw1 = ras_u64("flash_writes");
+	ue1 = ras_u64("ue_count_volatile");
+	lines = kmsg_count(kfd, "uncorrectable memory error");
+	uevents = uevent_count(ufd, "PPU_RAS_EVENT=uecc");
+	limit = 10 * (2 + (int)(elapsed / 5));
+	igt_info("%u debug reads of the bad dword in %.1f s: %" PRIu64 " UECC events, %d log lines, %d uecc uevents (limit %d); since the first event %" PRIu64 " recoveries, %" PRIu64 " flash writes\n",
+		 LOOP_READS, elapsed, ue1 - ue0, lines, uevents, limit,
+		 r1.recoveries - r0.recoveries, fw1 - fw0);
+	if (kfd >= 0)
+		close(kfd);
+	if (ufd >= 0)
+		close(ufd);
+	igt_assert_f(r1.recoveries - r0.recoveries <= 1,
+		     "%" PRIu64 " device recoveries since the first event\n",
+		     r1.recoveries - r0.recoveries);
+	igt_assert_f(fw1 - fw0 <= 1, "%" PRIu64 " flash writes since the first event\n", fw1 - fw0);
+	igt_assert_f(lines <= limit, "%d log lines for %u repeats of a known UECC\n", lines,
+		     LOOP_READS);
+	igt_assert_f(uevents <= limit, "%d uecc uevents for %u repeats of a known UECC\n",
+		     uevents, LOOP_READS);
+
+	igt_assert_eq(scope_set(saved_scope), 0);
+	clean_slate();
+	assert_device_works();
+	free(c);
+	munmap(sh, sizeof(*sh));
+}
+
 /* ------------------------------------------------------------------ main */
 static void exit_handler(int sig)
 {
@@ -1511,6 +1818,10 @@ igt_main
 	igt_describe("CTX_CREATE in one thread, CTX_DESTROY of the predictable ids in another");
 	igt_subtest("ctx-create-destroy-race")
 		test_ctx_create_destroy_race();
+
+	igt_describe("100 rounds of COPY from a known bad page, 100 reads of it: one recovery, one flash write at most");
+	igt_subtest("poisoned-page-loop")
+		test_poisoned_page_loop();
 
 	igt_fixture {
 		kids_kill();
