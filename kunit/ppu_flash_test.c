@@ -488,8 +488,8 @@ static void ppu_flash_bad_newest_header_falls_back(struct kunit *test)
 	fl = format(test);
 	KUNIT_ASSERT_EQ(test, add(fl, A, PPU_ECC_CECC, 1), 0);
 	KUNIT_ASSERT_EQ(test, add(fl, B, PPU_ECC_UECC, 2), 0);
-	/* Full: compacted into image B. */
-	KUNIT_ASSERT_EQ(test, add(fl, A, PPU_ECC_CECC, 3), 0);
+	/* Full: a new flag must be written, compacted into image B. */
+	KUNIT_ASSERT_EQ(test, ppu_flash_set_flags(fl, A, PPU_ECC_F_RETIRED), 0);
 	KUNIT_ASSERT_EQ(test, stats_of(fl).image, 1u);
 
 	fx->rf.mem[IMG_SIZE(2) + 20] ^= 0x01;		/* B's erase count */
@@ -499,6 +499,7 @@ static void ppu_flash_bad_newest_header_falls_back(struct kunit *test)
 	e = entries_of(test, fl, &nr);
 	KUNIT_ASSERT_EQ(test, nr, 2);
 	KUNIT_EXPECT_EQ(test, e[0].tally[PPU_ECC_CECC].count, 1u);
+	KUNIT_EXPECT_EQ(test, e[0].flags, 0u);
 }
 
 static void ppu_flash_wrong_magic_is_damaged(struct kunit *test)
@@ -680,9 +681,15 @@ static void ppu_flash_still_full_after_compaction_is_enospc(struct kunit *test)
 	entries_of(test, fl, &nr);
 	KUNIT_EXPECT_EQ(test, nr, 4);
 
-	/* Known address and type: folded into the compacted image. */
+	/*
+	 * Known address and type: held in RAM (a compaction would free no
+	 * slot), then folded into the compaction that a new flag makes.
+	 */
 	KUNIT_EXPECT_EQ(test, add(fl, A, PPU_ECC_CECC, 6), 0);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).held, 1u);
+	KUNIT_EXPECT_EQ(test, fx->rf.writes, writes);
 	KUNIT_EXPECT_EQ(test, ppu_flash_set_flags(fl, B, PPU_ECC_F_RETIRED), 0);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).compactions, 1u);
 
 	fl = reboot(test);
 	e = entries_of(test, fl, &nr);
@@ -1621,6 +1628,168 @@ static void ppu_flash_weak_cell_million_reads_few_writes(struct kunit *test)
 			1000ull + WEAK_READS / 1000);
 }
 
+#define FULL_EVENTS	1000000
+#define FULL_ADDR(i)	(0x40000ull + 0x10000ull * (i))
+
+/* The store's own figures and the simulated flash's, since @base. */
+struct wear {
+	u32 compactions;
+	u64 erases;
+	u64 writes;
+};
+
+static struct wear wear_since(struct cut_fixture *cf, const struct wear *base)
+{
+	struct ppu_flash_stats st = stats_of(cf->fl);
+
+	return (struct wear) {
+		.compactions = st.compactions - base->compactions,
+		.erases = st.erases - base->erases,
+		.writes = st.writes - base->writes,
+	};
+}
+
+/*
+ * A store whose merged records fill the image: every address already
+ * holds its UECC record and its RETIRED flag, and more UECCs come at
+ * those addresses. The erase budget of ppu_flash.c ("Flash wear"): an
+ * event that adds no record to the merged set costs no erase while a
+ * compaction would leave fewer than a quarter of the slots free; so
+ * 1,000,000 such events and the flush at unload cost at most one image
+ * erase (4 blocks), and the flush writes every count. Before: every event
+ * was a compaction (4 erases, 25 writes).
+ */
+static void ppu_flash_full_store_erase_budget(struct kunit *test)
+{
+	struct cut_fixture *cf = cut_fixture(test);
+	const u32 blocks = SIM_SIZE / 2 / SIM_ERASE;
+	const u32 cap = stats_of(cf->fl).capacity;
+	struct ppu_flash_stats st;
+	struct ppu_ecc_entry *e;
+	struct wear base, w;
+	u32 i, *want;
+	int nr;
+
+	/* Fill: each address's UECC and its flag, as ppu_ras writes them. */
+	for (i = 0; i < cap; i++) {
+		KUNIT_ASSERT_EQ(test, add(cf->fl, FULL_ADDR(i), PPU_ECC_UECC, i),
+				0);
+		KUNIT_ASSERT_EQ(test, ppu_flash_set_flags(cf->fl, FULL_ADDR(i),
+							  PPU_ECC_F_RETIRED), 0);
+	}
+	st = stats_of(cf->fl);
+	KUNIT_ASSERT_EQ(test, st.nr_entries, cap);
+	base = (struct wear) {
+		.compactions = st.compactions,
+		.erases = st.erases,
+		.writes = st.writes,
+	};
+
+	want = kunit_kcalloc(test, cap, sizeof(*want), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	for (i = 0; i < cap; i++)
+		want[i] = 1;
+
+	/* The case: 100 UECCs at an address the store holds. */
+	for (i = 0; i < 100; i++)
+		KUNIT_ASSERT_EQ(test, add(cf->fl, FULL_ADDR(0), PPU_ECC_UECC,
+					  1000), 0);
+	want[0] += 100;
+	w = wear_since(cf, &base);
+	kunit_info(test, "100 UECCs at a held address of a full store: %u compactions, %llu erases, %llu writes\n",
+		   w.compactions, w.erases, w.writes);
+
+	for (i = 100; i < FULL_EVENTS; i++) {
+		u64 addr = FULL_ADDR(i % cap);
+
+		KUNIT_ASSERT_EQ(test, add(cf->fl, addr, PPU_ECC_UECC,
+					  1000 + i / 1000), 0);
+		want[i % cap]++;
+		if (!(i % 1000))
+			KUNIT_ASSERT_EQ(test, ppu_flash_set_flags(cf->fl, addr,
+								  PPU_ECC_F_RETIRED),
+					0);
+		/* Stop at the first event over the budget. */
+		KUNIT_ASSERT_LE_MSG(test, stats_of(cf->fl).erases - base.erases,
+				    (u64)blocks, "event %u", i);
+	}
+	KUNIT_EXPECT_EQ(test, ppu_flash_flush(cf->fl), 0);
+	w = wear_since(cf, &base);
+	kunit_info(test, "%u events and the flush: %u compactions, %llu erases, %llu writes\n",
+		   FULL_EVENTS, w.compactions, w.erases, w.writes);
+	KUNIT_EXPECT_LE(test, w.erases, (u64)blocks);
+	KUNIT_EXPECT_LE(test, w.writes, (u64)cap + 1);
+	KUNIT_EXPECT_EQ(test, stats_of(cf->fl).unsaved, 0u);
+
+	/* Nothing lost: every address, its flag and its count. */
+	KUNIT_ASSERT_EQ(test, sim_boot(test, cf), 0);
+	KUNIT_EXPECT_EQ(test, stats_of(cf->fl).state, (u32)PPU_FLASH_OK);
+	e = entries_of(test, cf->fl, &nr);
+	KUNIT_ASSERT_EQ(test, nr, (int)cap);
+	for (i = 0; i < cap; i++) {
+		KUNIT_EXPECT_EQ(test, e[i].addr, FULL_ADDR(i));
+		KUNIT_EXPECT_EQ(test, e[i].flags, (u32)PPU_ECC_F_RETIRED);
+		KUNIT_EXPECT_EQ(test, e[i].tally[PPU_ECC_UECC].count, want[i]);
+	}
+}
+
+/*
+ * What a full store still writes at once: a corrected error count going
+ * above the threshold and a new flag (each by a compaction). What it
+ * holds, a further UECC at an address that has one on flash, a power cut
+ * loses; ppu_flash_flush() writes it.
+ */
+static void ppu_flash_full_store_writes_what_must_be_written(struct kunit *test)
+{
+	struct flash_fixture *fx = test->priv;
+	struct ppu_ecc_entry *e;
+	struct ppu_flash *fl;
+	u32 writes;
+	int nr;
+
+	fx->policy.cecc_threshold = 2;
+	set_flash_size(test, FLASH_SIZE(4));
+	fl = format(test);
+	KUNIT_ASSERT_EQ(test, add(fl, A, PPU_ECC_CECC, 1), 0);
+	KUNIT_ASSERT_EQ(test, add(fl, B, PPU_ECC_UECC, 2), 0);
+	KUNIT_ASSERT_EQ(test, add(fl, C, PPU_ECC_UECC, 3), 0);
+	KUNIT_ASSERT_EQ(test, add(fl, D, PPU_ECC_UECC, 4), 0);
+	writes = fx->rf.writes;
+
+	/* A's second CECC: held. Its third goes above 2: compacted. */
+	KUNIT_EXPECT_EQ(test, add(fl, A, PPU_ECC_CECC, 5), 0);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).held, 1u);
+	KUNIT_EXPECT_EQ(test, fx->rf.writes, writes);
+	KUNIT_EXPECT_EQ(test, add(fl, A, PPU_ECC_CECC, 6), 0);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).compactions, 1u);
+
+	/* B's flag: compacted. Its second UECC: held, lost by a cut. */
+	KUNIT_EXPECT_EQ(test, ppu_flash_set_flags(fl, B, PPU_ECC_F_RETIRED), 0);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).compactions, 2u);
+	KUNIT_EXPECT_EQ(test, add(fl, B, PPU_ECC_UECC, 7), 0);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).held, 2u);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).unsaved, 1u);
+
+	fl = reboot(test);
+	e = entries_of(test, fl, &nr);
+	KUNIT_ASSERT_EQ(test, nr, 4);
+	KUNIT_EXPECT_EQ(test, e[0].tally[PPU_ECC_CECC].count, 3u);
+	KUNIT_EXPECT_EQ(test, e[2].addr, B);
+	KUNIT_EXPECT_EQ(test, e[2].flags, (u32)PPU_ECC_F_RETIRED);
+	KUNIT_EXPECT_EQ(test, e[2].tally[PPU_ECC_UECC].count, 1u);
+
+	/* With the flush at unload, nothing is lost. */
+	KUNIT_EXPECT_EQ(test, add(fl, B, PPU_ECC_UECC, 8), 0);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).unsaved, 1u);
+	KUNIT_EXPECT_EQ(test, ppu_flash_flush(fl), 0);
+	KUNIT_EXPECT_EQ(test, stats_of(fl).unsaved, 0u);
+	fl = reboot(test);
+	e = entries_of(test, fl, &nr);
+	KUNIT_ASSERT_EQ(test, nr, 4);
+	KUNIT_EXPECT_EQ(test, e[2].tally[PPU_ECC_UECC].count, 2u);
+	KUNIT_EXPECT_EQ(test, e[2].tally[PPU_ECC_UECC].last_ts, 8ull);
+}
+
 /* Uncorrectable and parity errors never wait in RAM. */
 static void ppu_flash_policy_writes_uecc_at_once(struct kunit *test)
 {
@@ -1716,6 +1885,8 @@ static struct kunit_case ppu_flash_cases[] = {
 	KUNIT_CASE(ppu_flash_power_cut_at_every_step_of_conversion),
 	KUNIT_CASE(ppu_flash_weak_cell_million_reads_few_writes),
 	KUNIT_CASE(ppu_flash_policy_writes_uecc_at_once),
+	KUNIT_CASE(ppu_flash_full_store_erase_budget),
+	KUNIT_CASE(ppu_flash_full_store_writes_what_must_be_written),
 	{}
 };
 

@@ -80,9 +80,37 @@
  * slots an image erase. A caller that sees many corrected errors at one
  * address sets a &struct ppu_flash_policy: an event below its thresholds
  * is only counted in RAM (&ppu_ecc_tally.unsaved) and written later, at a
- * bounded rate or by ppu_flash_flush(). A power cut loses only such
- * counts, never a first sighting, a threshold crossing, an uncorrectable
- * or parity error, or a flag.
+ * bounded rate or by ppu_flash_flush().
+ *
+ * Hysteresis: a full image is compacted only if the compaction leaves a
+ * quarter of its slots free (the headroom, at least one), or if the
+ * record must be written now: the first record of an address and type, a
+ * flag not yet on flash, a corrected error count going above the
+ * threshold, and everything at ppu_flash_flush() and ppu_flash_compact().
+ * Any other record only adds to a count already on flash: it is held in
+ * RAM (&ppu_ecc_tally.unsaved, counted in &ppu_flash_stats.held) and
+ * written by the next compaction. Without it, a store whose merged
+ * records fill the image compacted on every event.
+ *
+ * The erase budget that follows: one event costs at most one compaction,
+ * that is img_size / erase_size block erases and at most capacity + 1
+ * writes. Events that only add to counts on flash cost at most one
+ * compaction per capacity / 4 of them, and none while the merged records
+ * leave less than the headroom free. The records that must be written are
+ * bounded by what the store holds: each adds an address and type (at most
+ * capacity of them, then -ENOSPC) or a flag (three per address). So a
+ * full store takes any number of events at the addresses and types it
+ * holds for no erase at all, and one compaction at the next flush: KUnit
+ * ppu_flash_full_store_erase_budget, 24 slots, 1,000,000 UECCs and a
+ * flush: 1 compaction, 4 block erases, 25 writes (before: 4 erases and 25
+ * writes per event). With the default 64 KB flash (817 slots, 8 erase
+ * blocks of 4 KB): at most 8 erases per 204 such events, none from 614
+ * merged records on.
+ *
+ * A power cut loses only counts kept in RAM, never a first sighting of
+ * an address and type, a threshold crossing or a flag; a further
+ * uncorrectable or parity error at an address and type already on flash
+ * is written at once but on a full store as above.
  */
 #include <linux/build_bug.h>
 #include <linux/crc32.h>
@@ -310,6 +338,21 @@ const char *ppu_flash_state_name(u32 state)
 
 /* --- merged entries, in memory ------------------------------------------ */
 
+/**
+ * struct ppu_flash_entry - a merged entry, and how much of it is on flash
+ * @e: the entry, as ppu_flash_get_entries() copies it out
+ * @types_on_flash: BIT(type) for every type that a record on flash counts
+ * @flags_on_flash: the flags that records on flash carry
+ *
+ * The rest of @e (&ppu_ecc_tally.unsaved, flags set by a write that
+ * failed) is in RAM only until a later record or a compaction.
+ */
+struct ppu_flash_entry {
+	struct ppu_ecc_entry e;
+	u8 types_on_flash;
+	u8 flags_on_flash;
+};
+
 static u32 ppu_flash_find(const struct ppu_flash *fl, u64 addr, bool *found)
 {
 	u32 lo = 0, hi = fl->nr_entries;
@@ -317,19 +360,19 @@ static u32 ppu_flash_find(const struct ppu_flash *fl, u64 addr, bool *found)
 	while (lo < hi) {
 		u32 mid = lo + (hi - lo) / 2;
 
-		if (fl->entries[mid].addr < addr)
+		if (fl->entries[mid].e.addr < addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	*found = lo < fl->nr_entries && fl->entries[lo].addr == addr;
+	*found = lo < fl->nr_entries && fl->entries[lo].e.addr == addr;
 	return lo;
 }
 
 /* Make room for @n entries, so that adding one cannot fail later. */
 static int ppu_flash_reserve(struct ppu_flash *fl, u32 n)
 {
-	struct ppu_ecc_entry *e;
+	struct ppu_flash_entry *e;
 	u32 max;
 
 	if (n <= fl->max_entries)
@@ -344,6 +387,42 @@ static int ppu_flash_reserve(struct ppu_flash *fl, u32 n)
 	fl->entries = e;
 	fl->max_entries = max;
 	return 0;
+}
+
+/* Records a compaction writes for @e: one per type seen, or a flag record. */
+static u32 ppu_flash_entry_recs(const struct ppu_ecc_entry *e)
+{
+	u32 t, n = 0;
+
+	for (t = PPU_ECC_NONE + 1; t < PPU_ECC_NR_TYPES; t++)
+		n += !!e->tally[t].count;
+	return n ?: 1;
+}
+
+/*
+ * The entry of @addr, inserted in address order if it is new: the one
+ * place an entry is created. Its index, or a negative errno.
+ */
+static int ppu_flash_get_entry(struct ppu_flash *fl, u64 addr, bool *found)
+{
+	struct ppu_flash_entry *fe;
+	u32 idx;
+	int ret;
+
+	idx = ppu_flash_find(fl, addr, found);
+	if (*found)
+		return idx;
+	ret = ppu_flash_reserve(fl, fl->nr_entries + 1);
+	if (ret)
+		return ret;
+	fe = &fl->entries[idx];
+	memmove(fe + 1, fe, (fl->nr_entries - idx) * sizeof(*fe));
+	memset(fe, 0, sizeof(*fe));
+	fe->e.addr = addr;
+	fl->nr_entries++;
+	fl->merged_recs++;	/* a flag record, until it has a type */
+	fl->stats.nr_entries = fl->nr_entries;
+	return idx;
 }
 
 static void ppu_ecc_tally_add(struct ppu_ecc_tally *t, u32 count,
@@ -384,33 +463,35 @@ static void ppu_flash_summarise(struct ppu_ecc_entry *e)
 	}
 }
 
-/* Merge a valid record into the entries; -ENOMEM only if not reserved. */
+/* Count @count events of @type into @fe. */
+static void ppu_flash_merge(struct ppu_flash *fl, struct ppu_flash_entry *fe,
+			    u32 type, u32 count, u64 first_ts, u64 last_ts)
+{
+	u32 recs = ppu_flash_entry_recs(&fe->e);
+
+	ppu_ecc_tally_add(&fe->e.tally[type], count, first_ts, last_ts);
+	ppu_flash_summarise(&fe->e);
+	fl->merged_recs += ppu_flash_entry_recs(&fe->e) - recs;
+}
+
+/* Merge a valid record read from flash into the entries. */
 static int ppu_flash_add(struct ppu_flash *fl, const struct ppu_flash_record *r)
 {
-	struct ppu_ecc_entry *e;
+	struct ppu_flash_entry *fe;
 	bool found;
-	u32 idx;
-	int ret;
+	int idx;
 
-	idx = ppu_flash_find(fl, r->addr, &found);
-	if (!found) {
-		ret = ppu_flash_reserve(fl, fl->nr_entries + 1);
-		if (ret)
-			return ret;
-		e = &fl->entries[idx];
-		memmove(e + 1, e, (fl->nr_entries - idx) * sizeof(*e));
-		memset(e, 0, sizeof(*e));
-		e->addr = r->addr;
-		fl->nr_entries++;
-	}
-	e = &fl->entries[idx];
-	e->flags |= r->flags;
+	idx = ppu_flash_get_entry(fl, r->addr, &found);
+	if (idx < 0)
+		return idx;
+	fe = &fl->entries[idx];
+	fe->e.flags |= r->flags;
+	fe->flags_on_flash |= r->flags;
 	if (r->count) {
-		ppu_ecc_tally_add(&e->tally[r->type], r->count, r->first_ts,
-				  r->last_ts);
-		ppu_flash_summarise(e);
+		ppu_flash_merge(fl, fe, r->type, r->count, r->first_ts,
+				r->last_ts);
+		fe->types_on_flash |= BIT(r->type);
 	}
-	fl->stats.nr_entries = fl->nr_entries;
 	return 0;
 }
 
@@ -419,6 +500,7 @@ static void ppu_flash_forget(struct ppu_flash *fl)
 {
 	fl->formatted = false;
 	fl->nr_entries = 0;
+	fl->merged_recs = 0;
 	fl->v1_end = 0;
 	fl->unsaved_since = 0;
 	fl->stats.state = PPU_FLASH_UNKNOWN;
@@ -877,21 +959,6 @@ static int ppu_flash_load_locked(struct ppu_flash *fl)
 
 /* --- compaction ---------------------------------------------------------- */
 
-/* Records a compacted image of the entries takes. */
-static u32 ppu_flash_compacted_size(const struct ppu_flash *fl)
-{
-	u32 i, t, n = 0;
-
-	for (i = 0; i < fl->nr_entries; i++) {
-		u32 recs = 0;
-
-		for (t = PPU_ECC_NONE + 1; t < PPU_ECC_NR_TYPES; t++)
-			recs += !!fl->entries[i].tally[t].count;
-		n += recs ?: 1;	/* flags alone take a NONE record */
-	}
-	return n;
-}
-
 static int ppu_flash_write_entry(struct ppu_flash *fl, u32 img, u32 gen,
 				 const struct ppu_ecc_entry *e, u32 *slot)
 {
@@ -921,11 +988,19 @@ static int ppu_flash_write_entry(struct ppu_flash *fl, u32 img, u32 gen,
 /* Everything in RAM is on flash now. */
 static void ppu_flash_all_saved(struct ppu_flash *fl)
 {
+	struct ppu_flash_entry *fe;
 	u32 i, t;
 
-	for (i = 0; i < fl->nr_entries; i++)
-		for (t = 0; t < PPU_ECC_NR_TYPES; t++)
-			fl->entries[i].tally[t].unsaved = 0;
+	for (i = 0; i < fl->nr_entries; i++) {
+		fe = &fl->entries[i];
+		fe->types_on_flash = 0;
+		for (t = PPU_ECC_NONE + 1; t < PPU_ECC_NR_TYPES; t++) {
+			fe->e.tally[t].unsaved = 0;
+			if (fe->e.tally[t].count)
+				fe->types_on_flash |= BIT(t);
+		}
+		fe->flags_on_flash = fe->e.flags;
+	}
 	fl->stats.unsaved = 0;
 	fl->unsaved_since = 0;
 }
@@ -937,7 +1012,7 @@ static void ppu_flash_all_saved(struct ppu_flash *fl)
  */
 static int ppu_flash_compact_locked(struct ppu_flash *fl)
 {
-	u32 need = ppu_flash_compacted_size(fl), slot = 0, gen, img, i;
+	u32 need = fl->merged_recs, slot = 0, gen, img, i;
 	int ret;
 
 	if (fl->stats.state == PPU_FLASH_READONLY)
@@ -957,7 +1032,8 @@ static int ppu_flash_compact_locked(struct ppu_flash *fl)
 	if (ret)
 		return ret;
 	for (i = 0; i < fl->nr_entries; i++) {
-		ret = ppu_flash_write_entry(fl, img, gen, &fl->entries[i], &slot);
+		ret = ppu_flash_write_entry(fl, img, gen, &fl->entries[i].e,
+					    &slot);
 		if (ret)
 			return ret;
 	}
@@ -980,40 +1056,92 @@ static int ppu_flash_compact_locked(struct ppu_flash *fl)
 
 /* --- writes -------------------------------------------------------------- */
 
-/*
- * Write one record into the active image; a full (or version 1) store is
- * compacted instead, which writes every entry, the caller's change already
- * merged. *@compacted tells which happened.
- */
-static int ppu_flash_log_rec(struct ppu_flash *fl,
-			     const struct ppu_flash_record *r, bool *compacted)
-{
-	u32 slot;
-	int ret;
+/* What ppu_flash_log_rec() did with a record. */
+enum ppu_flash_logged {
+	PPU_FLASH_WRITTEN,	/* into the next slot */
+	PPU_FLASH_COMPACTED,	/* the store was compacted: all is written */
+	PPU_FLASH_HELD,		/* kept in RAM until the next compaction */
+};
 
-	*compacted = false;
-	if (fl->stats.state == PPU_FLASH_READONLY)
-		return -EROFS;
-	if (fl->stats.version != PPU_FLASH_VERSION ||
-	    fl->stats.next_slot >= fl->stats.capacity) {
-		*compacted = true;
-		return ppu_flash_compact_locked(fl);
-	}
-	/* A failed write may have left part of a record: the slot is used. */
-	slot = fl->stats.next_slot++;
-	ret = ppu_flash_write_rec(fl, fl->stats.image, slot,
-				  fl->stats.generation, r);
-	if (!ret)
-		fl->stats.nr_records++;
-	return ret;
+/*
+ * Slots that the compaction of a full image must leave free, unless a
+ * record must be written: a quarter of the image. See "Flash wear" at
+ * the top.
+ */
+static u32 ppu_flash_headroom(const struct ppu_flash *fl)
+{
+	return max(fl->stats.capacity / 4, 1U);
 }
 
-/* Write what entry @idx holds in RAM only (or, with none, its flags). */
-static int ppu_flash_save_entry(struct ppu_flash *fl, u32 idx, bool flags)
+/*
+ * Must a record of @fe's events of type @t reach the flash now? Yes,
+ * unless it only adds to a count already there: the first record of an
+ * address and type, one with a flag not yet on flash, and a corrected
+ * error count going above the threshold must.
+ */
+static bool ppu_flash_must_write(const struct ppu_flash *fl,
+				 const struct ppu_flash_entry *fe, u32 t)
 {
-	struct ppu_ecc_entry *e = &fl->entries[idx];
+	const struct ppu_ecc_tally *tl = &fe->e.tally[t];
+	u32 thr = fl->policy.cecc_threshold;
+
+	if (!(fe->types_on_flash & BIT(t)) ||
+	    (fe->e.flags & ~fe->flags_on_flash))
+		return true;
+	return t == PPU_ECC_CECC && tl->count - tl->unsaved <= thr &&
+	       tl->count > thr;
+}
+
+/*
+ * Write one record into the active image. A full (or version 1) store is
+ * compacted instead, which writes every entry, the caller's change
+ * already merged; but a record that may wait (!@must) is held in RAM when
+ * that compaction would leave fewer than the headroom of slots free (or
+ * could not hold the entries). *@how tells which happened.
+ */
+static int ppu_flash_log_rec(struct ppu_flash *fl,
+			     const struct ppu_flash_record *r, bool must,
+			     enum ppu_flash_logged *how)
+{
+	u32 slot, cap = fl->stats.capacity;
+	int ret;
+
+	*how = PPU_FLASH_WRITTEN;
+	if (fl->stats.state == PPU_FLASH_READONLY)
+		return -EROFS;
+	if (fl->stats.version == PPU_FLASH_VERSION &&
+	    fl->stats.next_slot < cap) {
+		/* A failed write may have left part of a record: slot used. */
+		slot = fl->stats.next_slot++;
+		ret = ppu_flash_write_rec(fl, fl->stats.image, slot,
+					  fl->stats.generation, r);
+		if (!ret)
+			fl->stats.nr_records++;
+		return ret;
+	}
+	if (fl->stats.version == PPU_FLASH_VERSION && !must &&
+	    (fl->merged_recs > cap ||
+	     cap - fl->merged_recs < ppu_flash_headroom(fl))) {
+		fl->stats.held++;
+		*how = PPU_FLASH_HELD;
+		return 0;
+	}
+	*how = PPU_FLASH_COMPACTED;
+	return ppu_flash_compact_locked(fl);
+}
+
+/*
+ * Write what entry @idx holds in RAM only; with @flags, its flags even if
+ * no count is pending. With @force nothing is held (ppu_flash_flush()).
+ */
+static int ppu_flash_save_entry(struct ppu_flash *fl, u32 idx, bool flags,
+				bool force)
+{
+	struct ppu_flash_entry *fe = &fl->entries[idx];
+	struct ppu_ecc_entry *e = &fe->e;
 	struct ppu_flash_record r = { .addr = e->addr, .flags = e->flags };
-	bool compacted, any = false;
+	enum ppu_flash_logged how;
+	bool any = false;
 	u32 t;
 	int ret;
 
@@ -1026,26 +1154,38 @@ static int ppu_flash_save_entry(struct ppu_flash *fl, u32 idx, bool flags)
 		r.count = tl->unsaved;
 		r.first_ts = tl->unsaved_ts;
 		r.last_ts = tl->last_ts;
-		ret = ppu_flash_log_rec(fl, &r, &compacted);
-		if (ret || compacted)
+		ret = ppu_flash_log_rec(fl, &r,
+					force || ppu_flash_must_write(fl, fe, t),
+					&how);
+		if (ret || how == PPU_FLASH_COMPACTED)
 			return ret;
+		if (how == PPU_FLASH_HELD)
+			continue;
 		fl->stats.unsaved -= min(fl->stats.unsaved, tl->unsaved);
 		tl->unsaved = 0;
+		fe->types_on_flash |= BIT(t);
+		fe->flags_on_flash |= r.flags;
 		any = true;
 	}
 	if (any || !flags)
 		return 0;
 	r.type = PPU_ECC_NONE;
-	return ppu_flash_log_rec(fl, &r, &compacted);
+	r.count = 0;
+	r.first_ts = 0;
+	r.last_ts = 0;
+	ret = ppu_flash_log_rec(fl, &r, true, &how);
+	if (!ret && how == PPU_FLASH_WRITTEN)
+		fe->flags_on_flash |= r.flags;
+	return ret;
 }
 
-static int ppu_flash_flush_locked(struct ppu_flash *fl)
+static int ppu_flash_flush_locked(struct ppu_flash *fl, bool force)
 {
 	int ret = 0, err;
 	u32 i;
 
 	for (i = 0; i < fl->nr_entries && fl->stats.unsaved; i++) {
-		err = ppu_flash_save_entry(fl, i, false);
+		err = ppu_flash_save_entry(fl, i, false, force);
 		if (err && !ret)
 			ret = err;
 	}
@@ -1054,40 +1194,20 @@ static int ppu_flash_flush_locked(struct ppu_flash *fl)
 	return ret;
 }
 
-/* Entry of @addr, created if new; its index, or a negative errno. */
-static int ppu_flash_get_entry(struct ppu_flash *fl, u64 addr, bool *found)
-{
-	struct ppu_ecc_entry *e;
-	u32 idx;
-	int ret;
-
-	idx = ppu_flash_find(fl, addr, found);
-	if (*found)
-		return idx;
-	ret = ppu_flash_reserve(fl, fl->nr_entries + 1);
-	if (ret)
-		return ret;
-	e = &fl->entries[idx];
-	memmove(e + 1, e, (fl->nr_entries - idx) * sizeof(*e));
-	memset(e, 0, sizeof(*e));
-	e->addr = addr;
-	fl->nr_entries++;
-	fl->stats.nr_entries = fl->nr_entries;
-	return idx;
-}
-
 /*
  * Undo ppu_flash_get_entry() and a merge into entry @idx, after a write
  * that nothing could hold (-ENOSPC): the change is forgotten.
  */
 static void ppu_flash_restore(struct ppu_flash *fl, u32 idx, bool found,
-			      const struct ppu_ecc_entry *saved, u32 unsaved,
+			      const struct ppu_flash_entry *saved, u32 unsaved,
 			      u64 unsaved_since)
 {
 	fl->stats.unsaved = unsaved;
 	fl->unsaved_since = unsaved_since;
+	fl->merged_recs -= ppu_flash_entry_recs(&fl->entries[idx].e);
 	if (found) {
 		fl->entries[idx] = *saved;
+		fl->merged_recs += ppu_flash_entry_recs(&saved->e);
 		return;
 	}
 	fl->nr_entries--;
@@ -1119,7 +1239,7 @@ static int ppu_flash_record_locked(struct ppu_flash *fl,
 {
 	u64 since = fl->unsaved_since;
 	u32 before, unsaved = fl->stats.unsaved;
-	struct ppu_ecc_entry saved;
+	struct ppu_flash_entry saved, *fe;
 	struct ppu_ecc_tally *t;
 	bool found;
 	int idx, ret;
@@ -1131,21 +1251,21 @@ static int ppu_flash_record_locked(struct ppu_flash *fl,
 	idx = ppu_flash_get_entry(fl, ev->addr, &found);
 	if (idx < 0)
 		return idx;
+	fe = &fl->entries[idx];
 	if (found)
-		saved = fl->entries[idx];
-	t = &fl->entries[idx].tally[ev->type];
+		saved = *fe;
+	t = &fe->e.tally[ev->type];
 	before = t->count;
-	ppu_ecc_tally_add(t, ev->count, ev->first_ts, ev->last_ts);
+	ppu_flash_merge(fl, fe, ev->type, ev->count, ev->first_ts, ev->last_ts);
 	if (!t->unsaved || ev->first_ts < t->unsaved_ts)
 		t->unsaved_ts = ev->first_ts;
 	t->unsaved = ev->count > U32_MAX - t->unsaved ? U32_MAX :
 		     t->unsaved + ev->count;
 	fl->stats.unsaved = ev->count > U32_MAX - fl->stats.unsaved ? U32_MAX :
 			    fl->stats.unsaved + ev->count;
-	ppu_flash_summarise(&fl->entries[idx]);
 
 	if (always || ppu_flash_save_now(fl, ev, before, t->count)) {
-		ret = ppu_flash_save_entry(fl, idx, false);
+		ret = ppu_flash_save_entry(fl, idx, false, false);
 		if (ret == -ENOSPC)
 			ppu_flash_restore(fl, idx, found, &saved, unsaved,
 					  since);
@@ -1154,11 +1274,17 @@ static int ppu_flash_record_locked(struct ppu_flash *fl,
 		return ret;
 	}
 	/* Below the thresholds: in RAM, written at a bounded rate. */
-	if (!fl->unsaved_since || ev->last_ts < fl->unsaved_since)
+	if (!fl->unsaved_since || ev->last_ts < fl->unsaved_since) {
 		fl->unsaved_since = ev->last_ts ?: 1;
-	else if (ev->last_ts - fl->unsaved_since >= fl->policy.flush_interval)
-		return ppu_flash_flush_locked(fl);
-	return 0;
+		return 0;
+	}
+	if (ev->last_ts - fl->unsaved_since < fl->policy.flush_interval)
+		return 0;
+	ret = ppu_flash_flush_locked(fl, false);
+	/* What a full store holds waits: the interval starts again. */
+	if (fl->stats.unsaved)
+		fl->unsaved_since = ev->last_ts ?: 1;
+	return ret;
 }
 
 /* --- API ----------------------------------------------------------------- */
@@ -1273,7 +1399,11 @@ static bool ppu_flash_event_ok(const struct ppu_ecc_event *ev)
  *
  * The record (with the address's counts not yet written) goes into a blank
  * slot, so that a power loss at any time loses at most this record. If
- * the store is full, it is compacted first.
+ * the store is full, it is compacted first; unless the compaction would
+ * leave less than a quarter of the slots free and the events only add to
+ * a count of the address and type already on flash: they are then kept
+ * in RAM until the next compaction or ppu_flash_flush() (see "Flash wear"
+ * in ppu_flash.c).
  *
  * Return: 0; -EINVAL if @ev is malformed or its address lies outside the
  * device memory (&ppu_flash_policy.mem_size); -ENODATA if no store was loaded;
@@ -1323,7 +1453,8 @@ int ppu_flash_record(struct ppu_flash *fl, const struct ppu_ecc_event *ev)
  * ppu_flash_flush - write every event counted in RAM only
  * @fl: the store
  *
- * Call it before the store goes (unload) and before a new load.
+ * Call it before the store goes (unload) and before a new load. Counts
+ * that a full store held in RAM are written too, by a compaction.
  *
  * Return: 0 (also when there is nothing to write or no store), -EROFS for
  * a read only store, or the first error of a write.
@@ -1334,7 +1465,7 @@ int ppu_flash_flush(struct ppu_flash *fl)
 
 	mutex_lock(&fl->lock);
 	if (ppu_flash_writable(fl))
-		ret = ppu_flash_flush_locked(fl);
+		ret = ppu_flash_flush_locked(fl, true);
 	mutex_unlock(&fl->lock);
 	return ret;
 }
@@ -1353,7 +1484,7 @@ int ppu_flash_flush(struct ppu_flash *fl)
  */
 int ppu_flash_set_flags(struct ppu_flash *fl, u64 addr, u32 flags)
 {
-	struct ppu_ecc_entry saved;
+	struct ppu_flash_entry saved;
 	u64 since;
 	u32 unsaved;
 	bool found;
@@ -1378,12 +1509,12 @@ int ppu_flash_set_flags(struct ppu_flash *fl, u64 addr, u32 flags)
 		ret = idx;
 		goto out;
 	}
-	if ((fl->entries[idx].flags & flags) == flags)
+	if ((fl->entries[idx].e.flags & flags) == flags)
 		goto out;
 	if (found)
 		saved = fl->entries[idx];
-	fl->entries[idx].flags |= flags;
-	ret = ppu_flash_save_entry(fl, idx, true);
+	fl->entries[idx].e.flags |= flags;
+	ret = ppu_flash_save_entry(fl, idx, true, false);
 	if (ret == -ENOSPC)
 		ppu_flash_restore(fl, idx, found, &saved, unsaved, since);
 	if (!fl->stats.unsaved)
@@ -1409,14 +1540,15 @@ out:
 int ppu_flash_get_entries(struct ppu_flash *fl, struct ppu_ecc_entry **entries)
 {
 	struct ppu_ecc_entry *copy = NULL;
-	int n;
+	int n, i;
 
 	mutex_lock(&fl->lock);
 	n = fl->nr_entries;
 	if (n) {
 		copy = kvmalloc_array(n, sizeof(*copy), GFP_KERNEL);
 		if (copy)
-			memcpy(copy, fl->entries, n * sizeof(*copy));
+			for (i = 0; i < n; i++)
+				copy[i] = fl->entries[i].e;
 		else
 			n = -ENOMEM;
 	}

@@ -13,6 +13,7 @@
 #include <linux/types.h>
 
 struct device;
+struct ppu_flash_entry;
 
 /**
  * enum ppu_ecc_type - kind of a memory error event
@@ -147,7 +148,9 @@ enum ppu_flash_state {
  *	or above it is corrupt (skipped at the load), an event or flag there
  *	is refused; 0: not checked. Set it before ppu_flash_load().
  *
- * Uncorrectable and parity errors are always written at once.
+ * Uncorrectable and parity errors are always written at once, but that a
+ * full store holds further counts of an address and type it already has
+ * on flash until its next compaction (see "Flash wear" in ppu_flash.c).
  */
 struct ppu_flash_policy {
 	u32 cecc_threshold;
@@ -174,6 +177,9 @@ struct ppu_flash_policy {
  * @count_clamped: a version 1 header's record count exceeded the capacity
  * @compactions: compactions done since init
  * @nospc: times a write was refused because even a compacted image was full
+ * @held: times a record was kept in RAM instead of compacting a full store
+ *	  that a compaction would leave with too few free slots (see "Flash
+ *	  wear" in ppu_flash.c); the next compaction writes it
  * @io_errors: failed flash operations since init
  * @unsaved: events counted in RAM and not yet written (see
  *	     &struct ppu_flash_policy)
@@ -198,6 +204,7 @@ struct ppu_flash_stats {
 	bool count_clamped;
 	u32 compactions;
 	u32 nospc;
+	u32 held;
 	u32 io_errors;
 	u32 unsaved;
 	u64 writes;
@@ -223,6 +230,7 @@ struct ppu_flash_stats {
  * @entries: merged entries sorted by address, @nr_entries of @max_entries
  * @nr_entries: entries in use
  * @max_entries: entries allocated
+ * @merged_recs: records a compaction of @entries writes
  * @stats: counters, see struct ppu_flash_stats
  *
  * Embed it in the device; callers use the ppu_flash_*() functions only and
@@ -240,9 +248,10 @@ struct ppu_flash {
 	u32 v1_end;
 	struct ppu_flash_policy policy;
 	u64 unsaved_since;
-	struct ppu_ecc_entry *entries;
+	struct ppu_flash_entry *entries;
 	u32 nr_entries;
 	u32 max_entries;
+	u32 merged_recs;
 	struct ppu_flash_stats stats;
 };
 
