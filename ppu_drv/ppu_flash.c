@@ -421,7 +421,6 @@ static int ppu_flash_get_entry(struct ppu_flash *fl, u64 addr, bool *found)
 	fe->e.addr = addr;
 	fl->nr_entries++;
 	fl->merged_recs++;	/* a flag record, until it has a type */
-	fl->stats.nr_entries = fl->nr_entries;
 	return idx;
 }
 
@@ -498,17 +497,15 @@ static int ppu_flash_add(struct ppu_flash *fl, const struct ppu_flash_record *r)
 /* Drop what a load found; counters since init and the generation stay. */
 static void ppu_flash_forget(struct ppu_flash *fl)
 {
-	fl->formatted = false;
+	fl->pos = (struct ppu_flash_pos) {
+		.state = PPU_FLASH_UNKNOWN,
+		.generation = fl->pos.generation,
+	};
 	fl->nr_entries = 0;
 	fl->merged_recs = 0;
-	fl->v1_end = 0;
 	fl->unsaved_since = 0;
-	fl->stats.state = PPU_FLASH_UNKNOWN;
-	fl->stats.version = 0;
-	fl->stats.image = 0;
-	fl->stats.nr_entries = 0;
+	/* What a load counts. */
 	fl->stats.nr_records = 0;
-	fl->stats.next_slot = 0;
 	fl->stats.corrupt = 0;
 	fl->stats.stale = 0;
 	fl->stats.unsaved = 0;
@@ -742,18 +739,17 @@ static int ppu_flash_load_v2(struct ppu_flash *fl, u32 img,
 	u32 used;
 	int ret;
 
-	fl->stats.generation = le32_to_cpu(h->generation);
+	fl->pos.generation = le32_to_cpu(h->generation);
 	ret = ppu_flash_scan(fl, ppu_flash_rec_off(fl, img, 0),
-			     fl->stats.capacity, fl->stats.generation, 0, &used);
+			     fl->capacity, fl->pos.generation, 0, &used);
 	if (ret)
 		return ret;
-	fl->stats.version = PPU_FLASH_VERSION;
-	fl->stats.image = img;
-	fl->stats.next_slot = used;
+	fl->pos.version = PPU_FLASH_VERSION;
+	fl->pos.image = img;
+	fl->pos.next_slot = used;
 	fl->stats.life_erases = le32_to_cpu(h->erases);
 	fl->stats.life_writes = (u64)le32_to_cpu(h->writes) + used;
-	fl->stats.state = PPU_FLASH_OK;
-	fl->formatted = true;
+	fl->pos.state = PPU_FLASH_OK;
 	return 0;
 }
 
@@ -773,7 +769,7 @@ static int ppu_flash_v1_probe(struct ppu_flash *fl, u32 nr, u32 count,
 			      bool torn, u32 *gen, u32 *end)
 {
 	/* Version 1 slots wholly in image A: as many as an image holds. */
-	u32 in_a = min(nr, fl->stats.capacity), slot;
+	u32 in_a = min(nr, fl->capacity), slot;
 	enum ppu_flash_slot state;
 	struct ppu_flash_record r;
 	const char *why;
@@ -826,31 +822,30 @@ static int ppu_flash_load_v1(struct ppu_flash *fl, const struct ppu_flash_hdr *h
 	ret = ppu_flash_v1_probe(fl, nr, count, torn, &gen, &end);
 	if (ret)
 		return ret;
-	fl->stats.generation = gen;
+	fl->pos.generation = gen;
 	/*
 	 * Image A is read whole (its slots past the store's end are corrupt
 	 * or stale, as before); of image B only what the store reaches into.
 	 */
 	ret = ppu_flash_scan(fl, PPU_FLASH_REC_OFF,
-			     max(end, min(nr, fl->stats.capacity)), gen, count,
+			     max(end, min(nr, fl->capacity)), gen, count,
 			     &used);
 	if (ret)
 		return ret;
-	fl->stats.version = PPU_FLASH_VERSION_V1;
-	fl->stats.image = 0;
-	fl->stats.next_slot = max(used, count);
+	fl->pos.version = PPU_FLASH_VERSION_V1;
+	fl->pos.image = 0;
+	fl->pos.next_slot = max(used, count);
 	fl->stats.life_erases = 0;
-	fl->stats.life_writes = fl->stats.next_slot;
-	fl->v1_end = PPU_FLASH_REC_OFF + fl->stats.next_slot * PPU_FLASH_REC_SIZE;
-	if (fl->v1_end > ppu_flash_img_off(fl, 1)) {
+	fl->stats.life_writes = fl->pos.next_slot;
+	fl->pos.v1_end = PPU_FLASH_REC_OFF + fl->pos.next_slot * PPU_FLASH_REC_SIZE;
+	if (fl->pos.v1_end > ppu_flash_img_off(fl, 1)) {
 		ppu_flash_warn(fl, "version 1 store uses %u bytes, more than image A: kept read only until a reset",
-			       fl->v1_end);
-		fl->stats.state = PPU_FLASH_READONLY;
+			       fl->pos.v1_end);
+		fl->pos.state = PPU_FLASH_READONLY;
 		return 0;
 	}
 	ppu_flash_info(fl, "version 1 store: converted to version 2 at its first write");
-	fl->stats.state = PPU_FLASH_OK;
-	fl->formatted = true;
+	fl->pos.state = PPU_FLASH_OK;
 	return 0;
 }
 
@@ -894,7 +889,7 @@ static int ppu_flash_load_locked(struct ppu_flash *fl)
 				    sizeof(h[i]));
 		if (ret) {
 			fl->stats.io_errors++;
-			fl->stats.state = PPU_FLASH_IO_ERROR;
+			fl->pos.state = PPU_FLASH_IO_ERROR;
 			ppu_flash_warn(fl, "reading the header of image %c failed: %d",
 				       'A' + i, ret);
 			return ret;
@@ -915,7 +910,7 @@ static int ppu_flash_load_locked(struct ppu_flash *fl)
 			       le32_to_cpu(h[i].version),
 			       le32_to_cpu(h[i].rec_size),
 			       le32_to_cpu(h[i].img_size));
-		fl->stats.state = PPU_FLASH_UNSUPPORTED;
+		fl->pos.state = PPU_FLASH_UNSUPPORTED;
 		return -EPROTONOSUPPORT;
 	}
 
@@ -936,22 +931,22 @@ static int ppu_flash_load_locked(struct ppu_flash *fl)
 	} else {
 		ret = ppu_flash_all_blank(fl);
 		if (ret < 0) {
-			fl->stats.state = PPU_FLASH_IO_ERROR;
+			fl->pos.state = PPU_FLASH_IO_ERROR;
 			return ret;
 		}
 		if (ret) {
 			ppu_flash_info(fl, "flash is blank, no record store yet");
-			fl->stats.state = PPU_FLASH_BLANK;
+			fl->pos.state = PPU_FLASH_BLANK;
 			return -ENODATA;
 		}
 		ppu_flash_warn(fl, "no valid image and the flash is not blank: store damaged, left untouched (magic %#x/%#x)",
 			       le32_to_cpu(h[0].magic), le32_to_cpu(h[1].magic));
-		fl->stats.state = PPU_FLASH_DAMAGED;
+		fl->pos.state = PPU_FLASH_DAMAGED;
 		return -EBADMSG;
 	}
 	if (ret) {
 		ppu_flash_forget(fl);
-		fl->stats.state = ret == -ENOMEM ? PPU_FLASH_UNKNOWN :
+		fl->pos.state = ret == -ENOMEM ? PPU_FLASH_UNKNOWN :
 				  PPU_FLASH_IO_ERROR;
 	}
 	return ret;
@@ -1015,18 +1010,18 @@ static int ppu_flash_compact_locked(struct ppu_flash *fl)
 	u32 need = fl->merged_recs, slot = 0, gen, img, i;
 	int ret;
 
-	if (fl->stats.state == PPU_FLASH_READONLY)
+	if (fl->pos.state == PPU_FLASH_READONLY)
 		return -EROFS;
-	if (need > fl->stats.capacity) {
+	if (need > fl->capacity) {
 		fl->stats.nospc++;
 		ppu_flash_warn(fl, "full: %u merged records exceed the %u slots; nothing written",
-			       need, fl->stats.capacity);
+			       need, fl->capacity);
 		return -ENOSPC;
 	}
 	/* Version 1 lives in image A (and below I): convert into B. */
-	img = fl->stats.version == PPU_FLASH_VERSION_V1 ? 1 :
-	      1 - fl->stats.image;
-	gen = fl->stats.generation + 1;
+	img = fl->pos.version == PPU_FLASH_VERSION_V1 ? 1 :
+	      1 - fl->pos.image;
+	gen = fl->pos.generation + 1;
 
 	ret = ppu_flash_erase(fl, ppu_flash_img_off(fl, img), fl->img_size);
 	if (ret)
@@ -1041,13 +1036,13 @@ static int ppu_flash_compact_locked(struct ppu_flash *fl)
 	if (ret)
 		return ret;
 
-	fl->stats.version = PPU_FLASH_VERSION;
-	fl->stats.image = img;
-	fl->stats.generation = gen;
-	fl->stats.next_slot = slot;
+	fl->pos.version = PPU_FLASH_VERSION;
+	fl->pos.image = img;
+	fl->pos.generation = gen;
+	fl->pos.next_slot = slot;
 	fl->stats.nr_records = slot;
 	fl->stats.compactions++;
-	fl->v1_end = 0;
+	fl->pos.v1_end = 0;
 	ppu_flash_all_saved(fl);
 	ppu_flash_info(fl, "compacted to %u records for %u addresses, image %c generation %u",
 		       slot, fl->nr_entries, 'A' + img, gen);
@@ -1070,7 +1065,7 @@ enum ppu_flash_logged {
  */
 static u32 ppu_flash_headroom(const struct ppu_flash *fl)
 {
-	return max(fl->stats.capacity / 4, 1U);
+	return max(fl->capacity / 4, 1U);
 }
 
 /*
@@ -1103,23 +1098,23 @@ static int ppu_flash_log_rec(struct ppu_flash *fl,
 			     const struct ppu_flash_record *r, bool must,
 			     enum ppu_flash_logged *how)
 {
-	u32 slot, cap = fl->stats.capacity;
+	u32 slot, cap = fl->capacity;
 	int ret;
 
 	*how = PPU_FLASH_WRITTEN;
-	if (fl->stats.state == PPU_FLASH_READONLY)
+	if (fl->pos.state == PPU_FLASH_READONLY)
 		return -EROFS;
-	if (fl->stats.version == PPU_FLASH_VERSION &&
-	    fl->stats.next_slot < cap) {
+	if (fl->pos.version == PPU_FLASH_VERSION &&
+	    fl->pos.next_slot < cap) {
 		/* A failed write may have left part of a record: slot used. */
-		slot = fl->stats.next_slot++;
-		ret = ppu_flash_write_rec(fl, fl->stats.image, slot,
-					  fl->stats.generation, r);
+		slot = fl->pos.next_slot++;
+		ret = ppu_flash_write_rec(fl, fl->pos.image, slot,
+					  fl->pos.generation, r);
 		if (!ret)
 			fl->stats.nr_records++;
 		return ret;
 	}
-	if (fl->stats.version == PPU_FLASH_VERSION && !must &&
+	if (fl->pos.version == PPU_FLASH_VERSION && !must &&
 	    (fl->merged_recs > cap ||
 	     cap - fl->merged_recs < ppu_flash_headroom(fl))) {
 		fl->stats.held++;
@@ -1213,12 +1208,12 @@ static void ppu_flash_restore(struct ppu_flash *fl, u32 idx, bool found,
 	fl->nr_entries--;
 	memmove(&fl->entries[idx], &fl->entries[idx + 1],
 		(fl->nr_entries - idx) * sizeof(fl->entries[0]));
-	fl->stats.nr_entries = fl->nr_entries;
 }
 
 static bool ppu_flash_writable(const struct ppu_flash *fl)
 {
-	return fl->formatted || fl->stats.state == PPU_FLASH_READONLY;
+	return fl->pos.state == PPU_FLASH_OK ||
+	       fl->pos.state == PPU_FLASH_READONLY;
 }
 
 /* Does this event go to flash now? */
@@ -1319,7 +1314,7 @@ int ppu_flash_init(struct ppu_flash *fl, const struct ppu_flash_ops *ops,
 	fl->size = size;
 	fl->erase_size = erase_size;
 	fl->img_size = ppu_flash_img_size(size, erase_size);
-	fl->stats.capacity = ppu_flash_capacity(size, erase_size);
+	fl->capacity = ppu_flash_capacity(size, erase_size);
 	mutex_init(&fl->lock);
 	return 0;
 }
@@ -1604,19 +1599,18 @@ int ppu_flash_reset(struct ppu_flash *fl, u32 confirm)
 	mutex_lock(&fl->lock);
 	ppu_flash_info(fl, "erasing the store, %u address(es) dropped",
 		       fl->nr_entries);
-	gen = fl->stats.generation + 1;
+	gen = fl->pos.generation + 1;
 	ppu_flash_forget(fl);
 	ret = ppu_flash_erase(fl, 0, rounddown(fl->size, fl->erase_size));
 	if (!ret)
 		ret = ppu_flash_write_hdr(fl, 0, gen);
 	if (ret) {
-		fl->stats.state = PPU_FLASH_IO_ERROR;
+		fl->pos.state = PPU_FLASH_IO_ERROR;
 		goto out;
 	}
-	fl->stats.generation = gen;
-	fl->stats.version = PPU_FLASH_VERSION;
-	fl->stats.state = PPU_FLASH_OK;
-	fl->formatted = true;
+	fl->pos.generation = gen;
+	fl->pos.version = PPU_FLASH_VERSION;
+	fl->pos.state = PPU_FLASH_OK;
 out:
 	mutex_unlock(&fl->lock);
 	return ret;
@@ -1631,5 +1625,12 @@ void ppu_flash_get_stats(struct ppu_flash *fl, struct ppu_flash_stats *stats)
 {
 	mutex_lock(&fl->lock);
 	*stats = fl->stats;
+	stats->state = fl->pos.state;
+	stats->version = fl->pos.version;
+	stats->image = fl->pos.image;
+	stats->generation = fl->pos.generation;
+	stats->next_slot = fl->pos.next_slot;
+	stats->capacity = fl->capacity;
+	stats->nr_entries = fl->nr_entries;
 	mutex_unlock(&fl->lock);
 }

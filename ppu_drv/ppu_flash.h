@@ -188,6 +188,10 @@ struct ppu_flash_policy {
  * @life_writes: writes over the store's life: as recorded in the image
  *		 header at its last compaction, plus the slots used since
  * @life_erases: erase-block erases over the store's life, likewise
+ *
+ * @state, @version, @image, @capacity, @next_slot, @nr_entries and
+ * @generation tell where the store is (&struct ppu_flash_pos, as
+ * ppu_flash_get_stats() copies it); the others are counters.
  */
 struct ppu_flash_stats {
 	u32 state;
@@ -214,6 +218,25 @@ struct ppu_flash_stats {
 };
 
 /**
+ * struct ppu_flash_pos - where the store is: what its writes go by
+ * @state: what the last load (or a reset) found, enum ppu_flash_state; a
+ *	   store in PPU_FLASH_OK takes records
+ * @version: layout of the loaded store: 2, or 1 for the previous one
+ * @image: image the records go to (0 = A, 1 = B)
+ * @generation: generation of that image, bumped by compaction and reset
+ * @next_slot: slot the next record goes to
+ * @v1_end: with a version 1 store, the end of its last used slot
+ */
+struct ppu_flash_pos {
+	u32 state;
+	u32 version;
+	u32 image;
+	u32 generation;
+	u32 next_slot;
+	u32 v1_end;
+};
+
+/**
  * struct ppu_flash - the ECC record store of one device
  * @ops: flash access
  * @ctx: argument of @ops
@@ -221,17 +244,16 @@ struct ppu_flash_stats {
  * @size: bytes of flash used by the store
  * @erase_size: bytes of an erase block
  * @img_size: bytes of each of the two images, a multiple of @erase_size
+ * @capacity: record slots of an image
  * @lock: serialises every operation on the store and its flash
- * @formatted: a store of our format and version is on the flash and takes
- *	       records
- * @v1_end: with a version 1 store, the end of its last used slot
+ * @pos: where the store is on the flash
  * @policy: when events are written, see &struct ppu_flash_policy
  * @unsaved_since: time of the oldest event kept in RAM only, 0 if none
  * @entries: merged entries sorted by address, @nr_entries of @max_entries
  * @nr_entries: entries in use
  * @max_entries: entries allocated
  * @merged_recs: records a compaction of @entries writes
- * @stats: counters, see struct ppu_flash_stats
+ * @stats: counters, see struct ppu_flash_stats (its fields of @pos unused)
  *
  * Embed it in the device; callers use the ppu_flash_*() functions only and
  * never touch the bytes on flash.
@@ -243,9 +265,9 @@ struct ppu_flash {
 	u32 size;
 	u32 erase_size;
 	u32 img_size;
+	u32 capacity;
 	struct mutex lock; /* see above */
-	bool formatted;
-	u32 v1_end;
+	struct ppu_flash_pos pos;
 	struct ppu_flash_policy policy;
 	u64 unsaved_since;
 	struct ppu_flash_entry *entries;
