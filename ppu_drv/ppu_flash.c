@@ -74,7 +74,7 @@
  * store ends at its last record of its generation, or at its header's
  * count if that is more, so those pieces are not taken for its slots; the
  * load finds the version 1 store as it was, and its next write converts
- * it again.
+ * it again. ppu_flash_v1.c reads version 1.
  *
  * Flash wear: each write of an event costs a slot, and every capacity
  * slots an image erase. A caller that sees many corrected errors at one
@@ -121,13 +121,9 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "ppu_flash.h"
+#include "ppu_flash_internal.h"
 
 #define PPU_FLASH_MAGIC		0x45555050	/* "PPUE" */
-#define PPU_FLASH_VERSION	2
-#define PPU_FLASH_VERSION_V1	1
-#define PPU_FLASH_REC_OFF	64
-#define PPU_FLASH_REC_SIZE	40
 #define PPU_FLASH_NR_IMAGES	2
 /* Corrupt slots logged one by one per load; a summary gives the total. */
 #define PPU_FLASH_LOG_SLOTS	4
@@ -185,23 +181,6 @@ static_assert(sizeof(struct ppu_flash_hdr) == 32);
 static_assert(sizeof(struct ppu_flash_hdr) <= PPU_FLASH_REC_OFF);
 static_assert(sizeof(struct ppu_flash_rec) == PPU_FLASH_REC_SIZE);
 
-/* A record in CPU order. */
-struct ppu_flash_record {
-	u64 addr;
-	u64 first_ts;
-	u64 last_ts;
-	u32 count;
-	u32 generation;
-	u8 type;
-	u8 flags;
-};
-
-enum ppu_flash_slot {
-	PPU_FLASH_SLOT_BLANK,
-	PPU_FLASH_SLOT_VALID,
-	PPU_FLASH_SLOT_BAD,
-};
-
 /* What an image header says. */
 enum ppu_flash_hdr_kind {
 	PPU_FLASH_HDR_BLANK,
@@ -212,8 +191,7 @@ enum ppu_flash_hdr_kind {
 	PPU_FLASH_HDR_OTHER,	/* good CRC, a version or geometry we lack */
 };
 
-static __printf(3, 4) void ppu_flash_log(const struct ppu_flash *fl, bool warn,
-					 const char *fmt, ...)
+void ppu_flash_log(const struct ppu_flash *fl, bool warn, const char *fmt, ...)
 {
 	struct va_format vaf;
 	va_list args;
@@ -231,9 +209,6 @@ static __printf(3, 4) void ppu_flash_log(const struct ppu_flash *fl, bool warn,
 		pr_info("ppu_flash: %pV\n", &vaf);
 	va_end(args);
 }
-
-#define ppu_flash_warn(fl, fmt, ...) ppu_flash_log(fl, true, fmt, ##__VA_ARGS__)
-#define ppu_flash_info(fl, fmt, ...) ppu_flash_log(fl, false, fmt, ##__VA_ARGS__)
 
 static u32 ppu_flash_crc(const void *p, size_t len)
 {
@@ -261,12 +236,6 @@ static bool ppu_flash_addr_ok(const struct ppu_flash *fl, u64 addr)
 	return !fl->policy.mem_size || addr < fl->policy.mem_size;
 }
 
-/* Is generation @a newer than @b? */
-static bool ppu_flash_gen_after(u32 a, u32 b)
-{
-	return (s32)(a - b) > 0;
-}
-
 static u32 ppu_flash_img_size(u32 size, u32 erase_size)
 {
 	if (!erase_size)
@@ -280,17 +249,10 @@ static u32 ppu_flash_img_off(const struct ppu_flash *fl, u32 img)
 }
 
 /* Byte offset of a slot of the loaded store (version 1: of the flash). */
-static u32 ppu_flash_rec_off(const struct ppu_flash *fl, u32 img, u32 slot)
+u32 ppu_flash_rec_off(const struct ppu_flash *fl, u32 img, u32 slot)
 {
 	return ppu_flash_img_off(fl, img) + PPU_FLASH_REC_OFF +
 	       slot * PPU_FLASH_REC_SIZE;
-}
-
-static u32 ppu_flash_v1_capacity(u32 size)
-{
-	if (size < PPU_FLASH_REC_OFF)
-		return 0;
-	return (size - PPU_FLASH_REC_OFF) / PPU_FLASH_REC_SIZE;
 }
 
 /**
@@ -631,9 +593,9 @@ static enum ppu_flash_slot ppu_flash_decode(const struct ppu_flash *fl,
 	return PPU_FLASH_SLOT_VALID;
 }
 
-static int ppu_flash_read_slot(struct ppu_flash *fl, u32 off,
-			       struct ppu_flash_record *r,
-			       enum ppu_flash_slot *state, const char **why)
+int ppu_flash_read_slot(struct ppu_flash *fl, u32 off,
+			struct ppu_flash_record *r, enum ppu_flash_slot *state,
+			const char **why)
 {
 	struct ppu_flash_rec raw;
 	int ret;
@@ -687,8 +649,8 @@ static enum ppu_flash_hdr_kind ppu_flash_hdr_kind(const struct ppu_flash *fl,
  * version 2): a blank slot below it is a record that went missing. Returns
  * the slots used (the next slot to write).
  */
-static int ppu_flash_scan(struct ppu_flash *fl, u32 base, u32 nr, u32 gen,
-			  u32 count, u32 *used)
+int ppu_flash_scan(struct ppu_flash *fl, u32 base, u32 nr, u32 gen, u32 count,
+		   u32 *used)
 {
 	enum ppu_flash_slot state;
 	struct ppu_flash_record r;
@@ -749,102 +711,6 @@ static int ppu_flash_load_v2(struct ppu_flash *fl, u32 img,
 	fl->pos.next_slot = used;
 	fl->stats.life_erases = le32_to_cpu(h->erases);
 	fl->stats.life_writes = (u64)le32_to_cpu(h->writes) + used;
-	fl->pos.state = PPU_FLASH_OK;
-	return 0;
-}
-
-/*
- * Where a version 1 store ends, and with a torn header its generation.
- *
- * Its records were written one after the other from slot 0 under one
- * generation, and its header counted them. A conversion cut short by a
- * power loss leaves pieces of a version 2 image in image B: records of the
- * next generation, a header, torn slots. They lie past the store's last
- * record and are no part of it: the store ends at its last record of its
- * generation, or at the header's count if that is more (*@end, in slots).
- * With a torn header, the generation is the newest one of the records in
- * image A, which no conversion writes.
- */
-static int ppu_flash_v1_probe(struct ppu_flash *fl, u32 nr, u32 count,
-			      bool torn, u32 *gen, u32 *end)
-{
-	/* Version 1 slots wholly in image A: as many as an image holds. */
-	u32 in_a = min(nr, fl->capacity), slot;
-	enum ppu_flash_slot state;
-	struct ppu_flash_record r;
-	const char *why;
-	bool any = false;
-	int ret;
-
-	for (slot = 0; torn && slot < in_a; slot++) {
-		ret = ppu_flash_read_slot(fl, ppu_flash_rec_off(fl, 0, slot),
-					  &r, &state, &why);
-		if (ret)
-			return ret;
-		if (state != PPU_FLASH_SLOT_VALID)
-			continue;
-		if (!any || ppu_flash_gen_after(r.generation, *gen))
-			*gen = r.generation;
-		any = true;
-	}
-
-	*end = count;
-	for (slot = 0; slot < nr; slot++) {
-		ret = ppu_flash_read_slot(fl, ppu_flash_rec_off(fl, 0, slot),
-					  &r, &state, &why);
-		if (ret)
-			return ret;
-		if (state == PPU_FLASH_SLOT_VALID && r.generation == *gen)
-			*end = max(*end, slot + 1);
-	}
-	return 0;
-}
-
-static int ppu_flash_load_v1(struct ppu_flash *fl, const struct ppu_flash_hdr *h,
-			     bool torn)
-{
-	u32 nr = ppu_flash_v1_capacity(fl->size), count = 0, gen = 0, end, used;
-	int ret;
-
-	if (torn) {
-		ppu_flash_warn(fl, "version 1 header fails its CRC; salvaging records by their own CRC");
-		fl->stats.hdr_corrupt = true;
-	} else {
-		gen = le32_to_cpu(h->generation);
-		count = le32_to_cpu(h->img_size);	/* the record count */
-		if (count > nr) {
-			ppu_flash_warn(fl, "header counts %u records, clamped to the %u slots",
-				       count, nr);
-			fl->stats.count_clamped = true;
-			count = nr;
-		}
-	}
-	ret = ppu_flash_v1_probe(fl, nr, count, torn, &gen, &end);
-	if (ret)
-		return ret;
-	fl->pos.generation = gen;
-	/*
-	 * Image A is read whole (its slots past the store's end are corrupt
-	 * or stale, as before); of image B only what the store reaches into.
-	 */
-	ret = ppu_flash_scan(fl, PPU_FLASH_REC_OFF,
-			     max(end, min(nr, fl->capacity)), gen, count,
-			     &used);
-	if (ret)
-		return ret;
-	fl->pos.version = PPU_FLASH_VERSION_V1;
-	fl->pos.image = 0;
-	fl->pos.next_slot = max(used, count);
-	fl->stats.life_erases = 0;
-	fl->stats.life_writes = fl->pos.next_slot;
-	fl->pos.v1_end = PPU_FLASH_REC_OFF + fl->pos.next_slot * PPU_FLASH_REC_SIZE;
-	if (fl->pos.v1_end > ppu_flash_img_off(fl, 1)) {
-		ppu_flash_warn(fl, "version 1 store uses %u bytes, more than image A: kept read only until a reset",
-			       fl->pos.v1_end);
-		fl->pos.state = PPU_FLASH_READONLY;
-		return 0;
-	}
-	ppu_flash_info(fl, "version 1 store: converted to version 2 at its first write");
 	fl->pos.state = PPU_FLASH_OK;
 	return 0;
 }
@@ -926,7 +792,8 @@ static int ppu_flash_load_locked(struct ppu_flash *fl)
 		ret = ppu_flash_load_v2(fl, best, &h[best]);
 	} else if (kind[0] == PPU_FLASH_HDR_V1 ||
 		   kind[0] == PPU_FLASH_HDR_V1_TORN) {
-		ret = ppu_flash_load_v1(fl, &h[0],
+		ret = ppu_flash_load_v1(fl, le32_to_cpu(h[0].generation),
+					le32_to_cpu(h[0].img_size),
 					kind[0] == PPU_FLASH_HDR_V1_TORN);
 	} else {
 		ret = ppu_flash_all_blank(fl);
