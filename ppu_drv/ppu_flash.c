@@ -112,6 +112,7 @@
  * uncorrectable or parity error at an address and type already on flash
  * is written at once but on a full store as above.
  */
+#include <linux/bug.h>
 #include <linux/build_bug.h>
 #include <linux/crc32.h>
 #include <linux/device.h>
@@ -874,11 +875,16 @@ static void ppu_flash_all_saved(struct ppu_flash *fl)
  */
 static int ppu_flash_compact_locked(struct ppu_flash *fl)
 {
-	u32 need = fl->merged_recs, slot = 0, gen, img, i;
+	u32 need = 0, slot = 0, gen, img, i;
 	int ret;
 
 	if (fl->pos.state == PPU_FLASH_READONLY)
 		return -EROFS;
+	/* Counted again, as the writes below must not leave the image. */
+	for (i = 0; i < fl->nr_entries; i++)
+		need += ppu_flash_entry_recs(&fl->entries[i].e);
+	if (WARN_ON_ONCE(need != fl->merged_recs))
+		fl->merged_recs = need;
 	if (need > fl->capacity) {
 		fl->stats.nospc++;
 		ppu_flash_warn(fl, "full: %u merged records exceed the %u slots; nothing written",
