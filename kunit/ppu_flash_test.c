@@ -8,9 +8,11 @@
  * image, and one that compaction cannot help refuses with -ENOSPC; garbage
  * on flash is reported as damaged and never formatted; a version 1 store
  * is read and converted. Over the simulated flash (ppu_sim_flash.c), a
- * power cut at every single write and erase step of a compaction and of
- * an append loses nothing committed before and shows nothing never
- * written; a weak cell read 1,000,000 times costs a handful of writes.
+ * power cut at every single write and erase step of an append, a
+ * compaction and the conversion of a version 1 store loses nothing
+ * committed before, shows nothing never written and leaves the store
+ * taking records; a weak cell read 1,000,000 times costs a handful of
+ * writes, and a full store 1,000,000 UECCs at most one image erase.
  */
 #include <kunit/test.h>
 #include <linux/crc32.h>
