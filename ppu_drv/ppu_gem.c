@@ -116,7 +116,7 @@ static const struct drm_gem_object_funcs ppu_vram_bo_funcs = {
  *	handle to such a buffer; or NULL
  *
  * From now on a submit that references such a buffer fails with -EIO
- * (ppu_gem_vram_usable()). Called after the page was retired, so no buffer
+ * (&ppu_vram_bo.poisoned). Called after the page was retired, so no buffer
  * created later can land on it.
  *
  * Return: the files @fail was called for.
