@@ -34,6 +34,7 @@
 
 #include "ppu_test.h"
 #include "ppu_rr.h"
+#include "ppu_kmsg.h"
 
 #define SZ_64K		((uint64_t)0x10000)
 #define SZ_1M		((uint64_t)0x100000)
@@ -325,51 +326,6 @@ static void rr_read(struct rr *r)
 	igt_assert_f(r->have_causes, "ring_recovery: no causes line:\n%s", r->text);
 }
 
-/* ------------------------------------------------------------------ kmsg */
-static int kmsg_open(void)
-{
-	int k = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
-
-	if (k >= 0)
-		lseek(k, 0, SEEK_END);
-	return k;
-}
-
-/* does @rec contain one of the '|'-separated words of @needles? */
-static bool kmsg_match(const char *rec, const char *needles)
-{
-	char copy[128], *tok, *save = NULL;
-
-	snprintf(copy, sizeof(copy), "%s", needles);
-	for (tok = strtok_r(copy, "|", &save); tok; tok = strtok_r(NULL, "|", &save))
-		if (strcasestr(rec, tok))
-			return true;
-	return false;
-}
-
-/* new kernel log records since kmsg_open() that contain one of @needle */
-static int kmsg_count(int k, const char *needle)
-{
-	char rec[1024];
-	int n = 0;
-
-	if (k < 0)
-		return -1;
-	for (;;) {
-		ssize_t r = read(k, rec, sizeof(rec) - 1);
-
-		if (r < 0 && errno == EPIPE)
-			continue;
-		if (r <= 0)
-			break;
-		rec[r] = '\0';
-		if (kmsg_match(rec, needle)) {
-			igt_debug("kmsg: %s", strchr(rec, ';') ? strchr(rec, ';') + 1 : rec);
-			n++;
-		}
-	}
-	return n;
-}
 
 /* --------------------------------------------------------------- helpers */
 static void reopen(void)

@@ -57,6 +57,7 @@
 #include <linux/netlink.h>
 
 #include "ppu_test.h"
+#include "ppu_kmsg.h"
 #include "ppu_rr.h"
 
 #define SZ_64K		((uint64_t)0x10000)
@@ -1467,35 +1468,6 @@ static void test_ctx_create_destroy_race(void)
 }
 
 /* ----------------------------------------------------- poisoned-page-loop */
-static int kmsg_open(void)
-{
-	int k = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
-
-	if (k >= 0)
-		lseek(k, 0, SEEK_END);
-	return k;
-}
-
-/* kernel log records since kmsg_open() that contain @needle */
-static int kmsg_count(int k, const char *needle)
-{
-	char rec[1024];
-	int n = 0;
-
-	if (k < 0)
-		return -1;
-	for (;;) {
-		ssize_t r = read(k, rec, sizeof(rec) - 1);
-
-		if (r < 0 && errno == EPIPE)
-			continue;
-		if (r <= 0)
-			break;
-		rec[r] = '\0';
-		n += strstr(rec, needle) != NULL;
-	}
-	return n;
-}
 
 /* the kernel's uevent broadcast (group 1), as udev hears it */
 static int uevent_open(void)
