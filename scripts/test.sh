@@ -75,7 +75,26 @@ series_612() {
 		PPU_IGT_EXCLUDE= PPU_IGT_LOG="$LOG/igt-6.12-serial.log" "$ROOT/scripts/run-igt.sh"
 }
 
+# what failed, repeated at the end where a CI log's tail shows it: the
+# failing results of every stage, then igt's assertion messages and any
+# kernel report from the VM serial logs (at most 20 lines of each log)
+summary() {
+	local f
+	echo "== failures =="
+	for f in "$LOG"/*.log; do
+		case $f in *-serial.log) continue ;; esac
+		grep -E ': FAIL|FAILED|suite failed|exited with failure|splat|did not finish|error:' "$f" |
+			head -n 20 | sed "s#^#${f##*/}: #"
+	done
+	for f in "$LOG"/*-serial.log; do
+		[ -f "$f" ] || continue
+		grep -E 'CRITICAL:|Subtest .*: (FAIL|CRASH|TIMEOUT)|BUG:|WARNING:|Oops|KASAN|circular locking|kmemleak: [0-9]+ new' "$f" |
+			head -n 20 | sed "s#^#${f##*/}: #"
+	done
+}
+
 finish() {
+	[ "$failed" -eq 0 ] || summary
 	echo "make test: $(( $(date +%s) - start )) s"
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]
