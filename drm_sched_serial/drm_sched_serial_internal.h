@@ -11,6 +11,10 @@
  * struct drm_sched_serial_cand - what a recovery knows about one ring
  * @head: first pending job whose work is not done, or NULL
  * @timed_out: the ring reported a timeout in this recovery
+ * @alone: @head timed out while no other shared ring had a head: its own
+ *	timeout was a fair window (see dss_settle())
+ * @retry: the last recovery left @head undecided: it is replayed first,
+ *	in a window the budget does not cut
  * @decided: @head has a verdict
  * @verdict: the verdict
  * @hint: what the hardware said of the ring before the reset
@@ -24,6 +28,8 @@
 struct drm_sched_serial_cand {
 	struct drm_sched_job *head;
 	bool timed_out;
+	bool alone;
+	bool retry;
 	bool decided;
 	enum drm_sched_serial_verdict verdict;
 	enum drm_sched_serial_hint hint;

@@ -137,8 +137,8 @@ EXPORT_SYMBOL(drm_sched_serial_cause_name);
 
 /**
  * drm_sched_serial_default_params - the default policy
- * @params: filled with the defaults: serial mode, 500 ms probes,
- *	elimination on, 3 s replay budget, 4 resets, ban at the first guilty
+ * @params: filled with the defaults: serial mode, 500 ms group windows,
+ *	5 s replay budget, 4 resets, ban at the first guilty
  *	verdict or at 3 suspect verdicts in 120 s, 50 ms timeout coalescing,
  *	a job that progresses is hung after 10 s as its ring's head, serial
  *	(one ring at a time) replays
@@ -147,8 +147,7 @@ void drm_sched_serial_default_params(struct drm_sched_serial_params *params)
 {
 	params->mode = DRM_SCHED_SERIAL_MODE_SERIAL;
 	params->probe_timeout_ms = 500;
-	params->elimination = true;
-	params->budget_ms = 3000;
+	params->budget_ms = 5000;
 	params->max_resets = 4;
 	params->ban_guilty = 1;
 	params->ban_suspect = 3;
@@ -158,6 +157,38 @@ void drm_sched_serial_default_params(struct drm_sched_serial_params *params)
 	params->probe_strategy = DRM_SCHED_SERIAL_PROBE_SERIAL;
 }
 EXPORT_SYMBOL(drm_sched_serial_default_params);
+
+/**
+ * drm_sched_serial_params_check - validate a policy
+ * @params: the policy
+ * @why: set to a static text naming what is wrong, on error
+ *
+ * A value that would silently defeat the policy is refused rather than
+ * clamped: a zero group window, more suspect strikes to a ban than a
+ * context remembers, a zero window for them, an unknown mode or strategy.
+ *
+ * Return: 0, or -EINVAL with *@why set.
+ */
+int drm_sched_serial_params_check(const struct drm_sched_serial_params *params,
+				  const char **why)
+{
+	const struct drm_sched_serial_params *p = params;
+
+	if (p->mode > DRM_SCHED_SERIAL_MODE_OFF)
+		*why = "unknown mode";
+	else if (p->probe_strategy > DRM_SCHED_SERIAL_PROBE_GROUP)
+		*why = "unknown probe_strategy";
+	else if (!p->probe_timeout_ms)
+		*why = "probe_timeout_ms must be at least 1";
+	else if (p->ban_suspect > DRM_SCHED_SERIAL_MAX_SUSPECTS)
+		*why = "ban_suspect must be at most 16 (0: never ban)";
+	else if (p->ban_suspect && !p->suspect_window_ms)
+		*why = "suspect_window_ms must be at least 1 with ban_suspect";
+	else
+		return 0;
+	return -EINVAL;
+}
+EXPORT_SYMBOL(drm_sched_serial_params_check);
 
 static void dss_free_cands(struct drm_sched_serial_domain *domain)
 {
@@ -192,6 +223,7 @@ int drm_sched_serial_domain_init(struct drm_sched_serial_domain *domain,
 				 unsigned int max_rings, struct device *dev,
 				 const char *name)
 {
+	const char *why;
 	unsigned int i;
 
 	if (!ops || !ops->reset || !ops->hw_fence || !ops->probe ||
@@ -204,8 +236,10 @@ int drm_sched_serial_domain_init(struct drm_sched_serial_domain *domain,
 		domain->params = *params;
 	else
 		drm_sched_serial_default_params(&domain->params);
-	if (domain->params.mode > DRM_SCHED_SERIAL_MODE_OFF)
+	if (drm_sched_serial_params_check(&domain->params, &why)) {
+		dev_err(dev, "%s: bad recovery policy: %s\n", name, why);
 		return -EINVAL;
+	}
 	domain->dev = dev;
 	domain->name = name;
 	domain->max_rings = max_rings;

@@ -238,16 +238,46 @@ static unsigned int dss_ring_timeout_ms(struct drm_sched_serial_ring *ring)
 	return jiffies_to_msecs(ring->sched->timeout);
 }
 
+/* @ring retired work within the last half timeout: it is not hung. */
+static bool dss_progressing(struct drm_sched_serial_domain *d,
+			    struct drm_sched_serial_ring *ring)
+{
+	return d->ops->last_progress &&
+	       ktime_ms_delta(ktime_get(), d->ops->last_progress(ring)) <
+	       jiffies_to_msecs(ring->sched->timeout) / 2;
+}
+
 /*
- * How long a replay that has not completed after @elapsed ms may go on:
- * 0 if it is over. The first window is probe_timeout_ms. Past it, the
- * hardware is asked about the replayed rings: while it calls every one of
- * them busy rather than hung (a long job, not a hang), the window extends
- * by probe_timeout_ms up to @limit_ms, what the job could run without
- * progress in normal operation. The hint never convicts: a replay that
- * ends is guilty only because it did not complete.
+ * How long a serial replay on @ring that has not completed after @elapsed
+ * ms may go on: 0 if its window is over. A replay gets what its job gets
+ * outside a recovery: the ring's timeout, and past it, while the ring shows
+ * progress (the test that dismisses a false timeout), one timeout more at a
+ * time up to max_runtime_ms. No hint shortens it: a head that does not
+ * complete in it was seen hung, alone on the hardware, for as long as it
+ * would have been allowed anyway.
  */
-static unsigned int dss_probe_more(struct drm_sched_serial_domain *d,
+static unsigned int dss_window_more(struct drm_sched_serial_domain *d,
+				    struct drm_sched_serial_ring *ring,
+				    unsigned int elapsed)
+{
+	unsigned int timeout = max(dss_ring_timeout_ms(ring), 1u);
+	unsigned int max_ms = d->params.max_runtime_ms;
+
+	if (elapsed < timeout)
+		return timeout - elapsed;
+	if (!dss_progressing(d, ring) || (max_ms && elapsed >= max_ms))
+		return 0;
+	return max_ms ? min(timeout, max_ms - elapsed) : timeout;
+}
+
+/*
+ * How long a group replay that has not completed after @elapsed ms may go
+ * on: 0 if it is over. It convicts nobody (heads that do not complete are
+ * replayed alone afterwards), so it may be short: probe_timeout_ms, longer
+ * while the hardware calls every unfinished head busy rather than hung, up
+ * to @limit_ms.
+ */
+static unsigned int dss_group_more(struct drm_sched_serial_domain *d,
 				   unsigned int elapsed, unsigned int limit_ms)
 {
 	unsigned int i, step = d->params.probe_timeout_ms;
@@ -271,7 +301,7 @@ static unsigned int dss_probe_more(struct drm_sched_serial_domain *d,
 /*
  * Replay @c->head alone on its ring. Returns 1 if it completed: it is then
  * finished with the probe fence. Returns 0 if it did not complete in its
- * window (see dss_probe_more()): the probe's DMA is still running and the
+ * window (see dss_window_more()): the probe's DMA is still running and the
  * caller resets before anything else runs. Returns a negative errno if the
  * probe could not start: nothing ran, nothing is proven. @budget_ms is
  * what is left of the recovery's budget; *@cut is set if the window
@@ -282,8 +312,6 @@ static int dss_probe(struct drm_sched_serial_domain *d,
 		     struct drm_sched_serial_cand *c, unsigned int budget_ms,
 		     bool *cut)
 {
-	unsigned int limit = max(dss_ring_timeout_ms(ring),
-				 d->params.probe_timeout_ms);
 	unsigned int elapsed = 0, more;
 	ktime_t t = ktime_get();
 	struct dma_fence *f;
@@ -298,7 +326,7 @@ static int dss_probe(struct drm_sched_serial_domain *d,
 		return PTR_ERR(f);
 	}
 	c->probe = f;
-	while (!done && (more = dss_probe_more(d, elapsed, limit))) {
+	while (!done && (more = dss_window_more(d, ring, elapsed))) {
 		if (elapsed + more > budget_ms) {
 			more = budget_ms > elapsed ? budget_ms - elapsed : 0;
 			*cut = true;
@@ -308,15 +336,36 @@ static int dss_probe(struct drm_sched_serial_domain *d,
 		if (*cut)
 			break;
 	}
-	c->probe = NULL;
 	*cut = *cut && !done;
 	dss_step(d, "probe", ring->index, t, done);
 	if (done) {
+		c->probe = NULL;
 		dss_complete_with(c->head, f);
 		return 1;
 	}
-	dma_fence_put(f);
+	/* Kept in @c->probe: it may still complete before the reset lands. */
 	return 0;
+}
+
+/*
+ * After the reset that ended @c's replay window: did the replay complete
+ * before the reset landed? Then the job's work is done: it is finished
+ * with that fence, never run again, and innocent. A job that ran to its
+ * end is no hang, however late it ended. Returns true then.
+ */
+static bool dss_probe_done_late(struct drm_sched_serial_cand *c)
+{
+	struct dma_fence *f = c->probe;
+
+	c->probe = NULL;
+	if (!f)
+		return false;
+	if (dss_fence_done(f)) {
+		dss_complete_with(c->head, f);
+		return true;
+	}
+	dma_fence_put(f);
+	return false;
 }
 
 /* Classic mode: every timed-out head is guilty. */
@@ -332,50 +381,92 @@ static void dss_blame_timed_out(struct drm_sched_serial_domain *d)
 	}
 }
 
-/* Would a completed head be struck as suspect when no replay hung? */
-static bool dss_suspect_of(const struct drm_sched_serial_cand *c,
-			   bool by_hint)
-{
-	if (by_hint)
-		return c->hint == DRM_SCHED_SERIAL_HINT_HUNG;
-	return c->timed_out && c->hint != DRM_SCHED_SERIAL_HINT_STALLED;
-}
-
 /*
- * Give the replayed heads that completed their verdict: innocent, or, when
- * no replay hung (@no_hang), suspect for the heads that had timed out, as
- * the hang did not reproduce and nobody can be blamed. A head the hardware
- * called stalled is not struck: it was waiting, the hang was elsewhere.
- * When that leaves nobody (every timed-out head was stalled), the heads
- * the hardware called hung are the suspects: a hang that does not
- * reproduce, submitted after its victims (so it had not timed out yet),
- * would otherwise never count against its context. A wrong hint strikes
- * no one a hint-less recovery would spare: a timed-out head is struck
- * then anyway.
+ * Give the replayed heads that completed their verdict. A completed head
+ * is innocent: it ran to its end. The one exception is a head whose own
+ * timeout was a fair window: it timed out while no other shared ring had a
+ * head that could have stalled it, so it was seen hung, alone, for its
+ * whole timeout; its replay completing only shows that the hang does not
+ * reproduce. It is suspect: the context is struck, the job is done. No
+ * hint and no deduction strikes anyone: a bystander that timed out with a
+ * hang that did not reproduce is innocent, whatever the hardware says.
  */
-static void dss_settle(struct drm_sched_serial_domain *d, bool no_hang)
+static void dss_settle(struct drm_sched_serial_domain *d)
 {
-	bool by_hint = no_hang;
 	unsigned int i;
 
-	for (i = 0; i < d->nr_rings && by_hint; i++) {
-		const struct drm_sched_serial_cand *c = &d->cands[i];
-
-		if (c->head && c->decided &&
-		    c->verdict == DRM_SCHED_SERIAL_INNOCENT &&
-		    dss_suspect_of(c, false))
-			by_hint = false;
-	}
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_serial_cand *c = &d->cands[i];
-		bool suspect = no_hang && dss_suspect_of(c, by_hint);
 
 		if (!c->head || !c->decided ||
 		    c->verdict != DRM_SCHED_SERIAL_INNOCENT)
 			continue;
-		dss_verdict(d, d->rings[i], c, suspect ?
+		dss_verdict(d, d->rings[i], c, c->alone ?
 			    DRM_SCHED_SERIAL_SUSPECT : DRM_SCHED_SERIAL_INNOCENT);
 	}
+}
+
+/* Was @job the head the last recovery left undecided on @ring? */
+static bool dss_is_retry(struct drm_sched_serial_ring *ring,
+			 struct drm_sched_job *job)
+{
+	const struct dma_fence *f = &job->s_fence->finished;
+
+	return ring->retry && ring->retry_context == f->context &&
+	       ring->retry_seqno == f->seqno;
+}
+
+/* This recovery leaves @c's head undecided: next time it goes first. */
+static void dss_leave_undecided(struct drm_sched_serial_ring *ring,
+				struct drm_sched_serial_cand *c)
+{
+	const struct dma_fence *f = &c->head->s_fence->finished;
+
+	ring->retry = true;
+	ring->retry_context = f->context;
+	ring->retry_seqno = f->seqno;
+}
+
+/*
+ * Mark the heads the last recovery left undecided. The marks are used up:
+ * this recovery sets them again for the heads it leaves undecided.
+ */
+static void dss_find_retries(struct drm_sched_serial_domain *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_serial_cand *c = &d->cands[i];
+
+		c->retry = c->head && dss_is_retry(d->rings[i], c->head);
+		d->rings[i]->retry = false;
+	}
+}
+
+/*
+ * Mark the timed-out shared heads that were alone: no other shared ring
+ * had a head when the rings stopped. Anything that could have stalled them
+ * would still be there, as a hang ends only with a reset.
+ */
+static void dss_find_alone(struct drm_sched_serial_domain *d)
+{
+	unsigned int i, shared = 0;
+
+	for (i = 0; i < d->nr_rings; i++)
+		shared += d->cands[i].head && !d->rings[i]->independent;
+	for (i = 0; i < d->nr_rings; i++)
+		d->cands[i].alone = shared == 1 && d->cands[i].head &&
+				    d->cands[i].timed_out &&
+				    !d->rings[i]->independent;
+}
+
+/* @c's replay ran to its end (if @done): innocent, see dss_settle(). */
+static void dss_mark_innocent(struct drm_sched_serial_cand *c, bool done)
+{
+	if (!done)
+		return;
+	c->decided = true;
+	c->verdict = DRM_SCHED_SERIAL_INNOCENT;
 }
 
 /* Replay rank of a hint: stalled heads first, hung heads last. */
@@ -399,16 +490,20 @@ static u64 dss_order_key(struct drm_sched_serial_domain *d, unsigned int i)
 	u64 history = (u64)atomic_read(&ctx->guilty) +
 		      atomic_read(&ctx->suspect);
 
-	return (u64)dss_hint_rank(c->hint) << 62 | (u64)!c->timed_out << 61 |
-	       min_t(u64, history, 0xffff) << 8 | min(i, 255u);
+	return (u64)!c->retry << 63 | (u64)dss_hint_rank(c->hint) << 61 |
+	       (u64)!c->timed_out << 60 | min_t(u64, history, 0xffff) << 8 |
+	       min(i, 255u);
 }
 
 /*
- * The replay order of the shared heads: what the hardware calls stalled
- * first, unknown next, hung last; then the heads that timed out before
+ * The replay order of the shared heads: the heads the last recovery left
+ * undecided first (a hang among them is convicted now, whatever the other
+ * heads cost); then what the hardware calls stalled, unknown next, hung
+ * last; then the heads that timed out before
  * the ones that only stalled; then contexts with fewer earlier guilty or
- * suspect verdicts first. The hung head comes last, where elimination can
- * blame it without a replay. A hint only orders: a wrong one costs time.
+ * suspect verdicts first. The hung head comes last: its replay is the one
+ * that costs a whole window and a reset. A hint only orders: a wrong one
+ * costs time.
  * Returns the number of candidates, in d->cands[0..n-1].order.
  */
 static unsigned int dss_order(struct drm_sched_serial_domain *d)
@@ -432,16 +527,14 @@ static unsigned int dss_order(struct drm_sched_serial_domain *d)
 /* Progress of an arbitration. */
 struct dss_arb {
 	unsigned int n;
-	unsigned int innocent;
 	unsigned int guilty;
-	unsigned int undecided;
 	unsigned int used_ms;
 };
 
 /*
  * The group strategy: replay at once every head not called hung. Each
  * head that completes is done and innocent (it ran to its end); if some
- * do not complete within the window, which dss_probe_more() extends while
+ * do not complete within the window, which dss_group_more() extends while
  * the hardware calls them all busy, reset and leave them to the serial
  * replays. Returns the reset's result (non-zero: wedged).
  */
@@ -481,7 +574,7 @@ static int dss_group(struct drm_sched_serial_domain *d,
 		/* One that cannot start stays undecided: nothing ran. */
 		c->probe = IS_ERR(f) ? NULL : f;
 	}
-	while ((more = dss_probe_more(d, elapsed, limit))) {
+	while ((more = dss_group_more(d, elapsed, limit))) {
 		ktime_t deadline = ktime_add_ms(t, elapsed +
 						min(more, budget > elapsed ?
 						    budget - elapsed : 0));
@@ -502,26 +595,42 @@ static int dss_group(struct drm_sched_serial_domain *d,
 
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_serial_cand *c = &d->cands[i];
-		struct dma_fence *f = c->probe;
 
-		if (!f)
-			continue;
-		c->probe = NULL;
-		if (dss_fence_done(f)) {
-			dss_complete_with(c->head, f);
-			c->decided = true;
-			c->verdict = DRM_SCHED_SERIAL_INNOCENT;
-			a->innocent++;
+		if (c->probe && dss_fence_done(c->probe)) {
+			dss_mark_innocent(c, dss_probe_done_late(c));
 			done++;
-			continue;
 		}
-		dma_fence_put(f);
 	}
 	dss_step(d, "group", -1, t, done);
 	if (done < nr)
 		ret = dss_reset(d, cause);	/* cancel what still runs */
+	/*
+	 * A replay that completed between the end of the window and the
+	 * reset ran to its end: innocent, and it must not run again.
+	 */
+	for (i = 0; i < d->nr_rings; i++)
+		dss_mark_innocent(&d->cands[i], dss_probe_done_late(&d->cands[i]));
 	a->used_ms += ktime_ms_delta(ktime_get(), t);
 	return ret;
+}
+
+/*
+ * The budget or the reset cap ended the replays before position @from of
+ * the order: the heads from there on that would have been replayed are
+ * left undecided, and go first next time.
+ */
+static void dss_leave_rest_undecided(struct drm_sched_serial_domain *d,
+				     const struct dss_arb *a, unsigned int from)
+{
+	unsigned int j;
+
+	for (j = from; j < a->n; j++) {
+		unsigned int i = d->cands[j].order;
+		struct drm_sched_serial_cand *c = &d->cands[i];
+
+		if (!c->decided && (c->timed_out || !a->guilty))
+			dss_leave_undecided(d->rings[i], c);
+	}
 }
 
 /*
@@ -530,88 +639,75 @@ static int dss_group(struct drm_sched_serial_domain *d,
  * presumed innocent at once. A head that did not time out only stalled
  * behind the hang, so it is replayed only while no guilty job was found: a
  * legitimately long job there is not put at risk. A head is convicted only
- * by a hang in a full probe window: a probe that cannot start or whose
- * window the budget cut short leaves it undecided. Returns true if the
- * budget ran out: the undecided heads run again.
+ * by a hang in its own full window (dss_window_more()), never by
+ * elimination: "the others completed, so the last one hangs" is false when
+ * a hang does not reproduce. A probe that cannot start (nothing ran) or
+ * whose window the budget cut short leaves the head undecided. Returns true
+ * if the budget ran out: the undecided heads run again.
  */
 static bool dss_arbitrate(struct drm_sched_serial_domain *d,
 			  enum drm_sched_serial_cause cause)
 {
 	const struct drm_sched_serial_params *p = &d->params;
 	struct dss_arb a = { .n = dss_order(d) };
-	unsigned int j, left;
+	unsigned int j;
 	bool cut;
 	int ret;
 
 	if (p->probe_strategy == DRM_SCHED_SERIAL_PROBE_GROUP &&
 	    dss_group(d, cause, &a)) {
-		dss_settle(d, false);
+		dss_settle(d);
 		return false;
 	}
 
-	for (j = 0, left = a.n - a.innocent; j < a.n; j++) {
+	for (j = 0; j < a.n; j++) {
 		unsigned int i = d->cands[j].order;
 		struct drm_sched_serial_ring *ring = d->rings[i];
 		struct drm_sched_serial_cand *c = &d->cands[i];
 		unsigned int budget;
 		ktime_t t;
 
-		if (c->decided)
+		if (c->decided || (!c->timed_out && a.guilty))
 			continue;
-		if (!c->timed_out && a.guilty) {
-			left--;
-			continue;
-		}
 
-		/*
-		 * The hang was seen and everybody else is innocent. A head
-		 * that did not time out may be a bystander that stalled
-		 * behind a hang that did not reproduce, and one the hardware
-		 * calls stalled was waiting: those are replayed.
-		 */
-		if (p->elimination && a.n > 1 && left == 1 && c->timed_out &&
-		    a.innocent == a.n - 1 &&
-		    c->hint != DRM_SCHED_SERIAL_HINT_STALLED) {
-			dss_step(d, "eliminate", ring->index, ktime_get(), 1);
-			dss_verdict(d, ring, c, DRM_SCHED_SERIAL_GUILTY);
-			dss_settle(d, false);
-			return false;
-		}
-
-		budget = p->budget_ms > a.used_ms ? p->budget_ms - a.used_ms : 0;
+		/* A retried head's window is not cut: see dss_order(). */
+		budget = c->retry ? U32_MAX :
+			 p->budget_ms > a.used_ms ? p->budget_ms - a.used_ms : 0;
 		if (!budget || d->last.resets + 1 > p->max_resets) {
 			dss_step(d, "fallback", ring->index, ktime_get(), 0);
-			dss_settle(d, false);
+			dss_leave_rest_undecided(d, &a, j);
+			dss_settle(d);
 			return true;
 		}
 
 		t = ktime_get();
 		ret = dss_probe(d, ring, c, budget, &cut);
-		left--;
-		if (ret > 0) {
-			/* Innocent, or suspect if nothing hangs. */
-			a.innocent++;
-			c->decided = true;
-			c->verdict = DRM_SCHED_SERIAL_INNOCENT;
-		} else if (ret < 0) {
-			/* Nothing ran: the head stays undecided. */
-			a.undecided++;
-		} else {
-			if (cut)
-				a.undecided++;
-			else
-				dss_verdict(d, ring, c, DRM_SCHED_SERIAL_GUILTY);
-			a.guilty += !cut;
+		if (ret < 0 || (ret == 0 && cut))
+			dss_leave_undecided(ring, c);
+		if (ret == 0) {
 			/* Cancel the probe's DMA first. */
-			if (dss_reset(d, cause) || cut) {
-				dss_settle(d, false);
-				return cut;
+			int wedged = dss_reset(d, cause);
+
+			if (dss_probe_done_late(c)) {
+				ret = 1;
+			} else if (!cut) {
+				/* Seen hung alone for its whole window. */
+				dss_verdict(d, ring, c, DRM_SCHED_SERIAL_GUILTY);
+				a.guilty++;
+			}
+			if (wedged || (cut && !ret)) {
+				dss_mark_innocent(c, ret > 0);
+				if (cut && !ret)
+					dss_leave_rest_undecided(d, &a, j + 1);
+				dss_settle(d);
+				return cut && !ret;
 			}
 		}
+		/* It ran to its end: innocent (see dss_settle()). */
+		dss_mark_innocent(c, ret > 0);
 		a.used_ms += ktime_ms_delta(ktime_get(), t);
 	}
-	/* Suspects only if every head was replayed and none hung. */
-	dss_settle(d, !a.guilty && !a.undecided);
+	dss_settle(d);
 	return false;
 }
 
@@ -725,15 +821,6 @@ static void dss_restart(struct drm_sched_serial_domain *d)
 		dss_sched_start(d->rings[i]->sched);
 }
 
-/* @ring retired work within the last half timeout: it is not hung. */
-static bool dss_progressing(struct drm_sched_serial_domain *d,
-			    struct drm_sched_serial_ring *ring)
-{
-	return d->ops->last_progress &&
-	       ktime_ms_delta(ktime_get(), d->ops->last_progress(ring)) <
-	       jiffies_to_msecs(ring->sched->timeout) / 2;
-}
-
 /*
  * @job timed out on @ring, which still progresses. Count the extension;
  * true once @job has been the ring's head for max_runtime_ms: then it is
@@ -791,7 +878,10 @@ static void dss_drop_done_heads(struct drm_sched_serial_domain *d)
 /*
  * Has @ring's timeout fired, or will it fire within the coalescing window?
  * Timers of rings stalled by one hang expire close together; counting them
- * as timed out lets one recovery handle them all.
+ * as timed out lets one recovery handle them all. Only a shared ring
+ * coalesces: its head is replayed before any verdict. An independent
+ * ring's timeout convicts its head without a replay, so only its own
+ * timeout counts: a DMA job 20 ms short of its timeout is no hang.
  */
 static bool dss_timer_due(struct drm_sched_serial_domain *d,
 			  struct drm_sched_serial_ring *ring)
@@ -803,7 +893,8 @@ static bool dss_timer_due(struct drm_sched_serial_domain *d,
 		return false;
 	if (!timer_pending(&tdr->timer))
 		return true;
-	return time_before_eq(expires, jiffies +
+	return !ring->independent &&
+	       time_before_eq(expires, jiffies +
 			      msecs_to_jiffies(d->params.coalesce_ms));
 }
 
@@ -865,6 +956,7 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 		d->cands[i].decided = false;
 		d->cands[i].hint = DRM_SCHED_SERIAL_HINT_UNKNOWN;
 		d->cands[i].probe = NULL;
+		d->cands[i].retry = false;
 		if (d->cands[i].timed_out && ring != bad_ring)
 			ring->timeouts++;
 		/* Every job runs anew after the reset: a new runtime count. */
@@ -908,6 +1000,7 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 		if (c->timed_out && !d->rings[i]->independent)
 			shared_timeout = true;
 	}
+	dss_find_alone(d);
 
 	/* A failed reset wedged the domain: no verdict, every job -EIO. */
 	if (cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT && !d->wedged) {
@@ -923,8 +1016,10 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 						    DRM_SCHED_SERIAL_GUILTY);
 			}
 			/* 4.-7. Replay the shared heads one ring at a time. */
-			if (shared_timeout)
+			if (shared_timeout) {
+				dss_find_retries(d);
 				fallback = dss_arbitrate(d, cause);
+			}
 			/*
 			 * Heads still undecided are re-emitted, not convicted:
 			 * a real hang among them times out again and has a

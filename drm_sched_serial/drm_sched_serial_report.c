@@ -250,8 +250,8 @@ void drm_sched_serial_show(struct drm_sched_serial_domain *domain,
 	seq_printf(m, "domain: %s\nmode: %s\nstate: %s\n", d->name,
 		   drm_sched_serial_mode_name(p.mode),
 		   wedged ? "wedged" : snap->in_recovery ? "recovering" : "idle");
-	seq_printf(m, "policy: probe_timeout_ms=%u elimination=%d budget_ms=%u max_resets=%u ban_guilty=%u ban_suspect=%u suspect_window_ms=%u coalesce_ms=%u max_runtime_ms=%u probe_strategy=%s\n",
-		   p.probe_timeout_ms, p.elimination, p.budget_ms,
+	seq_printf(m, "policy: probe_timeout_ms=%u budget_ms=%u max_resets=%u ban_guilty=%u ban_suspect=%u suspect_window_ms=%u coalesce_ms=%u max_runtime_ms=%u probe_strategy=%s\n",
+		   p.probe_timeout_ms, p.budget_ms,
 		   p.max_resets, p.ban_guilty, p.ban_suspect,
 		   p.suspect_window_ms, p.coalesce_ms, p.max_runtime_ms,
 		   drm_sched_serial_probe_strategy_name(p.probe_strategy));

@@ -294,7 +294,7 @@ static int dss_mock_reset(struct drm_sched_serial_domain *domain,
 	unsigned long flags;
 	LIST_HEAD(dropped);
 	LIST_HEAD(done);
-	unsigned int i;
+	unsigned int i, skip;
 
 	if (mock->reset_delay_ms)
 		msleep(mock->reset_delay_ms);
@@ -302,11 +302,14 @@ static int dss_mock_reset(struct drm_sched_serial_domain *domain,
 	spin_lock_irqsave(&mock->lock, flags);
 	atomic_inc(&mock->resets);
 	mock->last_reset_cause = cause;
+	skip = mock->complete_in_reset_skip;
+	if (skip)
+		mock->complete_in_reset_skip--;
 	for (i = 0; i < mock->nr_rings; i++) {
 		struct dss_mock_ring *ring = &mock->rings[i];
 
 		/* A head run that finishes just before the reset lands. */
-		if (test_and_clear_bit(i, &mock->complete_in_reset)) {
+		if (!skip && test_and_clear_bit(i, &mock->complete_in_reset)) {
 			run = list_first_entry_or_null(&ring->queue,
 						       struct dss_mock_run,
 						       link);

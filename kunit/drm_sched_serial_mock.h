@@ -120,6 +120,8 @@ struct dss_mock_ring {
  * @drain: teardown: every run, hanging or not, completes at once
  * @complete_in_reset: bitmask of rings whose head run completes inside the
  *	next reset, before the drop (then the bit is cleared)
+ * @complete_in_reset_skip: resets that pass before @complete_in_reset
+ *	applies (counted down by each reset)
  * @complete_all_in_reset: bitmask of rings whose every queued run
  *	completes inside the next reset, before the reset lands
  * @fail_resets: the next this many resets fail (-EIO) after dropping
@@ -156,6 +158,7 @@ struct dss_mock {
 	bool shared_hung;
 	bool drain;
 	unsigned long complete_in_reset;
+	unsigned int complete_in_reset_skip;
 	unsigned long complete_all_in_reset;
 	atomic_t fail_resets;
 	atomic_t fail_probes;

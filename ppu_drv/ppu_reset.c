@@ -19,15 +19,11 @@ MODULE_PARM_DESC(recovery_mode, "Recovery from job timeouts: serial (default), c
 
 static unsigned int probe_timeout_ms = 500;
 module_param(probe_timeout_ms, uint, 0444);
-MODULE_PARM_DESC(probe_timeout_ms, "Time a replayed head job may take before it is guilty (default 500)");
+MODULE_PARM_DESC(probe_timeout_ms, "First window of a group replay, which convicts nobody; a head replayed alone gets its ring's timeout (default 500)");
 
-static bool elimination = true;
-module_param(elimination, bool, 0444);
-MODULE_PARM_DESC(elimination, "Blame the last candidate without replay when all others are innocent (default on)");
-
-static unsigned int replay_budget_ms = 3000;
+static unsigned int replay_budget_ms = 5000;
 module_param(replay_budget_ms, uint, 0444);
-MODULE_PARM_DESC(replay_budget_ms, "Cap on replay time per recovery; past it undecided heads run again (default 3000)");
+MODULE_PARM_DESC(replay_budget_ms, "Cap on replay time per recovery; past it undecided heads run again; above the ring timeouts, or a shared ring's hang is never convicted in one recovery (default 5000)");
 
 static unsigned int max_resets = 4;
 module_param(max_resets, uint, 0444);
@@ -203,7 +199,6 @@ int ppu_reset_init(struct ppu_device *ppu)
 		return ret;
 	}
 	params.probe_timeout_ms = probe_timeout_ms;
-	params.elimination = elimination;
 	params.budget_ms = replay_budget_ms;
 	params.max_resets = max_resets;
 	params.ban_guilty = hang_limit;

@@ -72,10 +72,10 @@ enum drm_sched_serial_verdict {
  * @DRM_SCHED_SERIAL_HINT_HUNG: the engine is hung: it ignores a
  *	preemption request
  *
- * Hints are imperfect. The library never convicts on a hint: it uses
- * them to order and group the replays, to let a replayed head that the
- * hardware calls busy run longer, and to spare a stalled head from
- * elimination and suspect strikes.
+ * Hints are imperfect. The library never convicts, strikes or spares on
+ * a hint, and no hint shortens a replay's window: it uses them to order
+ * the replays and to choose and time a group replay (which convicts
+ * nobody).
  */
 enum drm_sched_serial_hint {
 	DRM_SCHED_SERIAL_HINT_UNKNOWN,
@@ -152,9 +152,16 @@ struct drm_sched_serial_cand;
  * @ext_since: when that job became the ring's head, as estimated at its
  *	first false timeout (then minus the ring's timeout)
  * @extensions: false timeouts dismissed for that job, 0 for none
+ * @retry: the last recovery left this ring's head undecided (its window
+ *	cut by the budget, its probe not started, or never reached)
+ * @retry_context: fence context of that head's finished fence
+ * @retry_seqno: its seqno
  *
  * The ext_* fields and @extensions belong to the library (under the
  * domain's lock): they enforce &drm_sched_serial_params.max_runtime_ms.
+ * So do @retry and the retry_* fields: a head left undecided is replayed
+ * first in the next recovery, in a window the budget does not cut, so that
+ * a hang that reproduces is convicted by the second recovery at the latest.
  */
 struct drm_sched_serial_ring {
 	struct drm_gpu_scheduler *sched;
@@ -172,6 +179,9 @@ struct drm_sched_serial_ring {
 	u64 ext_seqno;
 	ktime_t ext_since;
 	unsigned int extensions;
+	bool retry;
+	u64 retry_context;
+	u64 retry_seqno;
 };
 
 /**
@@ -218,9 +228,9 @@ struct drm_sched_serial_ops {
 /**
  * struct drm_sched_serial_params - policy of a domain
  * @mode: serial, classic or off
- * @probe_timeout_ms: how long a replayed head may take before it is guilty
- * @elimination: when a hang was seen and every other candidate is innocent,
- *	the last candidate is guilty without a replay
+ * @probe_timeout_ms: first window of a group replay, which convicts
+ *	nobody; a head replayed alone gets its ring's timeout, extended while
+ *	it progresses up to @max_runtime_ms, as outside a recovery
  * @budget_ms: cap on the total replay time of one recovery
  * @max_resets: cap on the resets of one recovery
  * @ban_guilty: guilty verdicts that ban a context; 0: guilty verdicts
@@ -238,7 +248,6 @@ struct drm_sched_serial_ops {
 struct drm_sched_serial_params {
 	enum drm_sched_serial_mode mode;
 	unsigned int probe_timeout_ms;
-	bool elimination;
 	unsigned int budget_ms;
 	unsigned int max_resets;
 	unsigned int ban_guilty;
@@ -432,6 +441,8 @@ int drm_sched_serial_probe_strategy_parse(const char *s,
 					  enum drm_sched_serial_probe_strategy *strategy);
 const char *drm_sched_serial_cause_name(enum drm_sched_serial_cause cause);
 void drm_sched_serial_default_params(struct drm_sched_serial_params *params);
+int drm_sched_serial_params_check(const struct drm_sched_serial_params *params,
+				  const char **why);
 
 int drm_sched_serial_domain_init(struct drm_sched_serial_domain *domain,
 				 const struct drm_sched_serial_ops *ops,

@@ -418,8 +418,9 @@ struct drm_ppu_submit_syncobjs {
  * @DRM_PPU_CTX_RESET_INNOCENT: resets happened, none caused by this context
  *	(without CAP_SYS_ADMIN: a recovery proved the context's jobs innocent)
  * @DRM_PPU_CTX_RESET_GUILTY: a job of this context caused a reset
- * @DRM_PPU_CTX_RESET_SUSPECT: a job of this context was a timed-out head
- *	of a hang that did not reproduce on replay; nobody was blamed
+ * @DRM_PPU_CTX_RESET_SUSPECT: a job of this context timed out alone (no
+ *	other gfx or compute ring had work that could stall it) and its replay
+ *	completed: a hang that did not reproduce; nobody was convicted
  */
 enum drm_ppu_reset_status {
 	DRM_PPU_CTX_RESET_NONE = 0,
