@@ -47,6 +47,7 @@ static void ppu_ras_handle_cecc(struct ppu_ras *ras, u64 addr)
 {
 	unsigned long hits;
 
+	mutex_lock(&ras->lock);
 	ras->ce[PPU_RAS_VOLATILE]++;
 	ras->ce[PPU_RAS_AGGREGATE]++;
 	ppu_ras_record(ras, addr, PPU_ECC_CECC);
@@ -54,6 +55,7 @@ static void ppu_ras_handle_cecc(struct ppu_ras *ras, u64 addr)
 	xa_store(&ras->cecc_hits, addr >> 3, xa_mk_value(hits), GFP_KERNEL);
 	if (ppu_ras_ecc && hits > ppu_ras_cecc_threshold)
 		ppu_ras_retire(ras, addr, DRM_PPU_RETIRE_CECC);
+	mutex_unlock(&ras->lock);
 }
 
 /* @ctx loses its work: queued and later jobs end with -EIO. */
@@ -233,6 +235,10 @@ static void ppu_ras_handle_overflow(struct ppu_ras *ras, u32 lost)
  * ppu_ras_irq - the memory error interrupt's handler
  * @data: the &struct ppu_ras
  * @ev: the event
+ *
+ * Every handler is called without &ppu_ras.lock and takes it itself, for
+ * as long as it needs it: the UECC and parity handlers drop it before they
+ * start a recovery of the reset domain, which is not done under it.
  */
 void ppu_ras_irq(void *data, const struct ppu_hw_ras_event *ev)
 {
@@ -244,9 +250,7 @@ void ppu_ras_irq(void *data, const struct ppu_hw_ras_event *ev)
 		       ev->row);
 	switch (ev->type) {
 	case PPU_HW_RAS_CECC:
-		mutex_lock(&ras->lock);
 		ppu_ras_handle_cecc(ras, ev->addr);
-		mutex_unlock(&ras->lock);
 		break;
 	case PPU_HW_RAS_UECC:
 		ppu_ras_handle_uecc(ras, ev->addr);
