@@ -13,6 +13,7 @@
 #include <linux/bits.h>
 #include <linux/types.h>
 
+struct list_head;
 struct ppu_hw_ras_event;
 struct ppu_ras;
 struct ppu_ras_page;
@@ -35,10 +36,13 @@ void ppu_ras_uevent(struct ppu_ras *ras, const char *event, u64 addr);
 void ppu_ras_irq(void *data, const struct ppu_hw_ras_event *ev);
 
 /* ppu_ras_page.c */
+const char *ppu_ras_page_state_name(u32 state);
+const char *ppu_ras_page_cause_name(u32 cause);
 struct ppu_ras_page *ppu_ras_find_page(struct ppu_ras *ras, u64 page);
 struct ppu_ras_page *ppu_ras_retire(struct ppu_ras *ras, u64 addr, u32 cause);
 void ppu_ras_update_rma(struct ppu_ras *ras);
 void ppu_ras_free_pages(struct ppu_ras *ras);
+void ppu_ras_release_pages(struct ppu_ras *ras, struct list_head *kept);
 
 /* ppu_ras_load.c */
 int ppu_ras_load_flow(struct ppu_ras *ras);

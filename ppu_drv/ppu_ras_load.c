@@ -308,13 +308,8 @@ int ppu_ras_device_reset(struct ppu_device *ppu)
 	 * in this driver's life stays retired unless a repair put its cells
 	 * back in service: its record may never have reached the flash.
 	 */
-	if (ras->forget_retired)
-		ppu_ras_free_pages(ras);
-	else
-		list_splice_init(&ras->pages, &kept);
+	ppu_ras_release_pages(ras, ras->forget_retired ? NULL : &kept);
 	ras->forget_retired = false;
-	ras->nr_pages = 0;
-	ppu_vram_release_reserved(&ras->vram);
 	ppu_ras_forget_history(ras);
 	/* The load drops the counts the wear policy kept in RAM: write them. */
 	ppu_flash_flush(&ras->flash);

@@ -50,6 +50,57 @@ void ppu_ras_update_rma(struct ppu_ras *ras)
 	}
 }
 
+static const char * const ppu_ras_page_state_names[] = {
+	[DRM_PPU_RETIRE_RESERVED] = "reserved",
+	[DRM_PPU_RETIRE_PENDING] = "pending",
+	[DRM_PPU_RETIRE_FAILED] = "failed",
+};
+
+/* The name of a page's &drm_ppu_retire_state, for sysfs and the log. */
+const char *ppu_ras_page_state_name(u32 state)
+{
+	if (state >= ARRAY_SIZE(ppu_ras_page_state_names))
+		return "?";
+	return ppu_ras_page_state_names[state];
+}
+
+/* The name of a page's &drm_ppu_retire_cause, for sysfs and the log. */
+const char *ppu_ras_page_cause_name(u32 cause)
+{
+	return cause == DRM_PPU_RETIRE_UECC ? "uecc" : "cecc";
+}
+
+/* A new retired page, pending until its memory is reserved; lock held. */
+static struct ppu_ras_page *ppu_ras_page_add(struct ppu_ras *ras, u64 page,
+					     u32 cause)
+{
+	struct ppu_ras_page *p;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return NULL;
+	p->addr = page;
+	p->cause = cause;
+	p->timestamp = ktime_get_real_seconds();
+	p->state = DRM_PPU_RETIRE_PENDING;
+	list_add_tail(&p->link, &ras->pages);
+	ras->nr_pages++;
+	return p;
+}
+
+/*
+ * A pending page is reserved, or failed, by @ret, what reserving its
+ * memory returned; -ENOSPC (a buffer still holds it) leaves it pending.
+ * Return: true if its state changed.
+ */
+static bool ppu_ras_page_reserve(struct ppu_ras_page *p, int ret)
+{
+	if (ret == -ENOSPC)
+		return false;
+	p->state = ret ? DRM_PPU_RETIRE_FAILED : DRM_PPU_RETIRE_RESERVED;
+	return true;
+}
+
 /*
  * Retire the page of @addr; lock held. The page is reserved at once if no
  * buffer uses it, else when the last one is freed (ppu_ras_vram_free()).
@@ -59,31 +110,20 @@ struct ppu_ras_page *ppu_ras_retire(struct ppu_ras *ras, u64 addr, u32 cause)
 {
 	u64 page = addr & PPU_ECC_PAGE_MASK;
 	struct ppu_ras_page *p;
-	int ret;
 
 	p = ppu_ras_find_page(ras, page);
 	if (p)
 		return p;
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	p = ppu_ras_page_add(ras, page, cause);
 	if (!p)
 		return NULL;
-	p->addr = page;
-	p->cause = cause;
-	p->timestamp = ktime_get_real_seconds();
-	p->state = DRM_PPU_RETIRE_PENDING;
-	ret = ppu_vram_reserve(&ras->vram, page, PPU_ECC_PAGE_SIZE);
-	if (!ret)
-		p->state = DRM_PPU_RETIRE_RESERVED;
-	else if (ret != -ENOSPC)
-		p->state = DRM_PPU_RETIRE_FAILED;
-	list_add_tail(&p->link, &ras->pages);
-	ras->nr_pages++;
+	ppu_ras_page_reserve(p, ppu_vram_reserve(&ras->vram, page,
+						 PPU_ECC_PAGE_SIZE));
 	if (ras->flash_ok)
 		ppu_flash_set_flags(&ras->flash, addr, PPU_ECC_F_RETIRED);
 	drm_info(&ras->ppu->drm, "page 0x%llx retired (%s, %s)\n", page,
-		 cause == DRM_PPU_RETIRE_UECC ? "uecc" : "cecc",
-		 p->state == DRM_PPU_RETIRE_RESERVED ? "reserved" :
-		 p->state == DRM_PPU_RETIRE_PENDING ? "pending" : "failed");
+		 ppu_ras_page_cause_name(cause),
+		 ppu_ras_page_state_name(p->state));
 	ppu_ras_uevent(ras, "retired", page);
 	ppu_ras_update_rma(ras);
 	return p;
@@ -99,6 +139,22 @@ void ppu_ras_free_pages(struct ppu_ras *ras)
 		kfree(p);
 	}
 	ras->nr_pages = 0;
+}
+
+/*
+ * A device reset: every retired page's memory goes back to the allocator
+ * and every page off the list, onto @kept for the caller to decide again,
+ * or freed when @kept is NULL. Lock held.
+ */
+void ppu_ras_release_pages(struct ppu_ras *ras, struct list_head *kept)
+{
+	if (kept) {
+		list_splice_init(&ras->pages, kept);
+		ras->nr_pages = 0;
+	} else {
+		ppu_ras_free_pages(ras);
+	}
+	ppu_vram_release_reserved(&ras->vram);
 }
 
 /**
@@ -148,10 +204,9 @@ static void ppu_ras_reserve_pending_locked(struct ppu_vram *vram, void *data)
 		if (p->state != DRM_PPU_RETIRE_PENDING)
 			continue;
 		ret = ppu_vram_reserve_locked(vram, p->addr, PPU_ECC_PAGE_SIZE);
-		if (ret == -ENOSPC)
-			continue;	/* still used by a buffer: later */
-		p->state = ret ? DRM_PPU_RETIRE_FAILED : DRM_PPU_RETIRE_RESERVED;
-		p->announce = true;
+		/* still used by a buffer (-ENOSPC): later */
+		if (ppu_ras_page_reserve(p, ret))
+			p->announce = true;
 	}
 }
 

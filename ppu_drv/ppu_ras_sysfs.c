@@ -13,6 +13,7 @@
 
 #include "ppu_drv.h"
 #include "ppu_ras.h"
+#include "ppu_ras_internal.h"
 
 static struct ppu_device *dev_to_ppu(struct device *dev)
 {
@@ -81,17 +82,6 @@ static ssize_t ecc_code_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(ecc_code);
 
-static const char *ppu_ras_state_name(u32 state)
-{
-	switch (state) {
-	case DRM_PPU_RETIRE_RESERVED:
-		return "reserved";
-	case DRM_PPU_RETIRE_PENDING:
-		return "pending";
-	}
-	return "failed";
-}
-
 static ssize_t retired_pages_show(struct device *dev,
 				  struct device_attribute *attr, char *buf)
 {
@@ -102,9 +92,8 @@ static ssize_t retired_pages_show(struct device *dev,
 	mutex_lock(&ras->lock);
 	list_for_each_entry(p, &ras->pages, link)
 		len += sysfs_emit_at(buf, len, "0x%llx %s %s %llu\n", p->addr,
-				     p->cause == DRM_PPU_RETIRE_UECC ?
-				     "uecc" : "cecc",
-				     ppu_ras_state_name(p->state),
+				     ppu_ras_page_cause_name(p->cause),
+				     ppu_ras_page_state_name(p->state),
 				     p->timestamp);
 	mutex_unlock(&ras->lock);
 	return len;
