@@ -13,7 +13,10 @@
 #include <linux/bits.h>
 #include <linux/types.h>
 
+struct drm_ppu_ras_query;
+struct drm_ppu_retired_page;
 struct list_head;
+struct ppu_device;
 struct ppu_hw_ras_event;
 struct ppu_ras;
 struct ppu_ras_page;
@@ -43,6 +46,10 @@ struct ppu_ras_page *ppu_ras_retire(struct ppu_ras *ras, u64 addr, u32 cause);
 void ppu_ras_update_rma(struct ppu_ras *ras);
 void ppu_ras_free_pages(struct ppu_ras *ras);
 void ppu_ras_release_pages(struct ppu_ras *ras, struct list_head *kept);
+
+/* ppu_ras_query.c */
+u32 ppu_ras_query_fill(struct ppu_device *ppu, struct drm_ppu_ras_query *q,
+		       struct drm_ppu_retired_page *pages, u32 cap);
 
 /* ppu_ras_load.c */
 int ppu_ras_load_flow(struct ppu_ras *ras);
