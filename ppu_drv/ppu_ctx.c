@@ -94,7 +94,7 @@ static struct ppu_ctx *ppu_ctx_alloc(struct ppu_device *ppu)
 	ctx->ppu = ppu;
 	ctx->reset_base = atomic_read(&ppu->reset_count);
 	drm_sched_serial_ctx_init(&ctx->serial);
-	/* From here on a device-wide UECC fails it too (ppu_ras.c). */
+	/* From here on a device-wide UECC fails it too (ppu_ras_event.c). */
 	spin_lock(&ppu->ctxs_lock);
 	list_add_tail(&ctx->dev_link, &ppu->ctxs);
 	spin_unlock(&ppu->ctxs_lock);

@@ -2,7 +2,9 @@
 /*
  * Copyright (c) 2026 The PPU driver authors
  *
- * debugfs: the rings' software and hardware state, one line per ring.
+ * debugfs: the rings' software and hardware state, one line per ring, the
+ * recovery settings and device memory. The memory health's files are in
+ * ppu_ras_debugfs.c.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -56,14 +58,6 @@ static int ppu_debugfs_ring_recovery(struct seq_file *m, void *data)
 	return 0;
 }
 
-static int ppu_debugfs_flash_dump(struct seq_file *m, void *data)
-{
-	struct drm_info_node *node = m->private;
-
-	ppu_ras_flash_dump(to_ppu(node->minor->dev), m);
-	return 0;
-}
-
 static int ppu_debugfs_vram_bos(struct seq_file *m, void *data)
 {
 	struct drm_info_node *node = m->private;
@@ -76,12 +70,20 @@ static const struct drm_info_list ppu_debugfs_list[] = {
 	{ "vram_bos", ppu_debugfs_vram_bos, 0 },
 	{ "rings", ppu_debugfs_rings, 0 },
 	{ "ring_recovery", ppu_debugfs_ring_recovery, 0 },
-	{ "flash_dump", ppu_debugfs_flash_dump, 0 },
 };
 
-/* Copy a short command from userspace, NUL-terminated, or fail. */
-static int ppu_debugfs_get_cmd(struct ppu_device *ppu, const char __user *ubuf,
-			       size_t len, char *buf, size_t size)
+/**
+ * ppu_debugfs_get_cmd - copy a short command written to a debugfs file
+ * @ppu: the device, for the log
+ * @ubuf: what userspace wrote
+ * @len: its length
+ * @buf: the command, NUL-terminated, white space trimmed at both ends
+ * @size: bytes of @buf
+ *
+ * Return: 0, -EINVAL when the command does not fit @buf, or -EFAULT.
+ */
+int ppu_debugfs_get_cmd(struct ppu_device *ppu, const char __user *ubuf,
+			size_t len, char *buf, size_t size)
 {
 	if (len >= size) {
 		drm_info(&ppu->drm, "debugfs: command too long\n");
@@ -93,52 +95,6 @@ static int ppu_debugfs_get_cmd(struct ppu_device *ppu, const char __user *ubuf,
 	strim(buf);
 	return 0;
 }
-
-static ssize_t ppu_debugfs_ras_inject_write(struct file *file,
-					    const char __user *ubuf,
-					    size_t len, loff_t *offp)
-{
-	struct ppu_device *ppu = file_inode(file)->i_private;
-	char buf[96];
-	int ret;
-
-	ret = ppu_debugfs_get_cmd(ppu, ubuf, len, buf, sizeof(buf));
-	if (!ret)
-		ret = ppu_ras_inject(ppu, buf);
-	return ret ? ret : len;
-}
-
-static const struct file_operations ppu_debugfs_ras_inject_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.write = ppu_debugfs_ras_inject_write,
-};
-
-/* Erasing the ECC history needs the word ERASE: no accident wipes it. */
-static ssize_t ppu_debugfs_flash_reset_write(struct file *file,
-					     const char __user *ubuf,
-					     size_t len, loff_t *offp)
-{
-	struct ppu_device *ppu = file_inode(file)->i_private;
-	char buf[16];
-	int ret;
-
-	ret = ppu_debugfs_get_cmd(ppu, ubuf, len, buf, sizeof(buf));
-	if (ret)
-		return ret;
-	if (strcmp(buf, "ERASE")) {
-		drm_info(&ppu->drm, "flash_reset: write ERASE to wipe the ECC history\n");
-		return -EINVAL;
-	}
-	ret = ppu_ras_flash_reset(ppu);
-	return ret ? ret : len;
-}
-
-static const struct file_operations ppu_debugfs_flash_reset_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.write = ppu_debugfs_flash_reset_write,
-};
 
 static int ppu_debugfs_mode_show(struct seq_file *m, void *data)
 {
@@ -306,10 +262,7 @@ void ppu_debugfs_init(struct drm_minor *minor)
 			    to_ppu(minor->dev), &ppu_debugfs_mode_fops);
 	debugfs_create_file("probe_strategy", 0600, minor->debugfs_root,
 			    to_ppu(minor->dev), &ppu_debugfs_strategy_fops);
-	debugfs_create_file("ras_inject", 0200, minor->debugfs_root,
-			    to_ppu(minor->dev), &ppu_debugfs_ras_inject_fops);
-	debugfs_create_file("flash_reset", 0200, minor->debugfs_root,
-			    to_ppu(minor->dev), &ppu_debugfs_flash_reset_fops);
+	ppu_ras_debugfs_init(minor);
 	if (to_ppu(minor->dev)->hw->ras_ops)
 		debugfs_create_file("vram_clear", 0600, minor->debugfs_root,
 				    to_ppu(minor->dev),

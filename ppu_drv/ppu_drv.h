@@ -270,5 +270,7 @@ void ppu_job_free(struct ppu_job *job);
 
 /* ppu_debugfs.c */
 void ppu_debugfs_init(struct drm_minor *minor);
+int ppu_debugfs_get_cmd(struct ppu_device *ppu, const char __user *ubuf,
+			size_t len, char *buf, size_t size);
 
 #endif /* _PPU_DRV_H_ */

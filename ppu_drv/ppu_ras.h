@@ -19,7 +19,6 @@ struct ppu_device;
 struct drm_device;
 struct drm_file;
 struct drm_minor;
-struct seq_file;
 
 enum { PPU_RAS_VOLATILE, PPU_RAS_AGGREGATE, PPU_RAS_NR_SCOPES };
 
@@ -106,9 +105,7 @@ void ppu_ras_last_close(struct ppu_device *ppu);
 void ppu_ras_vram_free(struct ppu_device *ppu, struct list_head *blocks);
 void ppu_ras_job_poisoned(struct ppu_ctx *ctx);
 int ppu_ras_device_reset(struct ppu_device *ppu);
-int ppu_ras_inject(struct ppu_device *ppu, const char *cmd);
-void ppu_ras_flash_dump(struct ppu_device *ppu, struct seq_file *m);
-int ppu_ras_flash_reset(struct ppu_device *ppu);
+void ppu_ras_debugfs_init(struct drm_minor *minor);
 void ppu_ras_clear_volatile(struct ppu_device *ppu);
 int ppu_ras_query_ioctl(struct drm_device *dev, void *data,
 			struct drm_file *file);

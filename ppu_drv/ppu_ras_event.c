@@ -263,3 +263,18 @@ void ppu_ras_irq(void *data, const struct ppu_hw_ras_event *ev)
 		break;
 	}
 }
+
+/**
+ * ppu_ras_clear_volatile - zero the volatile error counts
+ * @ppu: the device
+ */
+void ppu_ras_clear_volatile(struct ppu_device *ppu)
+{
+	struct ppu_ras *ras = &ppu->ras;
+
+	mutex_lock(&ras->lock);
+	ras->ce[PPU_RAS_VOLATILE] = 0;
+	ras->ue[PPU_RAS_VOLATILE] = 0;
+	ras->parity[PPU_RAS_VOLATILE] = 0;
+	mutex_unlock(&ras->lock);
+}

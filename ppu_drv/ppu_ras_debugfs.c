@@ -2,14 +2,18 @@
 /*
  * Copyright (c) 2026 The PPU driver authors
  *
- * Debug access to the memory health machinery, for debugfs: error
- * injection commands, a dump of the ECC records in flash and a guarded
- * flash reset. Every command is untrusted input: parsed strictly, refused
+ * Debug access to the memory health machinery, in debugfs: error
+ * injection commands (ras_inject), a dump of the ECC records in flash
+ * (flash_dump) and a guarded flash reset (flash_reset), with their file
+ * operations. Every command is untrusted input: parsed strictly, refused
  * with -EINVAL and a log line when malformed.
  */
+#include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <drm/drm_debugfs.h>
+#include <drm/drm_file.h>
 #include <drm/drm_print.h>
 
 #include "ppu_drv.h"
@@ -63,7 +67,7 @@ static int ppu_ras_read(struct ppu_device *ppu, u64 addr, u64 len)
 	return ret == -EBADMSG || ret == -EIO ? 0 : ret;
 }
 
-/**
+/*
  * ppu_ras_inject - run one debugfs injection command
  * @ppu: the device
  * @cmd: "flip ADDR BIT", "flip2 ADDR BIT BIT", "weak ADDR BIT",
@@ -75,7 +79,7 @@ static int ppu_ras_read(struct ppu_device *ppu, u64 addr, u64 len)
  * -EOPNOTSUPP when the device cannot cut its flash's power; for "compact",
  * the error of ppu_flash_compact().
  */
-int ppu_ras_inject(struct ppu_device *ppu, const char *cmd)
+static int ppu_ras_inject(struct ppu_device *ppu, const char *cmd)
 {
 	struct ppu_hw *hw = ppu->hw;
 	long long v1 = 0, v2 = 0, v3 = 0;
@@ -171,12 +175,12 @@ static const char *ppu_ras_flags_str(u32 flags, char *buf, size_t size)
 	return len ? buf : "-";
 }
 
-/**
+/*
  * ppu_ras_flash_dump - print the ECC records in flash, merged by address
  * @ppu: the device
  * @m: the seq_file
  */
-void ppu_ras_flash_dump(struct ppu_device *ppu, struct seq_file *m)
+static void ppu_ras_flash_dump(struct ppu_device *ppu, struct seq_file *m)
 {
 	static const char * const types[] = {
 		[PPU_ECC_NONE] = "none", [PPU_ECC_CECC] = "cecc",
@@ -219,13 +223,13 @@ void ppu_ras_flash_dump(struct ppu_device *ppu, struct seq_file *m)
 	kvfree(entries);
 }
 
-/**
+/*
  * ppu_ras_flash_reset - wipe the ECC history in flash
  * @ppu: the device
  *
  * Return: 0 or a negative errno.
  */
-int ppu_ras_flash_reset(struct ppu_device *ppu)
+static int ppu_ras_flash_reset(struct ppu_device *ppu)
 {
 	struct ppu_ras *ras = &ppu->ras;
 	bool was_ok;
@@ -247,17 +251,77 @@ int ppu_ras_flash_reset(struct ppu_device *ppu)
 	return ret;
 }
 
-/**
- * ppu_ras_clear_volatile - zero the volatile error counts
- * @ppu: the device
- */
-void ppu_ras_clear_volatile(struct ppu_device *ppu)
+static int ppu_ras_debugfs_flash_dump(struct seq_file *m, void *data)
 {
-	struct ppu_ras *ras = &ppu->ras;
+	struct drm_info_node *node = m->private;
 
-	mutex_lock(&ras->lock);
-	ras->ce[PPU_RAS_VOLATILE] = 0;
-	ras->ue[PPU_RAS_VOLATILE] = 0;
-	ras->parity[PPU_RAS_VOLATILE] = 0;
-	mutex_unlock(&ras->lock);
+	ppu_ras_flash_dump(to_ppu(node->minor->dev), m);
+	return 0;
+}
+
+static const struct drm_info_list ppu_ras_debugfs_list[] = {
+	{ "flash_dump", ppu_ras_debugfs_flash_dump, 0 },
+};
+
+static ssize_t ppu_ras_debugfs_inject_write(struct file *file,
+					    const char __user *ubuf,
+					    size_t len, loff_t *offp)
+{
+	struct ppu_device *ppu = file_inode(file)->i_private;
+	char buf[96];
+	int ret;
+
+	ret = ppu_debugfs_get_cmd(ppu, ubuf, len, buf, sizeof(buf));
+	if (!ret)
+		ret = ppu_ras_inject(ppu, buf);
+	return ret ? ret : len;
+}
+
+static const struct file_operations ppu_ras_debugfs_inject_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = ppu_ras_debugfs_inject_write,
+};
+
+/* Erasing the ECC history needs the word ERASE: no accident wipes it. */
+static ssize_t ppu_ras_debugfs_flash_reset_write(struct file *file,
+						 const char __user *ubuf,
+						 size_t len, loff_t *offp)
+{
+	struct ppu_device *ppu = file_inode(file)->i_private;
+	char buf[16];
+	int ret;
+
+	ret = ppu_debugfs_get_cmd(ppu, ubuf, len, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	if (strcmp(buf, "ERASE")) {
+		drm_info(&ppu->drm, "flash_reset: write ERASE to wipe the ECC history\n");
+		return -EINVAL;
+	}
+	ret = ppu_ras_flash_reset(ppu);
+	return ret ? ret : len;
+}
+
+static const struct file_operations ppu_ras_debugfs_flash_reset_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = ppu_ras_debugfs_flash_reset_write,
+};
+
+/**
+ * ppu_ras_debugfs_init - create the memory health's debugfs files
+ * @minor: the DRM minor
+ */
+void ppu_ras_debugfs_init(struct drm_minor *minor)
+{
+	struct ppu_device *ppu = to_ppu(minor->dev);
+
+	drm_debugfs_create_files(ppu_ras_debugfs_list,
+				 ARRAY_SIZE(ppu_ras_debugfs_list),
+				 minor->debugfs_root, minor);
+	debugfs_create_file("ras_inject", 0200, minor->debugfs_root, ppu,
+			    &ppu_ras_debugfs_inject_fops);
+	debugfs_create_file("flash_reset", 0200, minor->debugfs_root, ppu,
+			    &ppu_ras_debugfs_flash_reset_fops);
 }
