@@ -7,6 +7,7 @@
  * ppu_ras_debugfs.c.
  */
 #include <linux/debugfs.h>
+#include <linux/minmax.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -72,18 +73,9 @@ static const struct drm_info_list ppu_debugfs_list[] = {
 	{ "ring_recovery", ppu_debugfs_ring_recovery, 0 },
 };
 
-/**
- * ppu_debugfs_get_cmd - copy a short command written to a debugfs file
- * @ppu: the device, for the log
- * @ubuf: what userspace wrote
- * @len: its length
- * @buf: the command, NUL-terminated, white space trimmed at both ends
- * @size: bytes of @buf
- *
- * Return: 0, -EINVAL when the command does not fit @buf, or -EFAULT.
- */
-int ppu_debugfs_get_cmd(struct ppu_device *ppu, const char __user *ubuf,
-			size_t len, char *buf, size_t size)
+/* Copy a short command from userspace, NUL-terminated, or fail. */
+static int ppu_debugfs_get_cmd(struct ppu_device *ppu, const char __user *ubuf,
+			       size_t len, char *buf, size_t size)
 {
 	if (len >= size) {
 		drm_info(&ppu->drm, "debugfs: command too long\n");
@@ -94,6 +86,33 @@ int ppu_debugfs_get_cmd(struct ppu_device *ppu, const char __user *ubuf,
 	buf[len] = '\0';
 	strim(buf);
 	return 0;
+}
+
+/**
+ * ppu_debugfs_cmd_write - the write handler of a debugfs command file
+ * @file: the file, its inode's private data the &struct ppu_device
+ * @ubuf: what userspace wrote
+ * @len: its length
+ * @size: the longest command taken, its NUL included; at most
+ *	PPU_DEBUGFS_CMD_MAX
+ * @run: runs the command, white space trimmed at both ends; 0 or a
+ *	negative errno
+ *
+ * Return: @len, -EINVAL for a command of @size bytes or more, -EFAULT, or
+ * the error of @run.
+ */
+ssize_t ppu_debugfs_cmd_write(struct file *file, const char __user *ubuf,
+			      size_t len, size_t size,
+			      int (*run)(struct ppu_device *ppu, char *cmd))
+{
+	struct ppu_device *ppu = file_inode(file)->i_private;
+	char buf[PPU_DEBUGFS_CMD_MAX];
+	int ret;
+
+	ret = ppu_debugfs_get_cmd(ppu, ubuf, len, buf, min(size, sizeof(buf)));
+	if (!ret)
+		ret = run(ppu, buf);
+	return ret ? ret : len;
 }
 
 static int ppu_debugfs_mode_show(struct seq_file *m, void *data)
@@ -110,31 +129,71 @@ static int ppu_debugfs_mode_open(struct inode *inode, struct file *file)
 	return single_open(file, ppu_debugfs_mode_show, inode->i_private);
 }
 
-/* Switch the recovery mode at run time: "serial", "classic" or "off". */
-static ssize_t ppu_debugfs_mode_write(struct file *file, const char __user *ubuf,
-				      size_t len, loff_t *offp)
+/*
+ * A recovery setting of the reset domain that debugfs switches at run
+ * time: the file's name, what the log calls it, the words it takes, and
+ * set(), which parses @s (a trailing newline allowed) into @params and
+ * returns the new value's name, or NULL for anything else.
+ */
+struct ppu_debugfs_setting {
+	const char *file;
+	const char *what;
+	const char *words;
+	const char *(*set)(struct drm_sched_serial_params *params,
+			   const char *s);
+};
+
+/* Write to a setting's file: parse, store under the domain's lock, log. */
+static ssize_t ppu_debugfs_setting_write(struct file *file,
+					 const char __user *ubuf, size_t len,
+					 const struct ppu_debugfs_setting *setting)
 {
 	struct ppu_device *ppu = file_inode(file)->i_private;
-	enum drm_sched_serial_mode mode;
+	const char *name;
 	char buf[16];
 
 	if (len >= sizeof(buf)) {
-		drm_dbg_driver(&ppu->drm, "recovery_mode: input too long\n");
+		drm_dbg_driver(&ppu->drm, "%s: input too long\n", setting->file);
 		return -EINVAL;
 	}
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = '\0';
-	if (drm_sched_serial_mode_parse(buf, &mode)) {
-		drm_info(&ppu->drm, "recovery_mode: '%s' is not serial, classic or off\n",
-			 strim(buf));
+	mutex_lock(&ppu->domain.lock);
+	name = setting->set(&ppu->domain.params, buf);
+	mutex_unlock(&ppu->domain.lock);
+	if (!name) {
+		drm_info(&ppu->drm, "%s: '%s' is not %s\n", setting->file,
+			 strim(buf), setting->words);
 		return -EINVAL;
 	}
-	mutex_lock(&ppu->domain.lock);
-	ppu->domain.params.mode = mode;
-	mutex_unlock(&ppu->domain.lock);
-	drm_info(&ppu->drm, "recovery mode: %s\n", drm_sched_serial_mode_name(mode));
+	drm_info(&ppu->drm, "%s: %s\n", setting->what, name);
 	return len;
+}
+
+static const char *ppu_debugfs_mode_set(struct drm_sched_serial_params *params,
+					const char *s)
+{
+	enum drm_sched_serial_mode mode;
+
+	if (drm_sched_serial_mode_parse(s, &mode))
+		return NULL;
+	params->mode = mode;
+	return drm_sched_serial_mode_name(mode);
+}
+
+static const struct ppu_debugfs_setting ppu_debugfs_mode = {
+	.file = "recovery_mode",
+	.what = "recovery mode",
+	.words = "serial, classic or off",
+	.set = ppu_debugfs_mode_set,
+};
+
+/* Switch the recovery mode at run time: "serial", "classic" or "off". */
+static ssize_t ppu_debugfs_mode_write(struct file *file, const char __user *ubuf,
+				      size_t len, loff_t *offp)
+{
+	return ppu_debugfs_setting_write(file, ubuf, len, &ppu_debugfs_mode);
 }
 
 static const struct file_operations ppu_debugfs_mode_fops = {
@@ -161,33 +220,30 @@ static int ppu_debugfs_strategy_open(struct inode *inode, struct file *file)
 	return single_open(file, ppu_debugfs_strategy_show, inode->i_private);
 }
 
+static const char *
+ppu_debugfs_strategy_set(struct drm_sched_serial_params *params, const char *s)
+{
+	enum drm_sched_serial_probe_strategy strategy;
+
+	if (drm_sched_serial_probe_strategy_parse(s, &strategy))
+		return NULL;
+	params->probe_strategy = strategy;
+	return drm_sched_serial_probe_strategy_name(strategy);
+}
+
+static const struct ppu_debugfs_setting ppu_debugfs_strategy = {
+	.file = "probe_strategy",
+	.what = "probe strategy",
+	.words = "serial or group",
+	.set = ppu_debugfs_strategy_set,
+};
+
 /* Switch the replay of the shared heads at run time: "serial" or "group". */
 static ssize_t ppu_debugfs_strategy_write(struct file *file,
 					  const char __user *ubuf,
 					  size_t len, loff_t *offp)
 {
-	struct ppu_device *ppu = file_inode(file)->i_private;
-	enum drm_sched_serial_probe_strategy strategy;
-	char buf[16];
-
-	if (len >= sizeof(buf)) {
-		drm_dbg_driver(&ppu->drm, "probe_strategy: input too long\n");
-		return -EINVAL;
-	}
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
-	if (drm_sched_serial_probe_strategy_parse(buf, &strategy)) {
-		drm_info(&ppu->drm, "probe_strategy: '%s' is not serial or group\n",
-			 strim(buf));
-		return -EINVAL;
-	}
-	mutex_lock(&ppu->domain.lock);
-	ppu->domain.params.probe_strategy = strategy;
-	mutex_unlock(&ppu->domain.lock);
-	drm_info(&ppu->drm, "probe strategy: %s\n",
-		 drm_sched_serial_probe_strategy_name(strategy));
-	return len;
+	return ppu_debugfs_setting_write(file, ubuf, len, &ppu_debugfs_strategy);
 }
 
 static const struct file_operations ppu_debugfs_strategy_fops = {
@@ -219,26 +275,26 @@ static int ppu_debugfs_vram_clear_open(struct inode *inode, struct file *file)
  * "0" hands out device memory uncleared, for a benchmark's baseline only:
  * it reopens the leak the clear closes. "1" clears again.
  */
-static ssize_t ppu_debugfs_vram_clear_write(struct file *file,
-					    const char __user *ubuf,
-					    size_t len, loff_t *offp)
+static int ppu_debugfs_vram_clear_set(struct ppu_device *ppu, char *cmd)
 {
-	struct ppu_device *ppu = file_inode(file)->i_private;
-	char buf[8];
 	bool on;
-	int ret;
 
-	ret = ppu_debugfs_get_cmd(ppu, ubuf, len, buf, sizeof(buf));
-	if (ret)
-		return ret;
-	if (kstrtobool(buf, &on)) {
-		drm_info(&ppu->drm, "vram_clear: '%s' is not 0 or 1\n", buf);
+	if (kstrtobool(cmd, &on)) {
+		drm_info(&ppu->drm, "vram_clear: '%s' is not 0 or 1\n", cmd);
 		return -EINVAL;
 	}
 	WRITE_ONCE(ppu->ras.vram.clear, on);
 	if (!on)
 		drm_warn(&ppu->drm, "vram_clear: new VRAM buffers are NOT cleared (benchmark only)\n");
-	return len;
+	return 0;
+}
+
+static ssize_t ppu_debugfs_vram_clear_write(struct file *file,
+					    const char __user *ubuf,
+					    size_t len, loff_t *offp)
+{
+	return ppu_debugfs_cmd_write(file, ubuf, len, 8,
+				     ppu_debugfs_vram_clear_set);
 }
 
 static const struct file_operations ppu_debugfs_vram_clear_fops = {

@@ -29,6 +29,7 @@
 #define DRIVER_MAJOR	0
 #define DRIVER_MINOR	2
 
+struct file;
 struct ppu_device;
 
 /**
@@ -270,7 +271,10 @@ void ppu_job_free(struct ppu_job *job);
 
 /* ppu_debugfs.c */
 void ppu_debugfs_init(struct drm_minor *minor);
-int ppu_debugfs_get_cmd(struct ppu_device *ppu, const char __user *ubuf,
-			size_t len, char *buf, size_t size);
+/* The longest command a debugfs command file takes, its NUL included. */
+#define PPU_DEBUGFS_CMD_MAX	96
+ssize_t ppu_debugfs_cmd_write(struct file *file, const char __user *ubuf,
+			      size_t len, size_t size,
+			      int (*run)(struct ppu_device *ppu, char *cmd));
 
 #endif /* _PPU_DRV_H_ */

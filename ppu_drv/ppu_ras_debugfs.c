@@ -79,7 +79,7 @@ static int ppu_ras_read(struct ppu_device *ppu, u64 addr, u64 len)
  * -EOPNOTSUPP when the device cannot cut its flash's power; for "compact",
  * the error of ppu_flash_compact().
  */
-static int ppu_ras_inject(struct ppu_device *ppu, const char *cmd)
+static int ppu_ras_inject(struct ppu_device *ppu, char *cmd)
 {
 	struct ppu_hw *hw = ppu->hw;
 	long long v1 = 0, v2 = 0, v3 = 0;
@@ -267,14 +267,8 @@ static ssize_t ppu_ras_debugfs_inject_write(struct file *file,
 					    const char __user *ubuf,
 					    size_t len, loff_t *offp)
 {
-	struct ppu_device *ppu = file_inode(file)->i_private;
-	char buf[96];
-	int ret;
-
-	ret = ppu_debugfs_get_cmd(ppu, ubuf, len, buf, sizeof(buf));
-	if (!ret)
-		ret = ppu_ras_inject(ppu, buf);
-	return ret ? ret : len;
+	return ppu_debugfs_cmd_write(file, ubuf, len, PPU_DEBUGFS_CMD_MAX,
+				     ppu_ras_inject);
 }
 
 static const struct file_operations ppu_ras_debugfs_inject_fops = {
@@ -284,23 +278,21 @@ static const struct file_operations ppu_ras_debugfs_inject_fops = {
 };
 
 /* Erasing the ECC history needs the word ERASE: no accident wipes it. */
+static int ppu_ras_flash_reset_cmd(struct ppu_device *ppu, char *cmd)
+{
+	if (strcmp(cmd, "ERASE")) {
+		drm_info(&ppu->drm, "flash_reset: write ERASE to wipe the ECC history\n");
+		return -EINVAL;
+	}
+	return ppu_ras_flash_reset(ppu);
+}
+
 static ssize_t ppu_ras_debugfs_flash_reset_write(struct file *file,
 						 const char __user *ubuf,
 						 size_t len, loff_t *offp)
 {
-	struct ppu_device *ppu = file_inode(file)->i_private;
-	char buf[16];
-	int ret;
-
-	ret = ppu_debugfs_get_cmd(ppu, ubuf, len, buf, sizeof(buf));
-	if (ret)
-		return ret;
-	if (strcmp(buf, "ERASE")) {
-		drm_info(&ppu->drm, "flash_reset: write ERASE to wipe the ECC history\n");
-		return -EINVAL;
-	}
-	ret = ppu_ras_flash_reset(ppu);
-	return ret ? ret : len;
+	return ppu_debugfs_cmd_write(file, ubuf, len, 16,
+				     ppu_ras_flash_reset_cmd);
 }
 
 static const struct file_operations ppu_ras_debugfs_flash_reset_fops = {
