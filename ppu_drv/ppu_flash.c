@@ -1260,6 +1260,20 @@ static bool ppu_flash_event_ok(const struct ppu_ecc_event *ev)
 	       ev->count && ev->first_ts <= ev->last_ts;
 }
 
+/* Check @ev, then record it under the store's lock: @always to flash. */
+static int ppu_flash_record_checked(struct ppu_flash *fl,
+				    const struct ppu_ecc_event *ev, bool always)
+{
+	int ret;
+
+	if (!ppu_flash_event_ok(ev))
+		return -EINVAL;
+	mutex_lock(&fl->lock);
+	ret = ppu_flash_record_locked(fl, ev, always);
+	mutex_unlock(&fl->lock);
+	return ret;
+}
+
 /**
  * ppu_flash_append - record events of one type at one address, now
  * @fl: the store, loaded or reset
@@ -1282,14 +1296,7 @@ static bool ppu_flash_event_ok(const struct ppu_ecc_event *ev)
  */
 int ppu_flash_append(struct ppu_flash *fl, const struct ppu_ecc_event *ev)
 {
-	int ret;
-
-	if (!ppu_flash_event_ok(ev))
-		return -EINVAL;
-	mutex_lock(&fl->lock);
-	ret = ppu_flash_record_locked(fl, ev, true);
-	mutex_unlock(&fl->lock);
-	return ret;
+	return ppu_flash_record_checked(fl, ev, true);
 }
 
 /**
@@ -1307,14 +1314,7 @@ int ppu_flash_append(struct ppu_flash *fl, const struct ppu_ecc_event *ev)
  */
 int ppu_flash_record(struct ppu_flash *fl, const struct ppu_ecc_event *ev)
 {
-	int ret;
-
-	if (!ppu_flash_event_ok(ev))
-		return -EINVAL;
-	mutex_lock(&fl->lock);
-	ret = ppu_flash_record_locked(fl, ev, false);
-	mutex_unlock(&fl->lock);
-	return ret;
+	return ppu_flash_record_checked(fl, ev, false);
 }
 
 /**
