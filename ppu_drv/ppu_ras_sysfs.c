@@ -183,25 +183,20 @@ static ssize_t ecc_store_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(ecc_store);
 
-static ssize_t flash_erases_show(struct device *dev,
-				 struct device_attribute *attr, char *buf)
-{
-	struct ppu_flash_stats st = {};
+/* A file showing one number of the record store's statistics. */
+#define PPU_RAS_FLASH_ATTR(name, field)					\
+static ssize_t name##_show(struct device *dev,				\
+			   struct device_attribute *attr, char *buf)	\
+{									\
+	struct ppu_flash_stats st = {};					\
+									\
+	ppu_ras_flash_stats(dev, &st);					\
+	return sysfs_emit(buf, "%llu\n", (u64)st.field);		\
+}									\
+static DEVICE_ATTR_RO(name)
 
-	ppu_ras_flash_stats(dev, &st);
-	return sysfs_emit(buf, "%llu\n", st.life_erases);
-}
-static DEVICE_ATTR_RO(flash_erases);
-
-static ssize_t flash_writes_show(struct device *dev,
-				 struct device_attribute *attr, char *buf)
-{
-	struct ppu_flash_stats st = {};
-
-	ppu_ras_flash_stats(dev, &st);
-	return sysfs_emit(buf, "%llu\n", st.life_writes);
-}
-static DEVICE_ATTR_RO(flash_writes);
+PPU_RAS_FLASH_ATTR(flash_erases, life_erases);
+PPU_RAS_FLASH_ATTR(flash_writes, life_writes);
 
 static ssize_t device_reset_store(struct device *dev,
 				  struct device_attribute *attr,
