@@ -428,6 +428,7 @@ static void assert_query_matches_sysfs(int dfd)
 	igt_assert_eq_u32(q.hist_low, s.hist[3]);
 	igt_assert_eq_u32(q.hist_none, s.hist[4]);
 	igt_assert_eq_u32(q.reset_recommended, (uint32_t)s.reset_rec);
+	igt_assert_eq_u64(q.events_lost, ras_u64("events_lost"));
 	igt_assert_eq_u32(q.ecc_enabled, !strcmp(s.ecc_mode, "on"));
 	igt_assert_f(q.rma < 3 && !strcmp(rma_names[q.rma], s.rma_status),
 		     "ioctl rma %u, sysfs %s\n", q.rma, s.rma_status);
@@ -648,6 +649,8 @@ static void test_event_fifo_overflow(void)
 		 a.ce_v - b.ce_v, lost);
 	igt_assert_f(lost > 0, "no event lost: the FIFO did not overflow\n");
 	igt_assert_eq_u64(a.ce_v - b.ce_v + lost, n);
+	/* the RAS query reports the same count */
+	assert_query_matches_sysfs(fd);
 	reopen();
 	assert_device_works(fd);
 }

@@ -91,6 +91,7 @@ u32 ppu_ras_query_fill(struct ppu_device *ppu, struct drm_ppu_ras_query *q,
 	q->rma = ppu_ras_rma_status(ras);
 	q->rma_reasons = ras->rma.reasons ? ras->rma.reasons : ras->rma.warnings;
 	q->reset_recommended = ras->reset_recommended;
+	q->events_lost = ras->events_lost;
 	list_for_each_entry(p, &ras->pages, link) {
 		if (n >= cap)
 			break;

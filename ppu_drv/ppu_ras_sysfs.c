@@ -51,6 +51,7 @@ PPU_RAS_QUERY_ATTR(remapped_rows_failure, remap_failure);
 PPU_RAS_QUERY_ATTR(mem_total, mem_total);
 PPU_RAS_QUERY_ATTR(mem_available, mem_available);
 PPU_RAS_QUERY_ATTR(reset_recommended, reset_recommended);
+PPU_RAS_QUERY_ATTR(events_lost, events_lost);
 
 static ssize_t clear_volatile_store(struct device *dev,
 				    struct device_attribute *attr,
@@ -147,19 +148,6 @@ static ssize_t rma_reason_show(struct device *dev,
 	return len;
 }
 static DEVICE_ATTR_RO(rma_reason);
-
-static ssize_t events_lost_show(struct device *dev,
-				struct device_attribute *attr, char *buf)
-{
-	struct ppu_ras *ras = &dev_to_ppu(dev)->ras;
-	u64 v;
-
-	mutex_lock(&ras->lock);
-	v = ras->events_lost;
-	mutex_unlock(&ras->lock);
-	return sysfs_emit(buf, "%llu\n", v);
-}
-static DEVICE_ATTR_RO(events_lost);
 
 /* The ECC record store in flash: its state and wear (ppu_flash.c). */
 static bool ppu_ras_flash_stats(struct device *dev, struct ppu_flash_stats *st)

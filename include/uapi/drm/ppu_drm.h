@@ -586,6 +586,14 @@ struct drm_ppu_ras_query {
 	__u32 pages_count;
 	/** @pad: must be zero. */
 	__u32 pad;
+	/**
+	 * @events_lost: out, memory error events the device's event FIFO
+	 * dropped since the driver loaded (sysfs ras/events_lost). Added
+	 * last: drm_ioctl() zero-extends a shorter struct of an older
+	 * caller and copies back only the size it passed, so older binaries
+	 * keep working; on an older kernel it stays as the caller set it.
+	 */
+	__u64 events_lost;
 };
 
 #if defined(__cplusplus)
