@@ -303,6 +303,7 @@ static void print_query(const struct dev *devs, unsigned int n, unsigned int sec
 			Q(12, "Correctable", "%" PRIu64, r->ecc.ce_aggregate);
 			Q(12, "Uncorrectable", "%" PRIu64, r->ecc.ue_aggregate);
 			Q(12, "Parity", "%" PRIu64, r->ecc.parity_aggregate);
+			Q(8, "Events Lost", "%" PRIu64, r->events_lost);
 			printf("    ECC Store\n");
 			Q(8, "State", "%s", store_name(d));
 			Q(8, "History", "%s", d->flash_ret ? "N/A" :
@@ -445,8 +446,9 @@ static void print_json(const struct dev *devs, unsigned int n)
 		jstr(d->info.ecc_code);
 		printf(",\n        \"volatile\": {\"correctable\": %" PRIu64 ", \"uncorrectable\": %" PRIu64 ", \"parity\": %" PRIu64 "},\n",
 		       r->ecc.ce_volatile, r->ecc.ue_volatile, r->ecc.parity_volatile);
-		printf("        \"aggregate\": {\"correctable\": %" PRIu64 ", \"uncorrectable\": %" PRIu64 ", \"parity\": %" PRIu64 "}\n      },\n",
+		printf("        \"aggregate\": {\"correctable\": %" PRIu64 ", \"uncorrectable\": %" PRIu64 ", \"parity\": %" PRIu64 "},\n",
 		       r->ecc.ce_aggregate, r->ecc.ue_aggregate, r->ecc.parity_aggregate);
+		printf("        \"events_lost\": %" PRIu64 "\n      },\n", r->events_lost);
 		printf("      \"ecc_store\": ");
 		if (d->flash_ret) {
 			printf("null,\n");
@@ -563,6 +565,11 @@ static void print_prometheus(const struct dev *devs, unsigned int n)
 			       devs[i].index, rows[j].t, rows[j].a);
 		}
 	}
+	prom_head("ppu_ecc_events_lost_total", "counter",
+		  "Memory error events the device's event FIFO dropped since the driver loaded.");
+	for (i = 0; i < n; i++)
+		printf("ppu_ecc_events_lost_total{device=\"%u\"} %" PRIu64 "\n",
+		       devs[i].index, devs[i].ras.events_lost);
 	prom_head("ppu_ecc_enabled", "gauge", "1 if ECC handling (page retirement) is on.");
 	for (i = 0; i < n; i++)
 		printf("ppu_ecc_enabled{device=\"%u\"} %d\n", devs[i].index,

@@ -9,6 +9,10 @@
 #                  --prometheus equal to sysfs, table and -q print
 #   cecc-retired   weak cell + 3 reads: the page retired, retired pages and
 #                  mem_total equal sysfs, still exit 0
+#   events-lost    one read over 150 weak cells overflows the device's
+#                  event FIFO: ras/events_lost > 0, and -q "Events Lost",
+#                  --prometheus ppu_ecc_events_lost_total and --json
+#                  "events_lost" equal to it; still exit 0
 #   pending        a UECC in a VRAM buffer ppu-demo holds: exit 1 while
 #                  retirement_pending is 1, exit 0 once it is freed
 #   rma            ppu_sim with spare_rows=0, a UECC, reload: exit 2
@@ -35,7 +39,7 @@
 #   PPU-SMI-TEST: <step>: PASS|FAIL|SKIP
 #   PPU-SMI-TEST: END rc=N
 # `ppu-smi-test.sh --list` prints the step names (on the host too).
-STEPS="healthy cecc-retired pending rma damaged-store prometheus errors json restore"
+STEPS="healthy cecc-retired events-lost pending rma damaged-store prometheus errors json restore"
 if [ "${1:-}" = --list ]; then
 	for s in $STEPS; do echo "$s"; done
 	exit 0
@@ -151,6 +155,9 @@ compare_all() {
 	eq "-q ECC Store State" "$(qstore State)" "$store"
 	eq "-q ECC Store Flash Erases" "$(qstore "Flash Erases")" "$(rd flash_erases)"
 	eq "-q ECC Store Flash Writes" "$(qstore "Flash Writes")" "$(rd flash_writes)"
+	eq "-q ECC Errors Events Lost" \
+		"$(awk -F': ' '/^        Events Lost / { print $2; exit }' /tmp/smi.out)" \
+		"$(rd events_lost)"
 	for t in ce:correctable ue:uncorrectable parity:parity; do
 		f=${t%%:*}; n=${t#*:}
 		for s in volatile aggregate; do
@@ -162,6 +169,7 @@ compare_all() {
 	eq mem_available "$(pv "ppu_memory_available_bytes{$D}")" "$(rd mem_available)"
 	eq retirement_pending "$(pv "ppu_retirement_pending{$D}")" "$(rd retirement_pending)"
 	eq reset_recommended "$(pv "ppu_reset_recommended{$D}")" "$(rd reset_recommended)"
+	eq events_lost "$(pv "ppu_ecc_events_lost_total{$D}")" "$(rd events_lost)"
 	eq remapped_rows_correctable "$(pv "ppu_remapped_rows{$D,type=\"correctable\"}")" \
 		"$(rd remapped_rows_correctable)"
 	eq remapped_rows_uncorrectable "$(pv "ppu_remapped_rows{$D,type=\"uncorrectable\"}")" \
@@ -248,6 +256,29 @@ expect_rc "one CECC page" 0
 compare_all
 eq "mem_total one page short" "$(pv 'ppu_memory_total_bytes{device="0"}')" $((HBM - 65536))
 json cecc-retired
+end
+
+# ------------------------------------------------------------------------
+begin events-lost
+L=$(taddr 14 1 3)
+lost0=$(rd events_lost)
+i=0
+while [ $i -lt 150 ]; do
+	inject "weak $(hexaddr $((L + 8 * i))) 5" || fail "weak at $L + $((8 * i))"
+	i=$((i + 1))
+done
+inject "read $L 1200" || fail "read $L"
+# the overflow event comes after the FIFO drained
+i=0
+while [ "$(rd events_lost)" = "$lost0" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+check "events lost (sysfs $(rd events_lost), before $lost0)" \
+	[ "$(rd events_lost)" -gt "$lost0" ]
+expect_rc "events lost" 0
+compare_all
+json events-lost
+eq "--json events_lost" \
+	"$(sed -n 's/^ *"events_lost": \([0-9]*\).*/\1/p' /tmp/json.out)" \
+	"$(rd events_lost)"
 end
 
 # ------------------------------------------------------------------------

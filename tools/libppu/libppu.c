@@ -427,6 +427,7 @@ ppu_return_t ppu_device_get_ras(ppu_device_t *dev, ppu_ras_t *ras)
 		   PPU_RMA_REQUIRED;
 	ras->rma_reasons = q.rma_reasons;
 	ras->reset_recommended = !!q.reset_recommended;
+	ras->events_lost = q.events_lost;
 	return PPU_SUCCESS;
 }
 
@@ -501,6 +502,13 @@ ppu_return_t ppu_device_get_reset_recommended(ppu_device_t *dev, int *rec)
 	if (!rec)
 		return PPU_ERROR_INVALID_ARGUMENT;
 	RAS_GETTER(*rec = ras.reset_recommended);
+}
+
+ppu_return_t ppu_device_get_events_lost(ppu_device_t *dev, uint64_t *lost)
+{
+	if (!lost)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	RAS_GETTER(*lost = ras.events_lost);
 }
 
 ppu_return_t ppu_device_get_flash(ppu_device_t *dev, ppu_flash_info_t *flash)

@@ -92,6 +92,9 @@ typedef struct {
 	ppu_rma_status_t rma;
 	unsigned int rma_reasons;	/* PPU_RMA_REASON_* */
 	int reset_recommended;
+	/* memory error events the device dropped since the driver loaded
+	 * (ras/events_lost); 0 from a driver without the count */
+	uint64_t events_lost;
 } ppu_ras_t;
 
 ppu_return_t ppu_device_get_ras(ppu_device_t *dev, ppu_ras_t *ras);
@@ -109,6 +112,7 @@ ppu_return_t ppu_device_get_bank_histogram(ppu_device_t *dev,
 ppu_return_t ppu_device_get_rma(ppu_device_t *dev, ppu_rma_status_t *status,
 				unsigned int *reasons);
 ppu_return_t ppu_device_get_reset_recommended(ppu_device_t *dev, int *rec);
+ppu_return_t ppu_device_get_events_lost(ppu_device_t *dev, uint64_t *lost);
 
 /*
  * The ECC record store in the device's flash (sysfs ras/ecc_store,
