@@ -207,4 +207,27 @@ static inline const char *rr_hint(const struct rr *r, const char *ring)
 	return "(none)";
 }
 
+/* index of the first step @what of the last recovery on @ring (NULL: any), or -1 */
+static inline int rr_step_index(const struct rr *r, const char *what, const char *ring)
+{
+	for (unsigned int i = 0; i < r->nsteps; i++)
+		if (!strcmp(r->steps[i].what, what) && (!ring || !strcmp(r->steps[i].ring, ring)))
+			return (int)i;
+	return -1;
+}
+
+/* the first step @what of the last recovery on @ring (NULL: any), or NULL */
+static inline const struct rr_step *rr_find_step_on(const struct rr *r, const char *what,
+						    const char *ring)
+{
+	int i = rr_step_index(r, what, ring);
+
+	return i < 0 ? NULL : &r->steps[i];
+}
+
+static inline const struct rr_step *rr_find_step(const struct rr *r, const char *what)
+{
+	return rr_find_step_on(r, what, NULL);
+}
+
 #endif /* PPU_RR_H */
