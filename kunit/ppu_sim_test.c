@@ -865,7 +865,8 @@ static void ppu_sim_preempt_tells_hung_from_stalled(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, preempt(f, i), -ENODATA, "ring %u", i);
 	KUNIT_EXPECT_EQ(test, preempt(f, NR_RINGS), -EINVAL);
 
-	SUBMIT_OK(f, SDMA0, 1, DELAY, 50000, ADD, 0, 0, 1);
+	/* long enough to be seen in DELAY on a loaded machine */
+	SUBMIT_OK(f, SDMA0, 1, DELAY, 300000, ADD, 0, 0, 1);
 	KUNIT_ASSERT_TRUE(test, wait_state(f, SDMA0, PPU_HW_ENGINE_DELAY,
 					   SOON_MS));
 	KUNIT_EXPECT_EQ(test, preempt(f, SDMA0), 1);
