@@ -316,6 +316,7 @@ int drm_sched_serial_add_ring(struct drm_sched_serial_domain *domain,
 	ring->last_verdict = -1;
 	ring->last_hint = DRM_SCHED_SERIAL_HINT_UNKNOWN;
 	ring->extensions = 0;
+	ring->ext_tracking = false;
 	spin_lock(&domain->snap_lock);
 	domain->snap->rings[domain->nr_rings].last_verdict = -1;
 	spin_unlock(&domain->snap_lock);

@@ -776,8 +776,86 @@ static void dss_attach_error_fences(struct drm_sched_serial_domain *d)
 	}
 }
 
-/* Re-emit what has to run again and restart every ring. */
-static void dss_restart(struct drm_sched_serial_domain *d)
+/* Is @job the head whose runtime @ring counts? */
+static bool dss_runtime_of(struct drm_sched_serial_ring *ring,
+			   struct drm_sched_job *job)
+{
+	const struct dma_fence *f = &job->s_fence->finished;
+
+	return ring->ext_tracking && ring->ext_context == f->context &&
+	       ring->ext_seqno == f->seqno;
+}
+
+/* Count @job's runtime at @ring's head from @since on. */
+static void dss_runtime_start(struct drm_sched_serial_ring *ring,
+			      struct drm_sched_job *job, ktime_t since)
+{
+	const struct dma_fence *f = &job->s_fence->finished;
+
+	ring->ext_tracking = true;
+	ring->ext_context = f->context;
+	ring->ext_seqno = f->seqno;
+	ring->ext_since = since;
+	ring->extensions = 0;
+}
+
+/* Has @job been @ring's head for max_runtime_ms, recoveries not counted? */
+static bool dss_runtime_over(struct drm_sched_serial_domain *d,
+			     struct drm_sched_serial_ring *ring,
+			     struct drm_sched_job *job)
+{
+	unsigned int max_ms = d->params.max_runtime_ms;
+
+	return max_ms && dss_runtime_of(ring, job) &&
+	       ktime_ms_delta(ktime_get(), ring->ext_since) >= max_ms;
+}
+
+/*
+ * @job timed out on @ring, which still progresses. Count the extension;
+ * true once @job has been the ring's head for max_runtime_ms: then it is
+ * hung however it progresses. At its first timeout a job has been the head
+ * for about the ring's timeout (drm_sched arms the timer for each head),
+ * unless a recovery re-emitted it: then its count goes on (see
+ * dss_runtime_resume()).
+ */
+static bool dss_overrun(struct drm_sched_serial_domain *d,
+			struct drm_sched_serial_ring *ring,
+			struct drm_sched_job *job)
+{
+	if (!dss_runtime_of(ring, job))
+		dss_runtime_start(ring, job,
+				  ktime_sub_ms(ktime_get(),
+					       dss_ring_timeout_ms(ring)));
+	if (dss_runtime_over(d, ring, job))
+		return true;
+	ring->extensions++;
+	return false;
+}
+
+/*
+ * @job is re-emitted as @ring's head by a recovery that started at
+ * @start. Its runtime at the head survives the recovery: a job that
+ * progresses forever is not saved by another client's hangs resetting the
+ * device every few seconds. The recovery itself does not count; a head
+ * not counted yet counts from now on.
+ */
+static void dss_runtime_resume(struct drm_sched_serial_ring *ring,
+			       struct drm_sched_job *job, ktime_t start)
+{
+	ktime_t now = ktime_get();
+
+	if (dss_runtime_of(ring, job))
+		ring->ext_since = ktime_add(ring->ext_since,
+					    ktime_sub(now, start));
+	else
+		dss_runtime_start(ring, job, now);
+}
+
+/*
+ * Re-emit what has to run again and restart every ring. The recovery
+ * started at @start: the runtime of each ring's re-emitted head goes on.
+ */
+static void dss_restart(struct drm_sched_serial_domain *d, ktime_t start)
 {
 	ktime_t t = ktime_get();
 	unsigned int i, n = 0;
@@ -785,6 +863,7 @@ static void dss_restart(struct drm_sched_serial_domain *d)
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_gpu_scheduler *sched = d->rings[i]->sched;
 		struct drm_sched_job *job;
+		bool head = true;
 
 		list_for_each_entry(job, &sched->pending_list, list) {
 			struct dma_fence *finished = &job->s_fence->finished;
@@ -808,6 +887,9 @@ static void dss_restart(struct drm_sched_serial_domain *d)
 			}
 			job->s_fence->parent = f;
 			n++;
+			if (head)
+				dss_runtime_resume(d->rings[i], job, start);
+			head = false;
 		}
 	}
 	/*
@@ -819,34 +901,6 @@ static void dss_restart(struct drm_sched_serial_domain *d)
 	dss_attach_error_fences(d);
 	for (i = 0; i < d->nr_rings; i++)
 		dss_sched_start(d->rings[i]->sched);
-}
-
-/*
- * @job timed out on @ring, which still progresses. Count the extension;
- * true once @job has been the ring's head for max_runtime_ms: then it is
- * hung however it progresses. At its first timeout a job has been the head
- * for about the ring's timeout (drm_sched arms the timer for each head).
- */
-static bool dss_overrun(struct drm_sched_serial_domain *d,
-			struct drm_sched_serial_ring *ring,
-			struct drm_sched_job *job)
-{
-	const struct dma_fence *f = &job->s_fence->finished;
-	unsigned int max_ms = d->params.max_runtime_ms;
-	ktime_t now = ktime_get();
-
-	if (!ring->extensions || ring->ext_context != f->context ||
-	    ring->ext_seqno != f->seqno) {
-		ring->ext_context = f->context;
-		ring->ext_seqno = f->seqno;
-		ring->ext_since = ktime_sub_ms(now,
-					       jiffies_to_msecs(ring->sched->timeout));
-		ring->extensions = 0;
-	}
-	if (max_ms && ktime_ms_delta(now, ring->ext_since) >= max_ms)
-		return true;
-	ring->extensions++;
-	return false;
 }
 
 /*
@@ -872,6 +926,31 @@ static void dss_drop_done_heads(struct drm_sched_serial_domain *d)
 			if (job == c->head)
 				c->head = NULL;
 		}
+	}
+}
+
+/*
+ * The same for the other rings' heads: a head whose runtime survived
+ * earlier recoveries (dss_runtime_resume()) may be past the cap before its
+ * own timeout fires again, and recoveries that come faster than its
+ * timeout would otherwise keep it running forever.
+ */
+static void dss_convict_overruns(struct drm_sched_serial_domain *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_serial_ring *ring = d->rings[i];
+		struct drm_sched_serial_cand *c = &d->cands[i];
+
+		if (!c->head || !dss_runtime_over(d, ring, c->head))
+			continue;
+		d->stats.overruns++;
+		dev_info(d->dev, "%s: %s: job %llu at the head for %u ms (max_runtime_ms) across recoveries: hung\n",
+			 d->name, ring->name, c->head->s_fence->finished.seqno,
+			 d->params.max_runtime_ms);
+		dss_verdict(d, ring, c, DRM_SCHED_SERIAL_GUILTY);
+		c->head = NULL;
 	}
 }
 
@@ -959,8 +1038,6 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 		d->cands[i].retry = false;
 		if (d->cands[i].timed_out && ring != bad_ring)
 			ring->timeouts++;
-		/* Every job runs anew after the reset: a new runtime count. */
-		ring->extensions = 0;
 		drm_sched_stop(ring->sched, ring == bad_ring ? bad : NULL);
 	}
 	/*
@@ -992,6 +1069,8 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 		dss_verdict(d, bad_ring, c, DRM_SCHED_SERIAL_GUILTY);
 		c->head = NULL;
 	}
+	if (cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT && !d->wedged)
+		dss_convict_overruns(d);
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_serial_cand *c = &d->cands[i];
 
@@ -1035,7 +1114,7 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 	}
 
 	/* 8. Re-emit the innocent work with fresh fences and restart. */
-	dss_restart(d);
+	dss_restart(d, start);
 	dma_fence_end_signalling(cookie);
 
 	/* 9. Tell the world: uevent, devcoredumps (these allocate). */

@@ -1977,6 +1977,53 @@ static void coalescing_never_convicts_independent_ring(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
 }
 
+/*
+ * Issue 17: max_runtime_ms survives recoveries. An endless job that shows
+ * progress holds gfx while another client hangs sdma again and again, each
+ * hang a recovery that resets the device, faster than gfx's timeout: the
+ * endless job is re-emitted each time and its own timeout never fires. Its
+ * runtime at the head goes on across the recoveries (they do not count):
+ * once past the cap it is guilty, within a bounded number of rounds.
+ */
+static void runtime_cap_survives_recoveries(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	struct dss_mock_job *endless;
+	struct dss_mock_ctx *gfx;
+	unsigned int round;
+	struct dss_mock *mock;
+	ktime_t t;
+
+	test_params(&p);
+	p.max_runtime_ms = 4 * JOB_TIMEOUT_MS;
+	p.ban_guilty = 0;
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+
+	endless = dss_mock_job_new(gfx, 20 * USEC_PER_SEC, 0);
+	endless->progress_us = SHORT_US;
+	dss_mock_job_submit(endless);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(endless, WAIT_MS));
+	t = ktime_get();
+
+	for (round = 0; round < 40 && !dma_fence_is_signaled(endless->finished);
+	     round++) {
+		struct dss_mock_ctx *att = dss_mock_ctx_new(mock, SDMA);
+
+		expect_finished(test, submit(att, 0, DSS_MOCK_JOB_HANG), -ETIME);
+	}
+	expect_finished(test, endless, -ETIME);
+	sync_recovery(mock);
+	kunit_info(test, "endless job convicted after %u sdma recoveries, %lld ms\n",
+		   round, ktime_ms_delta(ktime_get(), t));
+	KUNIT_EXPECT_LT(test, round, 40u);
+	KUNIT_EXPECT_GE(test, ktime_ms_delta(ktime_get(), t),
+			(s64)p.max_runtime_ms);
+	KUNIT_EXPECT_EQ(test, endless->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_EQ(test, atomic_read(&endless->completions), 0);
+	KUNIT_EXPECT_GE(test, mock->domain.stats.overruns, 1);
+}
+
 static void dss_test_exit(struct kunit *test)
 {
 	if (test->priv)
@@ -2025,6 +2072,7 @@ static struct kunit_case drm_sched_serial_cases[] = {
 	KUNIT_CASE(serial_replay_done_before_reset_is_innocent),
 	KUNIT_CASE(group_replay_done_before_reset_not_rerun),
 	KUNIT_CASE(coalescing_never_convicts_independent_ring),
+	KUNIT_CASE(runtime_cap_survives_recoveries),
 	{}
 };
 

@@ -146,11 +146,14 @@ struct drm_sched_serial_cand;
  * @probes: replays run on this ring
  * @last_verdict: verdict on this ring in the last recovery, or -1
  * @last_hint: &enum drm_sched_serial_hint of the ring in the last recovery
+ * @ext_tracking: the ext_* fields describe a job
  * @ext_context: fence context of the finished fence of the job whose
- *	timeouts were last dismissed as false on this ring
+ *	runtime at the head this ring counts: its timeouts were dismissed as
+ *	false, or a recovery re-emitted it as the head
  * @ext_seqno: its seqno
  * @ext_since: when that job became the ring's head, as estimated at its
- *	first false timeout (then minus the ring's timeout)
+ *	first false timeout (then minus the ring's timeout) or at its first
+ *	re-emission, moved on by the length of every recovery since
  * @extensions: false timeouts dismissed for that job, 0 for none
  * @retry: the last recovery left this ring's head undecided (its window
  *	cut by the budget, its probe not started, or never reached)
@@ -175,6 +178,7 @@ struct drm_sched_serial_ring {
 	u64 probes;
 	int last_verdict;
 	int last_hint;
+	bool ext_tracking;
 	u64 ext_context;
 	u64 ext_seqno;
 	ktime_t ext_since;
