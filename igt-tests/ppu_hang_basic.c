@@ -300,8 +300,23 @@ static void test_failed_reset_wedges(void)
  * recovery stops, resets, replays and re-emits, and every innocent job's
  * counter ends at exactly 1 (it ran once: never lost, never twice); the
  * hanging job's ADD after its HANG never runs.
+ *
+ * With @pressure, every GFP_NOWAIT hardware fence allocation fails (debugfs
+ * fence_reserve "fail N", as under memory pressure): the probes and
+ * re-emissions of the recovery, which may not wait on reclaim, take their
+ * fences from the device's reserve, and no innocent job ends with -ENOMEM.
  */
-static void test_add_counts_once(void)
+static uint64_t reserve_used(const char *dir)
+{
+	char buf[256], *p;
+
+	igt_assert_lt(0, ppu_debugfs_read(dir, "fence_reserve", buf, sizeof(buf)));
+	p = strstr(buf, "used ");
+	igt_assert_f(p, "fence_reserve: no used line:\n%s\n", buf);
+	return strtoull(p + 5, NULL, 10);
+}
+
+static void test_add_counts_once(bool pressure)
 {
 	enum { PER_RING = 6 };
 	static const uint32_t rings[][2] = {
@@ -314,8 +329,17 @@ static void test_add_counts_once(void)
 	struct ppu_cs cs = { .n = 0 };
 	uint32_t *m;
 
+	const char *dir = ppu_debugfs_dir(fd);
+	uint64_t used = 0;
+
 	igt_require(ppu_ring_count(fd, DRM_PPU_RING_COMPUTE) >= 2);
 	igt_require(ppu_ring_count(fd, DRM_PPU_RING_SDMA) >= 2);
+	if (pressure) {
+		igt_require_f(access(dir, F_OK) == 0, "no debugfs at %s\n", dir);
+		igt_assert_eq(ppu_debugfs_write(dir, "fence_reserve", "fail x"), -EINVAL);
+		used = reserve_used(dir);
+		igt_assert_eq(ppu_debugfs_write(dir, "fence_reserve", "fail 1000000"), 0);
+	}
 	ppu_cs_hang(&cs);
 	ppu_cs_add(&cs, 0, 0, 1);
 	ppu_submit_cs(fd, bad, DRM_PPU_RING_COMPUTE, 0, &cs, &bo, 1, 0, so_hang);
@@ -333,6 +357,13 @@ static void test_add_counts_once(void)
 	for (unsigned int r = 0; r < ARRAY_SIZE(rings); r++)
 		for (unsigned int j = 0; j < PER_RING; j++)
 			igt_assert_eq(ppu_wait_status(fd, so[r][j], PPU_HANG_WAIT_NS), 1);
+	if (pressure) {
+		uint64_t now = reserve_used(dir);
+
+		igt_assert_eq(ppu_debugfs_write(dir, "fence_reserve", "fail 0"), 0);
+		igt_info("fences taken from the reserve: %" PRIu64 "\n", now - used);
+		igt_assert_f(now > used, "the recovery took no fence from the reserve\n");
+	}
 
 	m = ppu_bo_map(fd, bo, PPU_PAGE_SIZE);
 	igt_assert_eq_u32(m[0], 0);
@@ -442,7 +473,13 @@ igt_main
 	igt_describe("innocent jobs queued on every ring run exactly once across a recovery");
 	igt_subtest("add-counts-once") {
 		reopen();
-		test_add_counts_once();
+		test_add_counts_once(false);
+	}
+
+	igt_describe("the same when no fence can be allocated without reclaim: the reserve serves");
+	igt_subtest("add-counts-once-memory-pressure") {
+		reopen();
+		test_add_counts_once(true);
 	}
 
 	igt_describe("a file whose contexts hang again and again is banned as a whole");

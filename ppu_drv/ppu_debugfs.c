@@ -306,6 +306,54 @@ static const struct file_operations ppu_debugfs_vram_clear_fops = {
 	.write = ppu_debugfs_vram_clear_write,
 };
 
+static int ppu_debugfs_fence_reserve_show(struct seq_file *m, void *data)
+{
+	ppu_fence_reserve_show(m->private, m);
+	return 0;
+}
+
+static int ppu_debugfs_fence_reserve_open(struct inode *inode,
+					  struct file *file)
+{
+	return single_open(file, ppu_debugfs_fence_reserve_show,
+			   inode->i_private);
+}
+
+/*
+ * "fail N": the next N GFP_NOWAIT hardware fence allocations fail, as
+ * under memory pressure, so that probes and re-emissions draw on the
+ * reserve; "fail 0" stops it.
+ */
+static int ppu_debugfs_fence_reserve_set(struct ppu_device *ppu, char *cmd)
+{
+	unsigned int n;
+
+	if (strncmp(cmd, "fail ", 5) || kstrtouint(cmd + 5, 0, &n)) {
+		drm_info(&ppu->drm, "fence_reserve: '%s' is not \"fail N\"\n",
+			 cmd);
+		return -EINVAL;
+	}
+	ppu_fence_reserve_fail(ppu, n);
+	return 0;
+}
+
+static ssize_t ppu_debugfs_fence_reserve_write(struct file *file,
+					       const char __user *ubuf,
+					       size_t len, loff_t *offp)
+{
+	return ppu_debugfs_cmd_write(file, ubuf, len, 24,
+				     ppu_debugfs_fence_reserve_set);
+}
+
+static const struct file_operations ppu_debugfs_fence_reserve_fops = {
+	.owner = THIS_MODULE,
+	.open = ppu_debugfs_fence_reserve_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = ppu_debugfs_fence_reserve_write,
+};
+
 /**
  * ppu_debugfs_init - create the driver's debugfs files
  * @minor: the DRM minor
@@ -318,6 +366,8 @@ void ppu_debugfs_init(struct drm_minor *minor)
 			    to_ppu(minor->dev), &ppu_debugfs_mode_fops);
 	debugfs_create_file("probe_strategy", 0600, minor->debugfs_root,
 			    to_ppu(minor->dev), &ppu_debugfs_strategy_fops);
+	debugfs_create_file("fence_reserve", 0600, minor->debugfs_root,
+			    to_ppu(minor->dev), &ppu_debugfs_fence_reserve_fops);
 	ppu_ras_debugfs_init(minor);
 	if (to_ppu(minor->dev)->hw->ras_ops)
 		debugfs_create_file("vram_clear", 0600, minor->debugfs_root,

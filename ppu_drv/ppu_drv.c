@@ -231,9 +231,12 @@ static int ppu_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
-	ret = ppu_reset_init(ppu);
+	ret = ppu_fence_reserve_init(ppu);
 	if (ret)
 		return ret;
+	ret = ppu_reset_init(ppu);
+	if (ret)
+		goto err_reserve;
 
 	ret = ppu_rings_init(ppu);
 	if (ret)
@@ -258,6 +261,8 @@ err_rings:
 	ppu_rings_fini(ppu);
 err_reset:
 	ppu_reset_fini(ppu);
+err_reserve:
+	ppu_fence_reserve_fini(ppu);
 	return ret;
 }
 
@@ -295,6 +300,7 @@ static void ppu_remove(struct platform_device *pdev)
 	/* Schedulers stop; returns once every job has been freed. */
 	ppu_rings_fini(ppu);
 	ppu_reset_fini(ppu);
+	ppu_fence_reserve_fini(ppu);
 }
 
 static struct platform_driver ppu_platform_driver = {

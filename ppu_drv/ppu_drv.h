@@ -9,6 +9,8 @@
 #include <linux/kref.h>
 #include <linux/llist.h>
 #include <linux/mutex.h>
+#include <linux/seq_file.h>
+#include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <drm/drm_device.h>
@@ -59,6 +61,29 @@ struct ppu_ring {
 };
 
 /**
+ * struct ppu_fence_reserve - unarmed hardware fences kept for signalling
+ *	paths (ppu_fence_reserve.c)
+ * @lock: protects the fields below but @refill and @fail_next
+ * @slot: the fences, @nr of them
+ * @nr: fences in the reserve
+ * @size: fences it holds when full
+ * @used: fences taken from it since load
+ * @empty: allocations that found it empty (the run then fails)
+ * @refill: fills it again with GFP_KERNEL
+ * @fail_next: debugfs: this many GFP_NOWAIT allocations fail first
+ */
+struct ppu_fence_reserve {
+	spinlock_t lock; /* protects slot, nr, used, empty */
+	struct ppu_fence **slot;
+	unsigned int nr;
+	unsigned int size;
+	u64 used;
+	u64 empty;
+	struct work_struct refill;
+	atomic_t fail_next;
+};
+
+/**
  * struct ppu_device - a PPU bound to the driver
  * @drm: the DRM device
  * @hw: the hardware interface
@@ -76,6 +101,7 @@ struct ppu_ring {
  * @nr_jobs: jobs allocated and not yet freed; the unbind waits for zero
  * @free_jobs: jobs the scheduler is done with, freed by @free_work
  * @free_work: frees @free_jobs outside the scheduler's paths
+ * @fence_reserve: hardware fences for allocations in signalling paths
  */
 struct ppu_device {
 	struct drm_device drm;
@@ -93,6 +119,7 @@ struct ppu_device {
 	atomic_t nr_jobs;
 	struct llist_head free_jobs;
 	struct work_struct free_work;
+	struct ppu_fence_reserve fence_reserve;
 };
 
 static inline struct ppu_device *to_ppu(struct drm_device *drm)
@@ -259,6 +286,13 @@ struct ppu_ring *ppu_ring_find(struct ppu_device *ppu, u32 class, u32 instance);
 struct ppu_fence *ppu_fence_alloc(gfp_t gfp);
 void ppu_fence_free(struct ppu_fence *fence);
 u32 ppu_ring_emitted_seqno(struct ppu_ring *ring);
+
+/* ppu_fence_reserve.c */
+int ppu_fence_reserve_init(struct ppu_device *ppu);
+void ppu_fence_reserve_fini(struct ppu_device *ppu);
+struct ppu_fence *ppu_fence_alloc_nowait(struct ppu_device *ppu);
+void ppu_fence_reserve_show(struct ppu_device *ppu, struct seq_file *m);
+void ppu_fence_reserve_fail(struct ppu_device *ppu, unsigned int n);
 
 /* ppu_reset.c */
 int ppu_reset_init(struct ppu_device *ppu);

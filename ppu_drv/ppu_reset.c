@@ -82,8 +82,9 @@ static struct dma_fence *ppu_reset_emit(struct drm_sched_job *sched_job)
 {
 	struct ppu_job *job = to_ppu_job(sched_job);
 
+	/* Probes and re-emissions: inside the recovery's signalling section. */
 	return ppu_ring_emit(job->ring, job,
-			     ppu_fence_alloc(GFP_NOWAIT | __GFP_NOWARN));
+			     ppu_fence_alloc_nowait(job->ring->ppu));
 }
 
 static struct drm_sched_serial_ctx *ppu_reset_job_ctx(struct drm_sched_job *sched_job)

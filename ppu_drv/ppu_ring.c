@@ -243,7 +243,7 @@ static struct dma_fence *__ppu_ring_run_job(struct drm_sched_job *sched_job)
 		return NULL;
 	}
 	if (!fence)
-		fence = ppu_fence_alloc(GFP_NOWAIT | __GFP_NOWARN);
+		fence = ppu_fence_alloc_nowait(job->ring->ppu);
 	return ppu_ring_emit(job->ring, job, fence);
 }
 
