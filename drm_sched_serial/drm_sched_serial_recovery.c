@@ -1001,55 +1001,62 @@ static void dss_hints(struct drm_sched_serial_domain *d)
 		dss_step(d, "classify", -1, t, hung);
 }
 
-/* Called with d->lock held and every scheduler running. */
-static void dss_recover_locked(struct drm_sched_serial_domain *d,
-			       enum drm_sched_serial_cause cause,
-			       struct drm_sched_serial_ring *bad_ring,
-			       struct drm_sched_job *bad, bool overrun)
+/*
+ * Is a head that timed out still there? The job whose timeout started the
+ * recovery may have completed while its handler waited for the domain
+ * lock (drm_sched_stop() then dropped it), and a ring that only joined
+ * has its head or nothing. If none is left, nothing hung: no reset.
+ */
+static bool dss_hang_left(struct drm_sched_serial_domain *d,
+			  struct drm_sched_serial_ring *bad_ring,
+			  struct drm_sched_job *bad)
 {
-	ktime_t start = ktime_get(), t;
+	unsigned int i;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		const struct drm_sched_serial_cand *c = &d->cands[i];
+
+		if (c->head && c->timed_out &&
+		    (d->rings[i] != bad_ring || c->head == bad))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Nothing hung: give every pending job back the hardware fence of the run
+ * it is in (drm_sched_stop() detached it). The work goes on where it is,
+ * nothing is reset or run again; drm_sched_start() tracks those fences.
+ */
+static void dss_resume_running(struct drm_sched_serial_domain *d)
+{
+	unsigned int i;
+
+	d->stats.false_timeouts++;
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_gpu_scheduler *sched = d->rings[i]->sched;
+		struct drm_sched_job *job;
+
+		list_for_each_entry(job, &sched->pending_list, list)
+			if (!job->s_fence->parent &&
+			    !job->s_fence->finished.error)
+				job->s_fence->parent = d->ops->hw_fence(job);
+	}
+	dss_step(d, "no hang", -1, ktime_get(), 0);
+}
+
+/*
+ * Steps 2 to 7 of a recovery: reset, verdicts, replays. Returns true if
+ * the replay budget ran out (undecided heads run again).
+ */
+static bool dss_judge(struct drm_sched_serial_domain *d,
+		      enum drm_sched_serial_cause cause,
+		      struct drm_sched_serial_ring *bad_ring,
+		      struct drm_sched_job *bad, bool overrun)
+{
 	bool shared_timeout = false, fallback = false;
 	unsigned int i;
-	bool cookie;
 
-	d->in_recovery = true;
-	d->stats.recoveries++;
-	d->stats.by_cause[cause]++;
-	dss_report_begin(d, cause);
-	trace_drm_sched_serial_recovery_begin(d->name,
-					      drm_sched_serial_cause_name(cause),
-					      bad_ring ? bad_ring->index : -1);
-
-	/*
-	 * 1. Quiesce without blaming: heads stay on the pending lists, no
-	 * karma. A ring whose timeout fired while we waited for the lock, or
-	 * fires within the coalescing window, joins this recovery instead of
-	 * starting another one.
-	 */
-	t = ktime_get();
-	for (i = 0; i < d->nr_rings; i++) {
-		struct drm_sched_serial_ring *ring = d->rings[i];
-
-		d->cands[i].timed_out = ring == bad_ring ||
-			(dss_timer_due(d, ring) && !dss_progressing(d, ring));
-		d->cands[i].decided = false;
-		d->cands[i].hint = DRM_SCHED_SERIAL_HINT_UNKNOWN;
-		d->cands[i].probe = NULL;
-		d->cands[i].retry = false;
-		if (d->cands[i].timed_out && ring != bad_ring)
-			ring->timeouts++;
-		drm_sched_stop(ring->sched, ring == bad_ring ? bad : NULL);
-	}
-	/*
-	 * Every fence of the domain waits for the rest: nothing in it may
-	 * allocate with reclaim or take a lock that reclaim waits on. The
-	 * section starts after drm_sched_stop(), which flushes the
-	 * scheduler's run_job work (a work item since 6.8), itself a
-	 * signalling section of the driver's.
-	 */
-	cookie = dma_fence_begin_signalling();
-	dss_find_heads(d);
-	dss_step(d, "quiesce", -1, t, 0);
 	if (cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT &&
 	    d->params.mode == DRM_SCHED_SERIAL_MODE_SERIAL)
 		dss_hints(d);
@@ -1112,6 +1119,64 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 			}
 		}
 	}
+
+	return fallback;
+}
+
+/* Called with d->lock held and every scheduler running. */
+static void dss_recover_locked(struct drm_sched_serial_domain *d,
+			       enum drm_sched_serial_cause cause,
+			       struct drm_sched_serial_ring *bad_ring,
+			       struct drm_sched_job *bad, bool overrun)
+{
+	ktime_t start = ktime_get(), t;
+	bool fallback = false;
+	unsigned int i;
+	bool cookie;
+
+	d->in_recovery = true;
+	d->stats.recoveries++;
+	d->stats.by_cause[cause]++;
+	dss_report_begin(d, cause);
+	trace_drm_sched_serial_recovery_begin(d->name,
+					      drm_sched_serial_cause_name(cause),
+					      bad_ring ? bad_ring->index : -1);
+
+	/*
+	 * 1. Quiesce without blaming: heads stay on the pending lists, no
+	 * karma. A ring whose timeout fired while we waited for the lock, or
+	 * fires within the coalescing window, joins this recovery instead of
+	 * starting another one.
+	 */
+	t = ktime_get();
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_serial_ring *ring = d->rings[i];
+
+		d->cands[i].timed_out = ring == bad_ring ||
+			(dss_timer_due(d, ring) && !dss_progressing(d, ring));
+		d->cands[i].decided = false;
+		d->cands[i].hint = DRM_SCHED_SERIAL_HINT_UNKNOWN;
+		d->cands[i].probe = NULL;
+		d->cands[i].retry = false;
+		if (d->cands[i].timed_out && ring != bad_ring)
+			ring->timeouts++;
+		drm_sched_stop(ring->sched, ring == bad_ring ? bad : NULL);
+	}
+	/*
+	 * Every fence of the domain waits for the rest: nothing in it may
+	 * allocate with reclaim or take a lock that reclaim waits on. The
+	 * section starts after drm_sched_stop(), which flushes the
+	 * scheduler's run_job work (a work item since 6.8), itself a
+	 * signalling section of the driver's.
+	 */
+	cookie = dma_fence_begin_signalling();
+	dss_find_heads(d);
+	dss_step(d, "quiesce", -1, t, 0);
+	if (cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT &&
+	    !dss_hang_left(d, bad_ring, bad))
+		dss_resume_running(d);
+	else
+		fallback = dss_judge(d, cause, bad_ring, bad, overrun);
 
 	/* 8. Re-emit the innocent work with fresh fences and restart. */
 	dss_restart(d, start);

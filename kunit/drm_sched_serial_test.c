@@ -2024,6 +2024,47 @@ static void runtime_cap_survives_recoveries(struct kunit *test)
 	KUNIT_EXPECT_GE(test, mock->domain.stats.overruns, 1);
 }
 
+/*
+ * Issue 17: the job whose timeout started a recovery completes while its
+ * handler waits for the domain (here: held), and the ring is idle by the
+ * time the handler runs, so the timeout is not dismissed as false by a
+ * recent progress. Nothing hung: nothing is reset (a reset of an idle
+ * domain used to follow), the job is finished from its only run, and the
+ * next job runs normally.
+ */
+#define SLOW_US		((JOB_TIMEOUT_MS + 40) * USEC_PER_MSEC)
+static void timed_out_job_done_before_recovery_no_reset(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	struct dss_mock_job *slow, *next;
+	struct dss_mock_ctx *gfx;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+
+	dss_mock_hold_timeouts(mock);
+	slow = submit(gfx, SLOW_US, 0);
+	KUNIT_ASSERT_TRUE(test, dss_mock_wait_timeout_held(mock, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(slow, WAIT_MS));
+	/* No progress for a whole timeout: the ring is idle, not busy. */
+	msleep(JOB_TIMEOUT_MS);
+	KUNIT_ASSERT_TRUE(test, dss_mock_release_timeouts(mock, BIT(GFX),
+							  WAIT_MS));
+	sync_recovery(mock);
+	expect_finished(test, slow, 0);
+	next = submit(gfx, SHORT_US, 0);
+	expect_finished(test, next, 0);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mock->resets), 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&slow->runs), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&slow->verdicts), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&next->runs), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
+}
+
 static void dss_test_exit(struct kunit *test)
 {
 	if (test->priv)
@@ -2073,6 +2114,7 @@ static struct kunit_case drm_sched_serial_cases[] = {
 	KUNIT_CASE(group_replay_done_before_reset_not_rerun),
 	KUNIT_CASE(coalescing_never_convicts_independent_ring),
 	KUNIT_CASE(runtime_cap_survives_recoveries),
+	KUNIT_CASE(timed_out_job_done_before_recovery_no_reset),
 	{}
 };
 
