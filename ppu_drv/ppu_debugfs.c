@@ -266,11 +266,6 @@ static int ppu_debugfs_vram_clear_show(struct seq_file *m, void *data)
 	return 0;
 }
 
-static int ppu_debugfs_vram_clear_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, ppu_debugfs_vram_clear_show, inode->i_private);
-}
-
 /*
  * "0" hands out device memory uncleared, for a benchmark's baseline only:
  * it reopens the leak the clear closes. "1" clears again.
@@ -289,34 +284,12 @@ static int ppu_debugfs_vram_clear_set(struct ppu_device *ppu, char *cmd)
 	return 0;
 }
 
-static ssize_t ppu_debugfs_vram_clear_write(struct file *file,
-					    const char __user *ubuf,
-					    size_t len, loff_t *offp)
-{
-	return ppu_debugfs_cmd_write(file, ubuf, len, 8,
-				     ppu_debugfs_vram_clear_set);
-}
-
-static const struct file_operations ppu_debugfs_vram_clear_fops = {
-	.owner = THIS_MODULE,
-	.open = ppu_debugfs_vram_clear_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write = ppu_debugfs_vram_clear_write,
-};
+PPU_DEBUGFS_RW_FOPS(ppu_debugfs_vram_clear, 8, ppu_debugfs_vram_clear_set);
 
 static int ppu_debugfs_fence_reserve_show(struct seq_file *m, void *data)
 {
 	ppu_fence_reserve_show(m->private, m);
 	return 0;
-}
-
-static int ppu_debugfs_fence_reserve_open(struct inode *inode,
-					  struct file *file)
-{
-	return single_open(file, ppu_debugfs_fence_reserve_show,
-			   inode->i_private);
 }
 
 /*
@@ -337,22 +310,8 @@ static int ppu_debugfs_fence_reserve_set(struct ppu_device *ppu, char *cmd)
 	return 0;
 }
 
-static ssize_t ppu_debugfs_fence_reserve_write(struct file *file,
-					       const char __user *ubuf,
-					       size_t len, loff_t *offp)
-{
-	return ppu_debugfs_cmd_write(file, ubuf, len, 24,
-				     ppu_debugfs_fence_reserve_set);
-}
-
-static const struct file_operations ppu_debugfs_fence_reserve_fops = {
-	.owner = THIS_MODULE,
-	.open = ppu_debugfs_fence_reserve_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write = ppu_debugfs_fence_reserve_write,
-};
+PPU_DEBUGFS_RW_FOPS(ppu_debugfs_fence_reserve, 24,
+		    ppu_debugfs_fence_reserve_set);
 
 /**
  * ppu_debugfs_init - create the driver's debugfs files

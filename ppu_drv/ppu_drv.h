@@ -311,4 +311,41 @@ ssize_t ppu_debugfs_cmd_write(struct file *file, const char __user *ubuf,
 			      size_t len, size_t size,
 			      int (*run)(struct ppu_device *ppu, char *cmd));
 
+/*
+ * The file operations of a debugfs command file @name: written commands of
+ * fewer than @size bytes go to int @run(struct ppu_device *, char *cmd).
+ * PPU_DEBUGFS_WO_FOPS: write only. PPU_DEBUGFS_RW_FOPS: reads show
+ * int @name##_show(struct seq_file *, void *), the seq_file's private data
+ * the &struct ppu_device (the inode's).
+ */
+#define PPU_DEBUGFS_CMD_WRITE(name, size, run)				\
+static ssize_t name##_write(struct file *file, const char __user *ubuf,	\
+			    size_t len, loff_t *offp)			\
+{									\
+	return ppu_debugfs_cmd_write(file, ubuf, len, size, run);	\
+}
+
+#define PPU_DEBUGFS_WO_FOPS(name, size, run)				\
+PPU_DEBUGFS_CMD_WRITE(name, size, run)					\
+static const struct file_operations name##_fops = {			\
+	.owner = THIS_MODULE,						\
+	.open = simple_open,						\
+	.write = name##_write,						\
+}
+
+#define PPU_DEBUGFS_RW_FOPS(name, size, run)				\
+PPU_DEBUGFS_CMD_WRITE(name, size, run)					\
+static int name##_open(struct inode *inode, struct file *file)		\
+{									\
+	return single_open(file, name##_show, inode->i_private);	\
+}									\
+static const struct file_operations name##_fops = {			\
+	.owner = THIS_MODULE,						\
+	.open = name##_open,						\
+	.read = seq_read,						\
+	.llseek = seq_lseek,						\
+	.release = single_release,					\
+	.write = name##_write,						\
+}
+
 #endif /* _PPU_DRV_H_ */

@@ -263,19 +263,8 @@ static const struct drm_info_list ppu_ras_debugfs_list[] = {
 	{ "flash_dump", ppu_ras_debugfs_flash_dump, 0 },
 };
 
-static ssize_t ppu_ras_debugfs_inject_write(struct file *file,
-					    const char __user *ubuf,
-					    size_t len, loff_t *offp)
-{
-	return ppu_debugfs_cmd_write(file, ubuf, len, PPU_DEBUGFS_CMD_MAX,
-				     ppu_ras_inject);
-}
-
-static const struct file_operations ppu_ras_debugfs_inject_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.write = ppu_ras_debugfs_inject_write,
-};
+PPU_DEBUGFS_WO_FOPS(ppu_ras_debugfs_inject, PPU_DEBUGFS_CMD_MAX,
+		    ppu_ras_inject);
 
 /* Erasing the ECC history needs the word ERASE: no accident wipes it. */
 static int ppu_ras_flash_reset_cmd(struct ppu_device *ppu, char *cmd)
@@ -287,19 +276,7 @@ static int ppu_ras_flash_reset_cmd(struct ppu_device *ppu, char *cmd)
 	return ppu_ras_flash_reset(ppu);
 }
 
-static ssize_t ppu_ras_debugfs_flash_reset_write(struct file *file,
-						 const char __user *ubuf,
-						 size_t len, loff_t *offp)
-{
-	return ppu_debugfs_cmd_write(file, ubuf, len, 16,
-				     ppu_ras_flash_reset_cmd);
-}
-
-static const struct file_operations ppu_ras_debugfs_flash_reset_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.write = ppu_ras_debugfs_flash_reset_write,
-};
+PPU_DEBUGFS_WO_FOPS(ppu_ras_debugfs_flash_reset, 16, ppu_ras_flash_reset_cmd);
 
 /**
  * ppu_ras_debugfs_init - create the memory health's debugfs files
