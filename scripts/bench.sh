@@ -29,10 +29,12 @@ make -s -C "$ROOT/tools" >/dev/null
 # on purpose, run after run (each run on fresh contexts), far more often
 # than max_guilty_per_file allows a real client.
 PARAMS="gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500 max_guilty_per_file=0 max_suspects_per_file=0"
-# Scaling runs: up to 15 innocent heads of 100 ms each are probed in one
-# recovery, more than the default replay_budget_ms=3000 allows with margin
-# for a slow emulator, so the budget and the reset cap are raised; the
-# probe window stays well above an innocent head's runtime.
+# Scaling runs: up to 15 innocent heads of 150 ms each are probed in one
+# recovery, then the hanging head in its own window (its ring's 1000 ms
+# timeout: no head is blamed without a replay), about 3.3 s, too close to
+# the default replay_budget_ms=5000 for a slow emulator, so the budget and
+# the reset cap are raised; probe_timeout_ms, now only the first window of
+# a group replay, stays well above an innocent head's runtime.
 SCALE_PARAMS="probe_timeout_ms=300 replay_budget_ms=60000 max_resets=64"
 RINGS="2 4 8 16"
 # At 2 and 16 rings the scaling scenario also runs with the group strategy
@@ -58,7 +60,7 @@ rc=0
 \$B vram || rc=1
 echo "# scaling: ppu_sim.ko and ppu.ko reloaded per ring count (nr_gfx=1 nr_compute=N-1), ppu.ko with $PARAMS $SCALE_PARAMS:"
 echo "#   replay_budget_ms and max_resets raised so that the budget never cuts a recovery short and all N-1 innocent heads are probed"
-echo "#   (15 probes of 150 ms heads take ~2.4 s, close to the default 3000 ms budget); probe_timeout_ms 300 stays above a head's runtime"
+echo "#   (15 probes of 150 ms heads and the hanging head's 1000 ms window take ~3.3 s, close to the default 5000 ms budget on TCG); probe_timeout_ms 300 (a group replay's first window) stays above a head's runtime"
 pts=
 for n in $RINGS; do
 	rmmod ppu ppu_sim || { echo "# rmmod failed"; rc=1; break; }

@@ -585,8 +585,10 @@ struct recovery {
 	int fallback;
 	unsigned int steps;
 	uint64_t quiesce_us, reset_us, probe_us, restart_us, other_us;
-	unsigned int probes, probes_hung, eliminated;
+	unsigned int probes, probes_hung, probes_failed;
 	uint64_t probe_hung_us;
+	/* sum of the fair windows (ring timeouts) of the probes that ran out */
+	uint64_t probe_hung_window_ms;
 };
 
 static uint64_t field_u64(const char *line, const char *key)
@@ -594,6 +596,33 @@ static uint64_t field_u64(const char *line, const char *key)
 	const char *p = strstr(line, key);
 
 	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+/*
+ * The fair window of a serial replay on @ring (a ring name, "gfx0"): its
+ * ring's job timeout, read from ppu.ko's parameters. A replay that runs
+ * out is a hung head, which shows no progress, so its window is never
+ * extended towards max_runtime_ms. Since "guilty only on evidence" no
+ * hint shortens it; probe_timeout_ms is only a group replay's first
+ * window.
+ */
+static unsigned int ring_window_ms(const char *ring)
+{
+	static const char * const classes[] = { "gfx", "compute", "sdma" };
+	unsigned int i, ms;
+	char name[32];
+
+	for (i = 0; i < ARRAY_SIZE(classes); i++) {
+		if (strncmp(ring, classes[i], strlen(classes[i])))
+			continue;
+		snprintf(name, sizeof(name), "%s_timeout_ms", classes[i]);
+		ms = param_uint("ppu", name);
+		if (!ms)
+			fail("cannot read ppu.ko's %s", name);
+		return ms;
+	}
+	fail("no job timeout known for ring %s", ring);
+	return 0;
 }
 
 static void read_recovery(struct recovery *r)
@@ -608,7 +637,7 @@ static void read_recovery(struct recovery *r)
 	if (!f)
 		die(path);
 	while (fgets(line, sizeof(line), f)) {
-		char what[32] = "";
+		char what[32] = "", ring[32] = "";
 		uint64_t took;
 		int result;
 
@@ -644,7 +673,8 @@ static void read_recovery(struct recovery *r)
 			r->duration_us = field_u64(line, "duration_us=");
 			r->resets = field_u64(line, "resets=");
 			r->fallback = field_u64(line, "fallback=");
-		} else if (sscanf(line, " step %*u: %31s", what) == 1) {
+		} else if (sscanf(line, " step %*u: %31s ring=%31s", what,
+				  ring) >= 1) {
 			took = field_u64(line, "took=");
 			result = (int)strtol(strstr(line, "result=") ?
 					     strstr(line, "result=") + 7 : "0",
@@ -654,21 +684,33 @@ static void read_recovery(struct recovery *r)
 				r->quiesce_us += took;
 			} else if (!strcmp(what, "reset")) {
 				r->reset_us += took;
-			} else if (!strncmp(what, "probe", 5) ||
-				   !strncmp(what, "group", 5)) {
-				/* one head, or a group of heads at once */
+			} else if (!strcmp(what, "probe")) {
+				/* one head replayed alone */
 				r->probe_us += took;
 				r->probes++;
-				/* 0: the window ran out (or the probe failed) */
-				if (result <= 0) {
+				/*
+				 * 0: its fair window ran out (or the budget
+				 * cut it: then the recovery says fallback);
+				 * negative: the probe could not start
+				 */
+				if (!result) {
 					r->probes_hung++;
 					r->probe_hung_us += took;
+					r->probe_hung_window_ms +=
+						ring_window_ms(ring);
+				} else if (result < 0) {
+					r->probes_failed++;
 				}
+			} else if (!strcmp(what, "group")) {
+				/*
+				 * heads replayed at once; the result is how
+				 * many completed, and it convicts nobody
+				 */
+				r->probe_us += took;
+				r->probes++;
 			} else if (!strcmp(what, "restart")) {
 				r->restart_us += took;
 			} else {
-				if (!strcmp(what, "eliminate"))
-					r->eliminated++;
 				r->other_us += took;
 			}
 		}
@@ -715,14 +757,16 @@ static double run_alone_us(uint32_t ctx, uint32_t class, uint32_t inst,
  *   ratio = recovery / floor
  *   recovery = duration_us of the recovery (debugfs ring_recovery "last:")
  *   floor    = resets x reset time
- *            + guilty probes that waited the full window x probe_timeout_ms
+ *            + the fair window of each guilty probe (its ring's job timeout)
  *            + innocent head runtime x innocent heads replayed in the
  *              recovery (completed probes)
  *
  * Every term is measured in this boot: the reset time is the sum of the
  * "reset" step durations of the same recovery's timeline (resets x their
- * mean), the guilty windows are the "probe" steps that ran out (result 0)
- * times the domain's probe_timeout_ms, and the innocent head runtime is the
+ * mean), the guilty windows are the "probe" steps that ran out (result 0),
+ * each its ring's job timeout as ppu.ko's parameters set it
+ * (ring_window_ms(): a replay alone gets what its job gets outside a
+ * recovery, and no hint shortens it), and the innocent head runtime is the
  * median submit-to-signal time of B's job run alone on an idle device minus
  * the median submit-to-signal time of a lone NOP job (the round trip
  * through ioctl, scheduler and interrupt that any job pays, so what is left
@@ -730,23 +774,21 @@ static double run_alone_us(uint32_t ctx, uint32_t class, uint32_t inst,
  * spends beyond the floor (quiesce, the probe's own round trip, verdicts,
  * re-emission, restart) is its overhead.
  *
- * Normally B's job is replayed (innocent) and A's is eliminated without a
- * replay: floor = 1 reset + runtime. Should the policy replay A's job
- * first (guilty: a full window and a second reset) and re-emit B's job
- * after the recovery instead of replaying it, the floor follows.
+ * Guilty only on evidence: no head is blamed without a replay of its own.
+ * With right hints B's job (stalled) is replayed first and completes,
+ * innocent; A's job (hung) is replayed last, runs out its whole window
+ * and is guilty; a second reset cancels it: floor = 2 resets + window +
+ * runtime. (Before, A was eliminated without a replay: 1 reset +
+ * runtime.) The floor follows the steps the recovery took, so it holds
+ * for any order.
  *
  * rfc_guilty_first_recovery_ratio, guilty_probe_window_ratio: the same
  * with the rings swapped, A's job hangs gfx0 and B's job arrives on
- * compute0 RFC_HANG_AFTER_US later. gfx0 comes first in the domain: with
- * no hint from the hardware, A's job is replayed first and must wait out
- * the whole probe window before it is found guilty, and B's job is
- * replayed after a second reset. With hints (the hardware calls gfx0 hung
- * and compute0 only stalled) B's job is replayed first and A's eliminated
- * without a window, as in the seed case. The floor follows the steps the
- * recovery took, so it holds either way; the window ratio is the guilty
- * probe step's duration over probe_timeout_ms, i.e. how late the recovery
- * notices that a window ran out, and is only printed when a window ran
- * out.
+ * compute0 RFC_HANG_AFTER_US later. gfx0 comes first in the domain, but
+ * the hints order the replays (stalled first, hung last), so the steps are
+ * those of the seed case. guilty_probe_window_ratio is the guilty probe
+ * step's duration over its window, i.e. how late the recovery notices
+ * that a window ran out (the seed case's is printed as a comment).
  *
  * guilty_position_ratio: the median recovery duration of the guilty-first
  * case over that of the seed case, same boot: what it costs that the
@@ -830,14 +872,14 @@ static enum run_outcome rfc_run(const struct rfc_case *rc, const char *tag,
 		print_timeline();
 		return wrong ? RUN_WRONG : RUN_OTHER;
 	}
-	replayed = r.probes - r.probes_hung;
-	floor_us = r.reset_us + r.probes_hung * r.probe_timeout_ms * 1000.0 +
+	replayed = r.probes - r.probes_hung - r.probes_failed;
+	floor_us = r.reset_us + r.probe_hung_window_ms * 1000.0 +
 		   replayed * runtime_us;
 	*ratio = r.duration_us / floor_us;
 	*window = r.probes_hung ? r.probe_hung_us /
-		  (r.probes_hung * r.probe_timeout_ms * 1000.0) : 0;
+		  (r.probe_hung_window_ms * 1000.0) : 0;
 	*ms = r.duration_us / 1000.0;
-	printf("# %s%s run %u: recovery %llu us = quiesce %llu + reset %llu + probe %llu (%u probe(s), %u ran out) + restart %llu + between steps %lld; floor %.0f us = %u reset(s) %llu us + %u x %u ms + %u x runtime %.0f us; ratio %.3f\n",
+	printf("# %s%s run %u: recovery %llu us = quiesce %llu + reset %llu + probe %llu (%u probe(s), %u ran out) + restart %llu + between steps %lld; floor %.0f us = %u reset(s) %llu us + %u window(s) of %llu ms in all (ring timeouts) + %u x runtime %.0f us; ratio %.3f\n",
 	       rc->name, tag, i, (unsigned long long)r.duration_us,
 	       (unsigned long long)r.quiesce_us,
 	       (unsigned long long)r.reset_us,
@@ -846,8 +888,9 @@ static enum run_outcome rfc_run(const struct rfc_case *rc, const char *tag,
 	       (long long)(r.duration_us - r.quiesce_us - r.reset_us -
 			   r.probe_us - r.restart_us - r.other_us),
 	       floor_us, r.resets, (unsigned long long)r.reset_us,
-	       r.probes_hung, r.probe_timeout_ms, replayed, runtime_us,
-	       *ratio);
+	       r.probes_hung,
+	       (unsigned long long)r.probe_hung_window_ms, replayed,
+	       runtime_us, *ratio);
 	if (!i)
 		print_timeline();
 	return RUN_OK;
@@ -892,12 +935,16 @@ static int rfc_series(const struct rfc_case *rc, const char *tag,
 	for (i = 0; i < res->got; i++)
 		printf(" %.3f", ratio[i]);
 	printf("; median recovery %.1f ms\n", res->ms);
-	if (fig && rc->hang_first) {
-		if (windows)
+	if (fig) {
+		if (!windows)
+			printf("# guilty_probe_window_ratio%s: no probe window ran out, so no head was found guilty\n",
+			       rc->hang_first ? "" : " (seed case)");
+		else if (rc->hang_first)
 			printf("bench: guilty_probe_window_ratio %.3f ratio\n",
 			       median(window, windows));
 		else
-			printf("# guilty_probe_window_ratio: no probe window ran out (the hanging head was eliminated without one)\n");
+			printf("# guilty_probe_window_ratio (seed case): %.3f\n",
+			       median(window, windows));
 	}
 	return res->got == reps ? 0 : 1;
 }
@@ -934,13 +981,14 @@ static int bench_rfc(void)
 	       RFC_DELAY_US, t_alone, t_nop);
 	printf("# rfc: innocent head runtime = %.0f - %.0f = %.0f us\n",
 	       t_alone, t_nop, runtime_us);
-	printf("# rfc_recovery_ratio = recovery / floor, floor = resets x reset time + guilty probes that waited the full window x probe_timeout_ms + innocent head runtime x innocent heads replayed; median of %u runs, target <= %.2f\n",
-	       RFC_REPS, RFC_TARGET);
+	printf("# rfc_recovery_ratio = recovery / floor, floor = resets x reset time + the window of each guilty probe (its ring's job timeout: gfx %u ms, compute %u ms) + innocent head runtime x innocent heads replayed; median of %u runs, target <= %.2f\n",
+	       ring_window_ms("gfx"), ring_window_ms("compute"), RFC_REPS,
+	       RFC_TARGET);
 
 	read_recovery(&h0);
 	ret = rfc_series(&rfc_seed, "", "rfc_recovery_ratio", RFC_REPS,
 			 runtime_us, 10, &seed);
-	printf("# rfc_guilty_first_recovery_ratio: the same with A hanging gfx0 (the ring replayed first when the hardware gives no hint) and B on compute0; guilty_probe_window_ratio = guilty probe step / probe_timeout_ms\n");
+	printf("# rfc_guilty_first_recovery_ratio: the same with A hanging gfx0 (the ring replayed first when the hardware gives no hint) and B on compute0; guilty_probe_window_ratio = guilty probe step / its window (the ring's job timeout)\n");
 	ret |= rfc_series(&rfc_guilty_first, "",
 			  "rfc_guilty_first_recovery_ratio", RFC_REPS,
 			  runtime_us, 20, &gf);
@@ -1799,12 +1847,15 @@ static int bench_vram(void)
  * .. compute<N-2>). Every shared ring but the last gets an innocent head
  * (DELAY SCALE_DELAY_US + WRITE), gfx0 first; then the last compute ring
  * hangs, which stalls them all. gfx0 times out first and, with the serial
- * strategy, the recovery probes the N-1 innocent heads one after another,
- * then eliminates the hanging one: one reset, N-1 probes. A run where the
- * recovery went otherwise (say a head finished before the hang began, so
- * its ring was no candidate) is retried and shown. Figure: the recovery's
- * duration_us / N, median of SCALE_REPS runs; recovery_ms_total_N is the
- * duration.
+ * strategy, the recovery probes the N-1 innocent heads one after another
+ * (the hints call them stalled), then replays the hanging one last, in
+ * its fair window (its ring's job timeout), finds it guilty and resets
+ * again: two resets, N probes. No head is blamed without a replay of its
+ * own (there is no elimination any more), so every total holds that one
+ * window more than before. A run where the recovery went otherwise (say
+ * a head finished before the hang began, so its ring was no candidate) is
+ * retried and shown. Figure: the recovery's duration_us / N, median of
+ * SCALE_REPS runs; recovery_ms_total_N is the duration.
  *
  * `scale N variant...` runs the variants one after the other in the same
  * module load: "serial" (the figures above), "group" (probe_strategy=group:
@@ -1871,7 +1922,7 @@ static enum run_outcome scale_run(unsigned int n, const char *tag,
 	/* every innocent head was a candidate of this one recovery */
 	for (k = 0; k < r.nr_rings; k++)
 		candidates += !strcmp(r.verdict[k], "innocent");
-	printf("# scale %u%s: recovery %llu us = quiesce %llu + reset %llu + %u probe(s) %llu + restart %llu + between steps %lld; %u reset(s), %u eliminated, %u/%u innocent jobs done, %u innocent verdicts, submitted in %llu us%s\n",
+	printf("# scale %u%s: recovery %llu us = quiesce %llu + reset %llu + %u probe(s) %llu + restart %llu + between steps %lld; %u reset(s), %u probe window(s) ran out (%llu ms of windows), %u/%u innocent jobs done, %u innocent verdicts, submitted in %llu us%s\n",
 	       n, tag, (unsigned long long)r.duration_us,
 	       (unsigned long long)r.quiesce_us,
 	       (unsigned long long)r.reset_us, r.probes,
@@ -1879,7 +1930,9 @@ static enum run_outcome scale_run(unsigned int n, const char *tag,
 	       (unsigned long long)r.restart_us,
 	       (long long)(r.duration_us - r.quiesce_us - r.reset_us -
 			   r.probe_us - r.restart_us - r.other_us),
-	       r.resets, r.eliminated, done, n - 1, candidates,
+	       r.resets, r.probes_hung,
+	       (unsigned long long)r.probe_hung_window_ms, done, n - 1,
+	       candidates,
 	       (unsigned long long)span,
 	       wrong ? "  <- WRONG VERDICT or innocent work lost" :
 	       r.recoveries != before.recoveries + 1 || r.fallback ||
@@ -1961,9 +2014,10 @@ static int bench_scale(unsigned int n, int argc, char **argv)
 	set_mode("serial");
 	set_wrong_hints(0);
 	read_recovery(&r);
-	printf("# scale %u: policy probe_timeout_ms=%u budget_ms=%u max_resets=%u, %u innocent heads of DELAY %u us + WRITE\n",
+	printf("# scale %u: policy probe_timeout_ms=%u (a group replay's first window only) budget_ms=%u max_resets=%u, %u innocent heads of DELAY %u us + WRITE; a head replayed alone gets its ring's job timeout (gfx %u ms, compute %u ms)\n",
 	       n, r.probe_timeout_ms, r.budget_ms, r.max_resets, n - 1,
-	       SCALE_DELAY_US);
+	       SCALE_DELAY_US, ring_window_ms("gfx"),
+	       ring_window_ms("compute"));
 
 	for (i = 0; i < (argc ? argc : 1); i++) {
 		const char *name = argc ? argv[i] : "serial";
@@ -2002,9 +2056,12 @@ static int bench_scale(unsigned int n, int argc, char **argv)
  * `scale 2` and `scale 16` (same boot), recovery_ms_total_16 /
  * recovery_ms_total_2 for each strategy: how the recovery time grows with
  * the number of stalled rings. A group replay runs the innocent heads
- * together, so its total should stay near one reset plus one head's
- * runtime whatever N (target GROUP_SCALING_TARGET); the serial one grows
- * with N (no target).
+ * together, so its total should stay near two resets, one head's runtime
+ * and the hanging head's own window (its ring's job timeout: no head is
+ * blamed without a replay) whatever N (target GROUP_SCALING_TARGET); the
+ * serial one grows with N (no target). That window is in both totals, so
+ * both ratios are smaller than before the evidence rule for the same
+ * growth: the growth per added ring is printed beside them.
  */
 static int bench_scaling(int argc, char **argv)
 {
@@ -2021,6 +2078,8 @@ static int bench_scaling(int argc, char **argv)
 	printf("# group_scaling_16_over_2 = group_recovery_ms_total_16 / group_recovery_ms_total_2 = %.1f / %.1f; target <= %.2f\n",
 	       g16, g2, GROUP_SCALING_TARGET);
 	printf("bench: group_scaling_16_over_2 %.3f ratio\n", g16 / g2);
+	printf("# growth per added ring from 2 to 16 rings: serial %.1f ms, group %.1f ms\n",
+	       (s16 - s2) / 14, (g16 - g2) / 14);
 	return 0;
 }
 
