@@ -3,7 +3,8 @@
 #
 # make bench: boot the VM once and run tools/ppu-bench: the recovery-time
 # ratio of the amd-gfx RFC scenario and its cost with the guilty job on
-# the first ring, innocent jobs lost under serial and classic recovery,
+# the first ring, verdict errors on a bystander beside a hang that does
+# not reproduce, innocent jobs lost under serial and classic recovery,
 # NOP throughput with recovery on vs off, what clearing new device-memory
 # buffers costs an allocation and the clear engine's speed against an
 # engine COPY, recovery time against the number of shared rings with the
@@ -140,6 +141,9 @@ END {
 	check("wrong_hints_rfc_wrong_verdicts", "==", 0)
 	if (nwv) v["scale_wrong_verdicts_total"] = wv
 	check("scale_wrong_verdicts_total", "==", 0)
+	# the evidence rule: a bystander beside a hang that does not reproduce
+	check("rfc_hang_once_verdict_errors", "==", 0)
+	check("wrong_hints_rfc_hang_once_verdict_errors", "==", 0)
 	info("wrong_hints_rfc_time_ratio", "time over right hints, no target")
 	info("wrong_hints_rfc_guilty_first_time_ratio", "time over right hints, no target")
 	info("wrong_hints_serial_time_ratio_16", "time over right hints, no target")

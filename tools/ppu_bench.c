@@ -10,7 +10,9 @@
  *   ppu-bench rfc            rfc_recovery_ratio (seed 003 scenario), and
  *                            rfc_guilty_first_recovery_ratio,
  *                            guilty_probe_window_ratio (rings swapped),
- *                            guilty_position_ratio, wrong_hints_rfc_*
+ *                            guilty_position_ratio, wrong_hints_rfc_*,
+ *                            rfc_hang_once_verdict_errors (and with
+ *                            wrong hints): the evidence rule
  *   ppu-bench lost           innocent_lost_serial, innocent_lost_classic,
  *                            innocent_lost_wrong_hints
  *   ppu-bench nop            nop_throughput_ratio (serial vs off)
@@ -799,6 +801,18 @@ static double run_alone_us(uint32_t ctx, uint32_t class, uint32_t inst,
  * first). The verdicts must still be right (B completes, its context is
  * neither struck nor banned, A's job fails and A is guilty); the time
  * ratios over the same case with right hints are printed, no target.
+ *
+ * rfc_hang_once_verdict_errors, wrong_hints_rfc_hang_once_verdict_errors:
+ * the evidence rule against an attacker whose hang does not reproduce.
+ * Both cases again with A's job a HANG_ONCE + ADD (its flag re-armed for
+ * each run): it hangs its first run only, B's job stalls behind it, both
+ * time out together and both replays complete. B is a bystander: a run in
+ * which B's job did not complete (convicted or cancelled), its WRITE did
+ * not land, or its context was found guilty or suspect or banned is a
+ * verdict error; target 0, with right and with wrong hints. What happens
+ * to A is printed, not counted: a hang that does not reproduce beside
+ * other work convicts nobody under the evidence rule, and convicting it is
+ * open work (issue 17, liveness).
  */
 struct rfc_case {
 	const char *name;
@@ -812,6 +826,13 @@ static const struct rfc_case rfc_seed = {
 
 static const struct rfc_case rfc_guilty_first = {
 	"rfc guilty first", DRM_PPU_RING_GFX, DRM_PPU_RING_COMPUTE, true,
+};
+
+/* the same two cases with A's hang not reproducing (HANG_ONCE) */
+static const struct rfc_case rfc_hang_once[] = {
+	{ "rfc hang once", DRM_PPU_RING_COMPUTE, DRM_PPU_RING_GFX, false },
+	{ "rfc hang once on gfx0", DRM_PPU_RING_GFX, DRM_PPU_RING_COMPUTE,
+	  true },
 };
 
 enum run_outcome {
@@ -949,6 +970,137 @@ static int rfc_series(const struct rfc_case *rc, const char *tag,
 	return res->got == reps ? 0 : 1;
 }
 
+/* HANG_ONCE on the data dword @flag (armed: 0), then ADD. */
+static struct stream stream_hang_once(uint32_t flag)
+{
+	struct stream s;
+	uint32_t *cs = stream_begin(&s), n = 0;
+
+	data.map[flag] = 0;
+	cs[n++] = DRM_PPU_CMD(DRM_PPU_OP_HANG_ONCE, 2);
+	cs[n++] = 0;
+	cs[n++] = flag * 4;
+	n = stream_count(&s, cs, n);
+	stream_end(&s, n);
+	return s;
+}
+
+/* What one HANG_ONCE run did to A, the attacker. */
+struct hang_once_attacker {
+	unsigned int runs, completed, struck, guilty, suspect, banned;
+};
+
+/*
+ * One run of @rc with A's job a HANG_ONCE (data dword @slot + 100 its
+ * flag). RUN_WRONG: a verdict error on B, the bystander (its job did not
+ * complete, its WRITE did not land, its context was struck or banned).
+ * RUN_OTHER: not the scenario (A's job did not hang, not one recovery).
+ */
+static enum run_outcome hang_once_run(const struct rfc_case *rc,
+				      const char *tag, unsigned int i,
+				      uint32_t slot,
+				      struct hang_once_attacker *att)
+{
+	struct stream s_a = stream_hang_once(slot + 100);
+	uint32_t a = ctx_new(), b = ctx_new(), so_a = 0, so_b = 0;
+	struct drm_ppu_ctx_query_reset qa, qb;
+	struct recovery before, r;
+	bool b_struck, wrong, hung;
+	unsigned int k;
+	struct stream s_b;
+	int st_a, st_b;
+
+	s_b = stream_delay_write(RFC_DELAY_US, slot, 0xb0b00000 + slot);
+	data.map[slot] = 0;
+	read_recovery(&before);
+	if (rc->hang_first)
+		so_a = submit(a, rc->hang_class, 0, &s_a, 0);
+	else
+		so_b = submit(b, rc->innocent_class, 0, &s_b, 0);
+	usleep(RFC_HANG_AFTER_US);
+	if (rc->hang_first)
+		so_b = submit(b, rc->innocent_class, 0, &s_b, 0);
+	else
+		so_a = submit(a, rc->hang_class, 0, &s_a, 0);
+	st_b = job_status(so_b);
+	st_a = job_status(so_a);
+	syncobj_free(so_a);
+	syncobj_free(so_b);
+	read_recovery(&r);
+	qa = ctx_query(a);
+	qb = ctx_query(b);
+	b_struck = qb.guilty_count || qb.suspect_count || qb.banned;
+	hung = data.map[slot + 100] == 1;
+
+	wrong = st_b != 1 || data.map[slot] != 0xb0b00000 + slot || b_struck;
+	att->runs++;
+	att->completed += st_a == 1;
+	att->struck += qa.guilty_count || qa.suspect_count || qa.banned;
+	att->guilty += qa.guilty_count;
+	att->suspect += qa.suspect_count;
+	att->banned += qa.banned;
+	printf("# %s%s run %u: %sB %s, WRITE %s, B's context guilty %u suspect %u%s; A's job %s (%s), A's context guilty %u suspect %u%s; recoveries +%llu, %u reset(s), %u probe(s), %u ran out, %llu us; ring verdicts:",
+	       rc->name, tag, i,
+	       wrong ? "VERDICT ERROR: " : "",
+	       st_b == 1 ? "completed" : strerror(-st_b),
+	       data.map[slot] == 0xb0b00000 + slot ? "landed" : "missing",
+	       qb.guilty_count, qb.suspect_count, qb.banned ? " banned" : "",
+	       hung ? "hung once" : "did not hang",
+	       st_a == 1 ? "completed" : strerror(-st_a),
+	       qa.guilty_count, qa.suspect_count, qa.banned ? " banned" : "",
+	       (unsigned long long)(r.recoveries - before.recoveries),
+	       r.resets, r.probes, r.probes_hung,
+	       (unsigned long long)r.duration_us);
+	for (k = 0; k < r.nr_rings; k++)
+		if (strcmp(r.verdict[k], "-"))
+			printf(" %s=%s", r.ring[k], r.verdict[k]);
+	printf("\n");
+	if (wrong) {
+		print_timeline();
+		return RUN_WRONG;
+	}
+	if (!hung || r.recoveries != before.recoveries + 1 ||
+	    strcmp(r.mode, "serial") || r.fallback) {
+		printf("# %s%s run %u: not the scenario (A's job %s, recoveries +%llu, mode %s, fallback %d)\n",
+		       rc->name, tag, i, hung ? "hung" : "did not hang",
+		       (unsigned long long)(r.recoveries - before.recoveries),
+		       r.mode, r.fallback);
+		print_timeline();
+		return RUN_OTHER;
+	}
+	if (!i)
+		print_timeline();
+	return RUN_OK;
+}
+
+/*
+ * Both HANG_ONCE cases, RFC_WRONG_REPS runs each; prints
+ * bench: @fig (the verdict errors) and what happened to the attacker.
+ * Returns the verdict errors.
+ */
+static unsigned int hang_once_series(const char *tag, const char *fig,
+				     uint32_t slot0)
+{
+	struct hang_once_attacker att = { 0 };
+	unsigned int c, i, errors = 0, other = 0;
+	enum run_outcome o;
+
+	for (c = 0; c < ARRAY_SIZE(rfc_hang_once); c++)
+		for (i = 0; i < RFC_WRONG_REPS; i++) {
+			o = hang_once_run(&rfc_hang_once[c], tag, i,
+					  slot0 + c * RFC_WRONG_REPS + i, &att);
+			errors += o == RUN_WRONG;
+			other += o == RUN_OTHER;
+		}
+	printf("# %s:%s %u runs (%u not the scenario): the bystander B convicted, cancelled or struck in %u; target 0\n",
+	       fig, tag, att.runs, other, errors);
+	printf("# %s:%s the attacker A (its hang did not reproduce on replay): job completed in %u of %u runs, context struck in %u (guilty %u, suspect %u, banned %u); the evidence rule convicts nobody for a hang that does not reproduce beside other work: open work, issue 17\n",
+	       fig, tag, att.completed, att.runs, att.struck, att.guilty,
+	       att.suspect, att.banned);
+	printf("bench: %s %u count\n", fig, errors);
+	return errors;
+}
+
 static int bench_rfc(void)
 {
 	double alone[RFC_ALONE_REPS], nop[RFC_ALONE_REPS];
@@ -1003,6 +1155,10 @@ static int bench_rfc(void)
 		       gf.ms / seed.ms);
 	}
 
+	printf("# rfc_hang_once_verdict_errors: both cases with A's job a HANG_ONCE (hangs its first run only) beside B's; right hints\n");
+	if (hang_once_series("", "rfc_hang_once_verdict_errors", 50))
+		ret = 1;
+
 	if (!set_wrong_hints(100)) {
 		printf("# wrong_hints: ppu_sim has no wrong_hints_pct parameter, not measured\n");
 		counters_check("rfc");
@@ -1028,6 +1184,11 @@ static int bench_rfc(void)
 		       wgf.ms / gf.ms);
 	if (wseed.wrong + wgf.wrong)
 		ret = 1;
+	set_wrong_hints(100);
+	if (hang_once_series(" wrong hints",
+			     "wrong_hints_rfc_hang_once_verdict_errors", 70))
+		ret = 1;
+	set_wrong_hints(0);
 	counters_check("rfc");
 	return ret;
 }
