@@ -150,12 +150,18 @@ END {
 	info("wrong_hints_group_time_ratio_16", "time over right hints, no target")
 	check("hostile_victim_jobs_lost", "==", 0)
 	check("hostile_victim_ctx_struck", "==", 0)
+	# The attacker hangs with HANG_ONCE: under the evidence rule such a
+	# hang strikes it only when it timed out alone, so the ban may never
+	# come. The target stays; a miss is open work of issue 17 (liveness).
 	if ("hostile_attacker_banned_after_hangs" in v) {
 		b = v["hostile_attacker_banned_after_hangs"]; lim = v["hostile_attacker_ban_limit_hangs"]
+		ok = b >= 1 && b <= lim
 		printf "make bench: %-40s %-8s target 1..%-4s %s\n", "hostile_attacker_banned_after_hangs",
-			(b < 0 ? "never" : b), lim, ((b >= 1 && b <= lim) ? "met" : "MISSED")
+			(b < 0 ? "never" : b), lim, ok ? "met" : "MISSED (open: issue 17)"
 	} else
 		printf "make bench: %-40s missing\n", "hostile_attacker_banned_after_hangs"
+	info("hostile_attacker_strikes", "strikes on the attacker, no target")
+	info("hostile_attacker_unstruck_hangs", "attacker hangs that struck nobody: issue 17")
 	check("double_execution", "==", 0)
 	check("completed_without_run", "==", 0)
 }' "$OUT/bench.txt"
