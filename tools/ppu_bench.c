@@ -930,7 +930,7 @@ static int rfc_series(const struct rfc_case *rc, const char *tag,
 		      const char *fig, unsigned int reps, double runtime_us,
 		      uint32_t slot0, struct rfc_result *res)
 {
-	double ratio[RFC_REPS], window[RFC_REPS], ms[RFC_REPS];
+	double ratio[RFC_REPS], window[RFC_REPS], ms[RFC_REPS], m;
 	unsigned int i, windows = 0;
 	enum run_outcome o;
 
@@ -950,8 +950,9 @@ static int rfc_series(const struct rfc_case *rc, const char *tag,
 	if (!res->got)
 		return 1;
 	res->ms = median(ms, res->got);
+	m = median(ratio, res->got); /* sorts ratio[] */
 	if (fig)
-		printf("bench: %s %.3f ratio\n", fig, median(ratio, res->got));
+		printf("bench: %s %.3f ratio\n", fig, m);
 	printf("# %s%s: %u runs, ratios sorted:", rc->name, tag, res->got);
 	for (i = 0; i < res->got; i++)
 		printf(" %.3f", ratio[i]);
