@@ -14,7 +14,7 @@
  * @alone: @head timed out while no other shared ring had a head: its own
  *	timeout was a fair window (see dss_settle())
  * @retry: the last recovery left @head undecided: it is replayed first,
- *	in a window the budget does not cut
+ *	with a budget of its own of at least its ring's timeout
  * @decided: @head has a verdict
  * @verdict: the verdict
  * @hint: what the hardware said of the ring before the reset

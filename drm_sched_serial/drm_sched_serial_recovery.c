@@ -670,8 +670,12 @@ static bool dss_arbitrate(struct drm_sched_serial_domain *d,
 		if (c->decided || (!c->timed_out && a.guilty))
 			continue;
 
-		/* A retried head's window is not cut: see dss_order(). */
-		budget = c->retry ? U32_MAX :
+		/*
+		 * A retried head (see dss_order()) gets a budget of its own,
+		 * at least its ring's timeout: a hang is seen whole. It stays
+		 * bounded: a head that progresses past it is cut, undecided.
+		 */
+		budget = c->retry ? max(p->budget_ms, dss_ring_timeout_ms(ring)) :
 			 p->budget_ms > a.used_ms ? p->budget_ms - a.used_ms : 0;
 		if (!budget || d->last.resets + 1 > p->max_resets) {
 			dss_step(d, "fallback", ring->index, ktime_get(), 0);

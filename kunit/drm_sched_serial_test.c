@@ -567,9 +567,9 @@ static void serial_last_head_replayed_not_eliminated(struct kunit *test)
  * first recovery cuts the hang's window (it proves nothing) and falls
  * back: both heads are re-emitted undecided, nobody convicted. The hang
  * stalls the other ring again; the second recovery replays the heads left
- * undecided first, in windows the budget does not cut: the hang is
- * convicted, the innocent head completes once. Two recoveries, not an
- * endless loop of them.
+ * undecided first, each with a budget of its own of at least its ring's
+ * timeout: the hang is convicted, the innocent head completes once. Two
+ * recoveries, not an endless loop of them.
  */
 static void serial_budget_cut_hang_convicted_next_recovery(struct kunit *test)
 {

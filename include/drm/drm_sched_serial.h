@@ -163,8 +163,9 @@ struct drm_sched_serial_cand;
  * The ext_* fields and @extensions belong to the library (under the
  * domain's lock): they enforce &drm_sched_serial_params.max_runtime_ms.
  * So do @retry and the retry_* fields: a head left undecided is replayed
- * first in the next recovery, in a window the budget does not cut, so that
- * a hang that reproduces is convicted by the second recovery at the latest.
+ * first in the next recovery, with a budget of its own of at least its
+ * ring's timeout, so that a hang that reproduces is convicted by the
+ * second recovery at the latest.
  */
 struct drm_sched_serial_ring {
 	struct drm_gpu_scheduler *sched;
