@@ -841,6 +841,30 @@ enum run_outcome {
 	RUN_WRONG,	/* an innocent job lost or struck, or a wrong verdict */
 };
 
+/*
+ * The RFC's two submissions: B's job on the innocent ring and A's on the
+ * hanging one, in @rc's order RFC_HANG_AFTER_US apart; waits for both.
+ */
+static void rfc_submit(const struct rfc_case *rc, uint32_t a, const struct stream *s_a,
+		       uint32_t b, const struct stream *s_b, int *st_a, int *st_b)
+{
+	uint32_t so_a = 0, so_b = 0;
+
+	if (rc->hang_first)
+		so_a = submit(a, rc->hang_class, 0, s_a, 0);
+	else
+		so_b = submit(b, rc->innocent_class, 0, s_b, 0);
+	usleep(RFC_HANG_AFTER_US);
+	if (rc->hang_first)
+		so_b = submit(b, rc->innocent_class, 0, s_b, 0);
+	else
+		so_a = submit(a, rc->hang_class, 0, s_a, 0);
+	*st_b = job_status(so_b);
+	*st_a = job_status(so_a);
+	syncobj_free(so_a);
+	syncobj_free(so_b);
+}
+
 /* One run; how it ended; the ratio, window ratio and duration if RUN_OK. */
 static enum run_outcome rfc_run(const struct rfc_case *rc, const char *tag,
 				unsigned int i, uint32_t slot,
@@ -848,7 +872,7 @@ static enum run_outcome rfc_run(const struct rfc_case *rc, const char *tag,
 				double *window, double *ms)
 {
 	struct stream s_hang = stream_hang();
-	uint32_t a = ctx_new(), b = ctx_new(), so_a = 0, so_b = 0;
+	uint32_t a = ctx_new(), b = ctx_new();
 	struct drm_ppu_ctx_query_reset qa;
 	struct recovery before, r;
 	unsigned int replayed;
@@ -860,19 +884,7 @@ static enum run_outcome rfc_run(const struct rfc_case *rc, const char *tag,
 	s_b = stream_delay_write(RFC_DELAY_US, slot, 0xb0b00000 + slot);
 	data.map[slot] = 0;
 	read_recovery(&before);
-	if (rc->hang_first)
-		so_a = submit(a, rc->hang_class, 0, &s_hang, 0);
-	else
-		so_b = submit(b, rc->innocent_class, 0, &s_b, 0);
-	usleep(RFC_HANG_AFTER_US);
-	if (rc->hang_first)
-		so_b = submit(b, rc->innocent_class, 0, &s_b, 0);
-	else
-		so_a = submit(a, rc->hang_class, 0, &s_hang, 0);
-	st_b = job_status(so_b);
-	st_a = job_status(so_a);
-	syncobj_free(so_a);
-	syncobj_free(so_b);
+	rfc_submit(rc, a, &s_hang, b, &s_b, &st_a, &st_b);
 	read_recovery(&r);
 	qa = ctx_query(a);
 	b_struck = ctx_struck(b);
@@ -1003,7 +1015,7 @@ static enum run_outcome hang_once_run(const struct rfc_case *rc,
 				      struct hang_once_attacker *att)
 {
 	struct stream s_a = stream_hang_once(slot + 100);
-	uint32_t a = ctx_new(), b = ctx_new(), so_a = 0, so_b = 0;
+	uint32_t a = ctx_new(), b = ctx_new();
 	struct drm_ppu_ctx_query_reset qa, qb;
 	struct recovery before, r;
 	bool b_struck, wrong, hung;
@@ -1014,19 +1026,7 @@ static enum run_outcome hang_once_run(const struct rfc_case *rc,
 	s_b = stream_delay_write(RFC_DELAY_US, slot, 0xb0b00000 + slot);
 	data.map[slot] = 0;
 	read_recovery(&before);
-	if (rc->hang_first)
-		so_a = submit(a, rc->hang_class, 0, &s_a, 0);
-	else
-		so_b = submit(b, rc->innocent_class, 0, &s_b, 0);
-	usleep(RFC_HANG_AFTER_US);
-	if (rc->hang_first)
-		so_b = submit(b, rc->innocent_class, 0, &s_b, 0);
-	else
-		so_a = submit(a, rc->hang_class, 0, &s_a, 0);
-	st_b = job_status(so_b);
-	st_a = job_status(so_a);
-	syncobj_free(so_a);
-	syncobj_free(so_b);
+	rfc_submit(rc, a, &s_a, b, &s_b, &st_a, &st_b);
 	read_recovery(&r);
 	qa = ctx_query(a);
 	qb = ctx_query(b);
