@@ -11,6 +11,8 @@
  * struct drm_sched_serial_cand - what a recovery knows about one ring
  * @head: first pending job whose work is not done, or NULL
  * @timed_out: the ring reported a timeout in this recovery
+ * @progressing: the ring retired work in the last half timeout when the
+ *	rings stopped
  * @alone: @head timed out while no other shared ring had a head: its own
  *	timeout was a fair window (see dss_settle())
  * @retry: the last recovery left @head undecided: it is replayed first,
@@ -28,6 +30,7 @@
 struct drm_sched_serial_cand {
 	struct drm_sched_job *head;
 	bool timed_out;
+	bool progressing;
 	bool alone;
 	bool retry;
 	bool decided;

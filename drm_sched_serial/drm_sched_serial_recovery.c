@@ -937,7 +937,10 @@ static void dss_drop_done_heads(struct drm_sched_serial_domain *d)
  * The same for the other rings' heads: a head whose runtime survived
  * earlier recoveries (dss_runtime_resume()) may be past the cap before its
  * own timeout fires again, and recoveries that come faster than its
- * timeout would otherwise keep it running forever.
+ * timeout would otherwise keep it running forever. Only a head that was
+ * still progressing when the rings stopped: one stalled behind another
+ * ring's hang was not running, and its time stalled is no evidence; it is
+ * a candidate like the others.
  */
 static void dss_convict_overruns(struct drm_sched_serial_domain *d)
 {
@@ -947,7 +950,8 @@ static void dss_convict_overruns(struct drm_sched_serial_domain *d)
 		struct drm_sched_serial_ring *ring = d->rings[i];
 		struct drm_sched_serial_cand *c = &d->cands[i];
 
-		if (!c->head || !dss_runtime_over(d, ring, c->head))
+		if (!c->head || !c->progressing ||
+		    !dss_runtime_over(d, ring, c->head))
 			continue;
 		d->stats.overruns++;
 		dev_info(d->dev, "%s: %s: job %llu at the head for %u ms (max_runtime_ms) across recoveries: hung\n",
@@ -1156,8 +1160,9 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_serial_ring *ring = d->rings[i];
 
+		d->cands[i].progressing = dss_progressing(d, ring);
 		d->cands[i].timed_out = ring == bad_ring ||
-			(dss_timer_due(d, ring) && !dss_progressing(d, ring));
+			(dss_timer_due(d, ring) && !d->cands[i].progressing);
 		d->cands[i].decided = false;
 		d->cands[i].hint = DRM_SCHED_SERIAL_HINT_UNKNOWN;
 		d->cands[i].probe = NULL;

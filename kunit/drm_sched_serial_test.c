@@ -2065,6 +2065,44 @@ static void timed_out_job_done_before_recovery_no_reset(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
 }
 
+/*
+ * The runtime cap convicts only a head that was running: a gfx job that
+ * needs less than max_runtime_ms runs most of it, then stalls behind a
+ * compute hang until the recovery, by which time it has been the head
+ * longer than the cap. Stalled, it is a candidate like the others: its
+ * replay completes, innocent; the hang is guilty.
+ */
+static void runtime_cap_spares_a_stalled_head(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	struct dss_mock_job *job, *bad;
+	struct dss_mock_ctx *gfx, *cmp;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	p.max_runtime_ms = 4 * JOB_TIMEOUT_MS;
+	p.coalesce_ms = JOB_TIMEOUT_MS;
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+
+	job = dss_mock_job_new(gfx, (p.max_runtime_ms - 50) * USEC_PER_MSEC, 0);
+	job->progress_us = SHORT_US;
+	dss_mock_job_submit(job);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(job, WAIT_MS));
+	msleep(p.max_runtime_ms - 2 * JOB_TIMEOUT_MS / 3);
+	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);
+
+	expect_finished(test, bad, -ETIME);
+	expect_finished(test, job, 0);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, job->verdict, DRM_SCHED_SERIAL_INNOCENT);
+	KUNIT_EXPECT_EQ(test, atomic_read(&job->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.guilty), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
+}
+
 static void dss_test_exit(struct kunit *test)
 {
 	if (test->priv)
@@ -2115,6 +2153,7 @@ static struct kunit_case drm_sched_serial_cases[] = {
 	KUNIT_CASE(coalescing_never_convicts_independent_ring),
 	KUNIT_CASE(runtime_cap_survives_recoveries),
 	KUNIT_CASE(timed_out_job_done_before_recovery_no_reset),
+	KUNIT_CASE(runtime_cap_spares_a_stalled_head),
 	{}
 };
 
