@@ -97,8 +97,10 @@ static void dss_verdict(struct drm_sched_serial_domain *d,
 		break;
 	case DRM_SCHED_SERIAL_SUSPECT:
 		d->stats.suspects++;
-		dev_info(d->dev, "%s: %s: hang did not reproduce, job %llu of %s[%d] suspect\n",
-			 d->name, ring->name, finished->seqno, ctx->comm,
+		dev_info(d->dev, "%s: %s: %s, job %llu of %s[%d] suspect\n",
+			 d->name, ring->name, c->waiting ?
+			 "waits through recovery after recovery" :
+			 "hang did not reproduce", finished->seqno, ctx->comm,
 			 ctx->pid);
 		if (dss_ctx_suspect(d, ctx))
 			dss_ban(d, ctx, "suspect too often");
@@ -167,6 +169,8 @@ static void dss_find_heads(struct drm_sched_serial_domain *d)
 			c->head = job;
 			break;
 		}
+		c->may_wait = c->head && d->ops->may_wait &&
+			      d->ops->may_wait(c->head);
 	}
 }
 
@@ -436,28 +440,153 @@ static void dss_find_retries(struct drm_sched_serial_domain *d)
 	unsigned int i;
 
 	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_serial_ring *ring = d->rings[i];
 		struct drm_sched_serial_cand *c = &d->cands[i];
 
-		c->retry = c->head && dss_is_retry(d->rings[i], c->head);
-		d->rings[i]->retry = false;
+		c->retry = c->head && dss_is_retry(ring, c->head);
+		c->wait_retry = c->retry && ring->retry_wait;
+		ring->retry = false;
+		ring->retry_wait = false;
 	}
+}
+
+/* Will @job still run: its work not done, not ended, its context not banned? */
+static bool dss_job_to_run(struct drm_sched_serial_domain *d,
+			   struct drm_sched_job *job)
+{
+	return !job->s_fence->parent && !job->s_fence->finished.error &&
+	       !atomic_read(&dss_ctx(d, job)->banned);
+}
+
+/*
+ * Is a window of ring @self's head fair to a job that may wait for work of
+ * another ring? Only if nothing that could write what it waits for was
+ * still to run: no other ring holds a job that will still run. When the
+ * last recovery left the same head undecided as a waiter, only the jobs
+ * that were there then count (@c->wait_snap): the head has waited through
+ * its whole timeout again after every one of them ran.
+ */
+static bool dss_wait_fair(struct drm_sched_serial_domain *d, unsigned int self)
+{
+	const struct drm_sched_serial_cand *c = &d->cands[self];
+	unsigned int i;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_job *job;
+
+		if (i == self)
+			continue;
+		list_for_each_entry(job, &d->rings[i]->sched->pending_list, list)
+			if (dss_job_to_run(d, job) &&
+			    (!c->wait_retry || job->id <= c->wait_snap[i]))
+				return false;
+	}
+	return true;
+}
+
+/*
+ * Ring @i's head may wait and no window was fair to it: undecided, replayed
+ * first next time. The first time, remember what was still to run; a head
+ * left so in two recoveries in a row waits on and on while everything that
+ * was pending ran: suspect, like a hang that does not reproduce.
+ */
+static void dss_leave_waiting(struct drm_sched_serial_domain *d, unsigned int i)
+{
+	struct drm_sched_serial_ring *ring = d->rings[i];
+	struct drm_sched_serial_cand *c = &d->cands[i];
+	unsigned int j;
+
+	dss_leave_undecided(ring, c);
+	ring->retry_wait = true;
+	if (!c->wait_retry) {
+		ring->retry_waits = 1;
+		for (j = 0; j < d->nr_rings; j++) {
+			struct drm_sched_job *job;
+
+			c->wait_snap[j] = 0;
+			list_for_each_entry(job, &d->rings[j]->sched->pending_list,
+					    list)
+				if (j != i && dss_job_to_run(d, job))
+					c->wait_snap[j] = max(c->wait_snap[j],
+							      job->id);
+		}
+		return;
+	}
+	if (++ring->retry_waits >= 2)
+		dss_verdict(d, ring, c, DRM_SCHED_SERIAL_SUSPECT);
+}
+
+/* Leave every waiter that has no verdict undecided (dss_leave_waiting()). */
+static void dss_leave_waiters(struct drm_sched_serial_domain *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nr_rings; i++)
+		if (d->cands[i].head && d->cands[i].waiting &&
+		    !d->cands[i].decided)
+			dss_leave_waiting(d, i);
+}
+
+/*
+ * No shared ring was arbitrated: the heads the last recovery left
+ * undecided keep their marks for the next one that is.
+ */
+static void dss_keep_retries(struct drm_sched_serial_domain *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_serial_cand *c = &d->cands[i];
+
+		if (!c->head || !c->retry || c->waiting)
+			continue;
+		dss_leave_undecided(d->rings[i], c);
+		d->rings[i]->retry_wait = c->wait_retry;
+	}
+	dss_leave_waiters(d);
+}
+
+/*
+ * Ring @i's head did not complete in its whole window alone. Guilty, unless
+ * it may wait and the window was not fair to it (dss_wait_fair()): then it
+ * is a waiter, replayed once more after the other heads. Returns true for
+ * guilty.
+ */
+static bool dss_hung_alone(struct drm_sched_serial_domain *d, unsigned int i,
+			   unsigned int completed)
+{
+	struct drm_sched_serial_cand *c = &d->cands[i];
+
+	if (c->may_wait && !dss_wait_fair(d, i)) {
+		c->waiting = true;
+		c->wait_mark = completed;
+		return false;
+	}
+	dss_verdict(d, d->rings[i], c, DRM_SCHED_SERIAL_GUILTY);
+	return true;
 }
 
 /*
  * Mark the timed-out shared heads that were alone: no other shared ring
  * had a head when the rings stopped. Anything that could have stalled them
- * would still be there, as a hang ends only with a reset.
+ * would still be there, as a hang ends only with a reset. A head that may
+ * wait was alone only if no ring at all had a head: nothing it could wait
+ * for was left to run.
  */
 static void dss_find_alone(struct drm_sched_serial_domain *d)
 {
-	unsigned int i, shared = 0;
+	unsigned int i, shared = 0, all = 0;
 
-	for (i = 0; i < d->nr_rings; i++)
+	for (i = 0; i < d->nr_rings; i++) {
 		shared += d->cands[i].head && !d->rings[i]->independent;
+		all += !!d->cands[i].head;
+	}
+	/* A head that may wait also needed every independent ring idle. */
 	for (i = 0; i < d->nr_rings; i++)
 		d->cands[i].alone = shared == 1 && d->cands[i].head &&
 				    d->cands[i].timed_out &&
-				    !d->rings[i]->independent;
+				    !d->rings[i]->independent &&
+				    (!d->cands[i].may_wait || all == 1);
 }
 
 /* @c's replay ran to its end (if @done): innocent, see dss_settle(). */
@@ -490,16 +619,17 @@ static u64 dss_order_key(struct drm_sched_serial_domain *d, unsigned int i)
 	u64 history = (u64)atomic_read(&ctx->guilty) +
 		      atomic_read(&ctx->suspect);
 
-	return (u64)!c->retry << 63 | (u64)dss_hint_rank(c->hint) << 61 |
-	       (u64)!c->timed_out << 60 | min_t(u64, history, 0xffff) << 8 |
-	       min(i, 255u);
+	return (u64)!c->retry << 63 | (u64)c->may_wait << 62 |
+	       (u64)dss_hint_rank(c->hint) << 60 | (u64)!c->timed_out << 59 |
+	       min_t(u64, history, 0xffff) << 8 | min(i, 255u);
 }
 
 /*
  * The replay order of the shared heads: the heads the last recovery left
  * undecided first (a hang among them is convicted now, whatever the other
- * heads cost); then what the hardware calls stalled, unknown next, hung
- * last; then the heads that timed out before
+ * heads cost); heads that may wait after the others (what they wait for
+ * has then run, if a head writes it); then what the hardware calls
+ * stalled, unknown next, hung last; then the heads that timed out before
  * the ones that only stalled; then contexts with fewer earlier guilty or
  * suspect verdicts first. The hung head comes last: its replay is the one
  * that costs a whole window and a reset. A hint only orders: a wrong one
@@ -528,6 +658,7 @@ static unsigned int dss_order(struct drm_sched_serial_domain *d)
 struct dss_arb {
 	unsigned int n;
 	unsigned int guilty;
+	unsigned int completed;
 	unsigned int used_ms;
 };
 
@@ -634,85 +765,111 @@ static void dss_leave_rest_undecided(struct drm_sched_serial_domain *d,
 }
 
 /*
+ * Should position @j of the order be replayed in @pass? Pass 0 replays
+ * every head; pass 1 the waiters (dss_hung_alone()) again, each only if a
+ * replay completed since its first window: what it waits for may have been
+ * written since. A head that did not time out only stalled behind the
+ * hang: it is replayed only while no guilty job was found, so a
+ * legitimately long job there is not put at risk.
+ */
+static bool dss_replay_in_pass(struct drm_sched_serial_domain *d,
+			       const struct dss_arb *a, unsigned int j,
+			       unsigned int pass)
+{
+	const struct drm_sched_serial_cand *c = &d->cands[d->cands[j].order];
+
+	if (c->decided || (!c->timed_out && a->guilty))
+		return false;
+	if (!pass)
+		return true;
+	return c->waiting && a->completed > c->wait_mark;
+}
+
+/*
  * Arbitrate the shared rings: replay each head alone, one ring at a time,
  * in dss_order()'s order; with the group strategy, first every head
- * presumed innocent at once. A head that did not time out only stalled
- * behind the hang, so it is replayed only while no guilty job was found: a
- * legitimately long job there is not put at risk. A head is convicted only
- * by a hang in its own full window (dss_window_more()), never by
- * elimination: "the others completed, so the last one hangs" is false when
- * a hang does not reproduce. A probe that cannot start (nothing ran) or
- * whose window the budget cut short leaves the head undecided. Returns true
- * if the budget ran out: the undecided heads run again.
+ * presumed innocent at once. A head is convicted only by a hang in its own
+ * full window (dss_window_more()), never by elimination: "the others
+ * completed, so the last one hangs" is false when a hang does not
+ * reproduce; and a head that may wait only by one in a window fair to it
+ * (dss_hung_alone()). A probe that cannot start (nothing ran) or whose
+ * window the budget cut short leaves the head undecided. Returns true if
+ * the budget ran out: the undecided heads run again.
  */
 static bool dss_arbitrate(struct drm_sched_serial_domain *d,
 			  enum drm_sched_serial_cause cause)
 {
 	const struct drm_sched_serial_params *p = &d->params;
 	struct dss_arb a = { .n = dss_order(d) };
-	unsigned int j;
-	bool cut;
+	unsigned int j, pass;
+	bool cut, out = false;
 	int ret;
 
 	if (p->probe_strategy == DRM_SCHED_SERIAL_PROBE_GROUP &&
-	    dss_group(d, cause, &a)) {
-		dss_settle(d);
-		return false;
-	}
+	    dss_group(d, cause, &a))
+		goto settle;
 
-	for (j = 0; j < a.n; j++) {
-		unsigned int i = d->cands[j].order;
-		struct drm_sched_serial_ring *ring = d->rings[i];
-		struct drm_sched_serial_cand *c = &d->cands[i];
-		unsigned int budget;
-		ktime_t t;
+	for (pass = 0; pass < 2; pass++) {
+		for (j = 0; j < a.n; j++) {
+			unsigned int i = d->cands[j].order;
+			struct drm_sched_serial_ring *ring = d->rings[i];
+			struct drm_sched_serial_cand *c = &d->cands[i];
+			unsigned int budget;
+			ktime_t t;
 
-		if (c->decided || (!c->timed_out && a.guilty))
-			continue;
+			if (!dss_replay_in_pass(d, &a, j, pass))
+				continue;
 
-		/*
-		 * A retried head (see dss_order()) gets a budget of its own,
-		 * at least its ring's timeout: a hang is seen whole. It stays
-		 * bounded: a head that progresses past it is cut, undecided.
-		 */
-		budget = c->retry ? max(p->budget_ms, dss_ring_timeout_ms(ring)) :
-			 p->budget_ms > a.used_ms ? p->budget_ms - a.used_ms : 0;
-		if (!budget || d->last.resets + 1 > p->max_resets) {
-			dss_step(d, "fallback", ring->index, ktime_get(), 0);
-			dss_leave_rest_undecided(d, &a, j);
-			dss_settle(d);
-			return true;
-		}
-
-		t = ktime_get();
-		ret = dss_probe(d, ring, c, budget, &cut);
-		if (ret < 0 || (ret == 0 && cut))
-			dss_leave_undecided(ring, c);
-		if (ret == 0) {
-			/* Cancel the probe's DMA first. */
-			int wedged = dss_reset(d, cause);
-
-			if (dss_probe_done_late(c)) {
-				ret = 1;
-			} else if (!cut) {
-				/* Seen hung alone for its whole window. */
-				dss_verdict(d, ring, c, DRM_SCHED_SERIAL_GUILTY);
-				a.guilty++;
+			/*
+			 * A retried head (see dss_order()) gets a budget of
+			 * its own, at least its ring's timeout: a hang is seen
+			 * whole. It stays bounded: a head that progresses past
+			 * it is cut, undecided.
+			 */
+			budget = c->retry ?
+				 max(p->budget_ms, dss_ring_timeout_ms(ring)) :
+				 p->budget_ms > a.used_ms ?
+				 p->budget_ms - a.used_ms : 0;
+			if (!budget || d->last.resets + 1 > p->max_resets) {
+				dss_step(d, "fallback", ring->index,
+					 ktime_get(), 0);
+				dss_leave_rest_undecided(d, &a, j);
+				out = true;
+				goto settle;
 			}
-			if (wedged || (cut && !ret)) {
-				dss_mark_innocent(c, ret > 0);
-				if (cut && !ret)
-					dss_leave_rest_undecided(d, &a, j + 1);
-				dss_settle(d);
-				return cut && !ret;
+
+			t = ktime_get();
+			ret = dss_probe(d, ring, c, budget, &cut);
+			if (ret < 0 || (ret == 0 && cut))
+				dss_leave_undecided(ring, c);
+			if (ret == 0) {
+				/* Cancel the probe's DMA first. */
+				int wedged = dss_reset(d, cause);
+
+				if (dss_probe_done_late(c))
+					ret = 1;
+				else if (!cut)
+					a.guilty += dss_hung_alone(d, i,
+								   a.completed);
+				if (wedged || (cut && !ret)) {
+					dss_mark_innocent(c, ret > 0);
+					if (cut && !ret)
+						dss_leave_rest_undecided(d, &a,
+									 j + 1);
+					out = cut && !ret;
+					goto settle;
+				}
 			}
+			/* It ran to its end: innocent (see dss_settle()). */
+			dss_mark_innocent(c, ret > 0);
+			a.completed += ret > 0;
+			a.used_ms += ktime_ms_delta(ktime_get(), t);
 		}
-		/* It ran to its end: innocent (see dss_settle()). */
-		dss_mark_innocent(c, ret > 0);
-		a.used_ms += ktime_ms_delta(ktime_get(), t);
 	}
+settle:
+	dss_leave_waiters(d);
 	dss_settle(d);
-	return false;
+	return out;
 }
 
 struct dss_error_fence {
@@ -1101,19 +1258,22 @@ static bool dss_judge(struct drm_sched_serial_domain *d,
 		if (d->params.mode == DRM_SCHED_SERIAL_MODE_CLASSIC) {
 			dss_blame_timed_out(d);
 		} else {
-			/* 3. An independent ring's own timeout proves its head. */
+			dss_find_retries(d);
+			/*
+			 * 3. An independent ring's own timeout proves its
+			 * head, unless it may wait for another ring's work.
+			 */
 			for (i = 0; i < d->nr_rings; i++) {
 				struct drm_sched_serial_cand *c = &d->cands[i];
 
 				if (c->timed_out && d->rings[i]->independent)
-					dss_verdict(d, d->rings[i], c,
-						    DRM_SCHED_SERIAL_GUILTY);
+					dss_hung_alone(d, i, 0);
 			}
 			/* 4.-7. Replay the shared heads one ring at a time. */
-			if (shared_timeout) {
-				dss_find_retries(d);
+			if (shared_timeout)
 				fallback = dss_arbitrate(d, cause);
-			}
+			else
+				dss_keep_retries(d);
 			/*
 			 * Heads still undecided are re-emitted, not convicted:
 			 * a real hang among them times out again and has a
@@ -1167,6 +1327,8 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 		d->cands[i].hint = DRM_SCHED_SERIAL_HINT_UNKNOWN;
 		d->cands[i].probe = NULL;
 		d->cands[i].retry = false;
+		d->cands[i].wait_retry = false;
+		d->cands[i].waiting = false;
 		if (d->cands[i].timed_out && ring != bad_ring)
 			ring->timeouts++;
 		drm_sched_stop(ring->sched, ring == bad_ring ? bad : NULL);

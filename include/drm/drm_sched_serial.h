@@ -159,6 +159,10 @@ struct drm_sched_serial_cand;
  *	cut by the budget, its probe not started, or never reached)
  * @retry_context: fence context of that head's finished fence
  * @retry_seqno: its seqno
+ * @retry_wait: that head may wait for work of another ring and was left
+ *	undecided because its window was not fair to it (something that could
+ *	write what it waits for was still to run)
+ * @retry_waits: recoveries in a row that left that head undecided so
  *
  * The ext_* fields and @extensions belong to the library (under the
  * domain's lock): they enforce &drm_sched_serial_params.max_runtime_ms.
@@ -187,6 +191,8 @@ struct drm_sched_serial_ring {
 	bool retry;
 	u64 retry_context;
 	u64 retry_seqno;
+	bool retry_wait;
+	unsigned int retry_waits;
 };
 
 /**
@@ -212,6 +218,12 @@ struct drm_sched_serial_ring {
  *	only stalled (e.g. with a preemption request). Called with the rings
  *	stopped, before the reset, and during replays. Must not sleep for
  *	long nor allocate: it runs in the fence-signalling section.
+ * @may_wait: optional; may @job's work wait for work of another ring of
+ *	the domain (a semaphore in memory: a value another ring's job
+ *	writes)? Such a head that does not complete alone may be waiting,
+ *	not hung: it is convicted only in a window in which nothing it could
+ *	wait for was left to run. Without the op no job waits. Must not
+ *	sleep nor allocate.
  *
  * @probe may be called for the heads of several rings before the library
  * waits for any of them (&DRM_SCHED_SERIAL_PROBE_GROUP).
@@ -228,6 +240,7 @@ struct drm_sched_serial_ops {
 			enum drm_sched_serial_verdict verdict);
 	void (*print_job)(struct drm_sched_job *job, struct drm_printer *p);
 	enum drm_sched_serial_hint (*classify)(struct drm_sched_serial_ring *ring);
+	bool (*may_wait)(struct drm_sched_job *job);
 };
 
 /**
