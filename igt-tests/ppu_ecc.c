@@ -1582,7 +1582,13 @@ static void test_vram_bo(void)
 	munmap(map, PPU_PAGE_SIZE);
 	drmSyncobjDestroy(fd, so);
 
+	/*
+	 * The job holds its BOs until drm_sched frees it, from a work item
+	 * after its fence signalled: the 64 KiB come back shortly after.
+	 */
 	ppu_bo_close(fd, vram);
+	for (int t = 0; t < 500 && ras_u64("mem_available") != b.mem_avail; t++)
+		usleep(10000);
 	snap(&a);
 	igt_assert_eq_u64(a.mem_avail, b.mem_avail);
 	ppu_bo_close(fd, sys);

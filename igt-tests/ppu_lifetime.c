@@ -311,9 +311,23 @@ static void test_unbind_vs_kill(void)
 		int fd = ppu_open_node("renderD");
 		uint32_t ctx = ppu_ctx_create(fd);
 		uint32_t bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
+		struct ppu_cs cs = { .n = 0 };
+		struct ppu_submit_args a = {
+			.ctx = ctx, .ring_class = DRM_PPU_RING_GFX,
+			.bos = &bo, .bo_count = 1,
+		};
 
-		for (;;)
-			submit_delay(fd, ctx, DRM_PPU_RING_GFX, 1000, bo, 0);
+		ppu_cs_delay(&cs, 1000);
+		ppu_cs_write(&cs, 0, 0, 0xd0e);
+		a.cmd_handle = ppu_cs_to_bo(fd, &cs, 0, PPU_PAGE_SIZE);
+		a.cmd_length = cs.n * 4;
+		/* Keep the queue full: -EBUSY is the per-file job limit. */
+		for (;;) {
+			struct drm_ppu_submit s = ppu_submit_struct(&a);
+
+			if (__ppu_submit(fd, &s) == -EBUSY)
+				usleep(1000);
+		}
 	}
 	usleep(300 * 1000);
 	kill(pid, SIGKILL);
