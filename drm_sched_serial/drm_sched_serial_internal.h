@@ -59,6 +59,47 @@ struct drm_sched_serial_cand {
 /* Size of a guilty job's devcoredump. */
 #define DSS_COREDUMP_SIZE	4096
 
+/* Recovery uevents waiting for the publisher. */
+#define DSS_EVENTS		8
+
+/* The environment of one recovery uevent. */
+struct dss_event {
+	char cause[32];
+	char resets[24];
+	char guilty[48];
+	char fallback[24];
+	char wedged[24];
+};
+
+/**
+ * struct dss_publisher - hands a recovery's reports to a work item
+ * @domain: the domain
+ * @work: publishes, on the system queue, without the domain lock
+ * @lock: protects @dumps, @dump_len, @events and @nr_events
+ * @dumps: per ring, a devcoredump text waiting for @work (buffers of
+ *	DSS_COREDUMP_SIZE, swapped with the recovery's)
+ * @dump_len: its length, 0 for none
+ * @out: per ring, @work's own buffer
+ * @events: uevent environments waiting for @work
+ * @nr_events: how many
+ * @out_events: @work's own copy of them
+ * @dumps_published: devcoredumps handed to dev_coredumpv()
+ * @out_len: per ring, the length of @out
+ */
+struct dss_publisher {
+	struct drm_sched_serial_domain *domain;
+	struct work_struct work;
+	spinlock_t lock; /* see above */
+	char **dumps;
+	size_t *dump_len;
+	char **out;
+	struct dss_event events[DSS_EVENTS];
+	unsigned int nr_events;
+	struct dss_event out_events[DSS_EVENTS];
+	atomic_t dumps_published;
+	size_t out_len[];
+};
+
 /* drm_sched_serial_report.c */
 void dss_snapshot(struct drm_sched_serial_domain *domain);
 void dss_report_begin(struct drm_sched_serial_domain *domain,
@@ -70,6 +111,7 @@ void dss_report_guilty(struct drm_sched_serial_domain *domain,
 		       struct drm_sched_job *job);
 void dss_report_done(struct drm_sched_serial_domain *domain);
 void dss_report_end(struct drm_sched_serial_domain *domain);
-void dss_report_publish(struct drm_sched_serial_domain *domain);
+int dss_publisher_init(struct drm_sched_serial_domain *domain);
+void dss_publisher_fini(struct drm_sched_serial_domain *domain);
 
 #endif /* _DRM_SCHED_SERIAL_INTERNAL_H_ */

@@ -252,7 +252,8 @@ int drm_sched_serial_domain_init(struct drm_sched_serial_domain *domain,
 	domain->cands = kcalloc(max_rings, sizeof(*domain->cands), GFP_KERNEL);
 	domain->snap = kzalloc(struct_size(domain->snap, rings, max_rings),
 			       GFP_KERNEL);
-	if (!domain->rings || !domain->cands || !domain->snap)
+	if (!domain->rings || !domain->cands || !domain->snap ||
+	    dss_publisher_init(domain))
 		goto err_free;
 	for (i = 0; i < max_rings; i++) {
 		domain->cands[i].dump = kzalloc(DSS_COREDUMP_SIZE, GFP_KERNEL);
@@ -276,6 +277,7 @@ int drm_sched_serial_domain_init(struct drm_sched_serial_domain *domain,
 	return 0;
 
 err_free:
+	dss_publisher_fini(domain);
 	dss_free_cands(domain);
 	kfree(domain->snap);
 	kfree(domain->rings);
@@ -293,6 +295,7 @@ void drm_sched_serial_domain_fini(struct drm_sched_serial_domain *domain)
 	unsigned int i;
 
 	destroy_workqueue(domain->timeout_wq);
+	dss_publisher_fini(domain);
 	for (i = 0; i < ARRAY_SIZE(domain->error_fences); i++)
 		dma_fence_put(domain->error_fences[i]);
 	dss_free_cands(domain);

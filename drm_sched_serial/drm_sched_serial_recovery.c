@@ -1291,7 +1291,11 @@ static bool dss_judge(struct drm_sched_serial_domain *d,
 	return fallback;
 }
 
-/* Called with d->lock held and every scheduler running. */
+/*
+ * Called with d->lock held and every scheduler running. From the quiesce
+ * on it is a fence-signalling section: nothing allocates with reclaim or
+ * waits for anything that might (the reports go to a work item).
+ */
 static void dss_recover_locked(struct drm_sched_serial_domain *d,
 			       enum drm_sched_serial_cause cause,
 			       struct drm_sched_serial_ring *bad_ring,
@@ -1351,11 +1355,10 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 
 	/* 8. Re-emit the innocent work with fresh fences and restart. */
 	dss_restart(d, start);
-	dma_fence_end_signalling(cookie);
 
-	/* 9. Tell the world: uevent, devcoredumps (these allocate). */
+	/* 9. Tell the world: uevent, devcoredumps, from a work item. */
 	dss_report_end(d);
-	dss_report_publish(d);
+	dma_fence_end_signalling(cookie);
 	trace_drm_sched_serial_recovery_end(d->name, d->last.resets,
 					    ktime_us_delta(ktime_get(), start),
 					    fallback);
@@ -1443,7 +1446,7 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 			 d->params.max_runtime_ms);
 	}
 
-	/* The recovery has a section of its own, and reports after it. */
+	/* The recovery's section starts after it stopped the rings. */
 	dma_fence_end_signalling(cookie);
 	dss_recover_locked(d, DRM_SCHED_SERIAL_CAUSE_TIMEOUT, ring, job,
 			   overrun);

@@ -5,10 +5,19 @@
  * What a recovery tells the world: the timeline of the last recovery and
  * the counters (debugfs), a tracepoint per step, a devcoredump of each guilty
  * job and a uevent per recovery.
+ *
+ * Nothing here allocates while a recovery runs: the recovery is on the
+ * domain's ordered timeout queue, holds the domain lock the other rings'
+ * timeout handlers wait for, and is a fence-signalling section throughout.
+ * Devcoredump texts are written into preallocated buffers through a
+ * bounded printer; the recovery hands them and its uevent to a work item
+ * of the system queue (struct dss_publisher), which allocates and
+ * publishes them without the domain lock.
  */
 #include <linux/devcoredump.h>
 #include <linux/kobject.h>
 #include <linux/overflow.h>
+#include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -97,10 +106,22 @@ void dss_step(struct drm_sched_serial_domain *d, const char *what, int ring,
 	dss_snapshot(d);
 }
 
+static void dss_dump_printfn(struct drm_printer *p, struct va_format *vaf)
+{
+	seq_buf_printf(p->arg, "%pV", vaf);
+}
+
+static void dss_dump_puts(struct drm_printer *p, const char *str)
+{
+	seq_buf_printf(p->arg, "%s", str);	/* seq_buf_puts(): not exported */
+}
+
 /*
  * Write the devcoredump of a guilty job into the ring's preallocated
  * buffer. This runs inside the fence-signalling critical section of the
- * recovery: the coredump printer does not allocate while the text fits.
+ * recovery, so the printer is a seq_buf over that buffer: what does not
+ * fit is cut, nothing is allocated (drm_coredump_printer() allocates a
+ * line that does not fit), whatever the driver's print_job writes.
  */
 static void dss_coredump(struct drm_sched_serial_domain *d,
 			 struct drm_sched_serial_ring *ring,
@@ -108,11 +129,14 @@ static void dss_coredump(struct drm_sched_serial_domain *d,
 			 struct drm_sched_serial_ctx *ctx)
 {
 	struct drm_sched_serial_cand *c = &d->cands[ring->index];
-	struct drm_print_iterator iter = {
-		.data = c->dump,
-		.remain = DSS_COREDUMP_SIZE - 1,
+	struct seq_buf s;
+	struct drm_printer p = {
+		.printfn = dss_dump_printfn,
+		.puts = dss_dump_puts,
+		.arg = &s,
 	};
-	struct drm_printer p = drm_coredump_printer(&iter);
+
+	seq_buf_init(&s, c->dump, DSS_COREDUMP_SIZE);
 
 	drm_printf(&p, "drm_sched_serial guilty job\n");
 	drm_printf(&p, "domain: %s\nring: %s\ncause: %s\nmode: %s\n", d->name,
@@ -123,30 +147,7 @@ static void dss_coredump(struct drm_sched_serial_domain *d,
 		   atomic_read(&ctx->guilty));
 	if (d->ops->print_job)
 		d->ops->print_job(job, &p);
-	c->dump_len = DSS_COREDUMP_SIZE - 1 - iter.remain;
-}
-
-/*
- * Publish the devcoredumps written during the last recovery. Called after
- * the fence-signalling section, with the domain lock held: allocates.
- */
-void dss_report_publish(struct drm_sched_serial_domain *d)
-{
-	unsigned int i;
-
-	for (i = 0; i < d->nr_rings; i++) {
-		struct drm_sched_serial_cand *c = &d->cands[i];
-		char *buf;
-
-		if (!c->dump_len)
-			continue;
-		buf = vmalloc(c->dump_len);
-		if (buf) {
-			memcpy(buf, c->dump, c->dump_len);
-			dev_coredumpv(d->dev, buf, c->dump_len, GFP_KERNEL);
-		}
-		c->dump_len = 0;
-	}
+	c->dump_len = strnlen(c->dump, DSS_COREDUMP_SIZE);
 }
 
 void dss_report_guilty(struct drm_sched_serial_domain *d,
@@ -180,28 +181,149 @@ void dss_report_done(struct drm_sched_serial_domain *d)
 	dss_snapshot(d);
 }
 
-/* Tell the world, after the fence-signalling section: allocates. */
+/*
+ * The recovery is over: hand its uevent and its devcoredumps to the
+ * publisher. No allocation, no wait: a pointer swap per dump under a
+ * spinlock. What the publisher has not taken yet is not overwritten: a
+ * dump or uevent that finds its slot full is counted lost (devcoredump
+ * keeps one unread dump per device anyway).
+ */
 void dss_report_end(struct drm_sched_serial_domain *d)
 {
+	struct dss_publisher *pub = d->publisher;
 	struct drm_sched_serial_report *r = &d->last;
-	char cause[32], resets[24], guilty[48], fallback[24], wedged[24];
-	char *envp[7];
+	struct dss_event *ev;
+	unsigned int i;
 
-	snprintf(cause, sizeof(cause), "CAUSE=%s",
-		 drm_sched_serial_cause_name(r->cause));
-	snprintf(resets, sizeof(resets), "RESETS=%u", r->resets);
-	snprintf(guilty, sizeof(guilty), "GUILTY_RING=%s",
-		 r->guilty_ring >= 0 ? d->rings[r->guilty_ring]->name : "none");
-	snprintf(fallback, sizeof(fallback), "FALLBACK=%d", r->fallback);
-	envp[0] = "DRM_SCHED_SERIAL_RECOVERY=1";
-	envp[1] = cause;
-	envp[2] = resets;
-	envp[3] = guilty;
-	snprintf(wedged, sizeof(wedged), "WEDGED=%d", !!d->wedged);
-	envp[4] = fallback;
-	envp[5] = wedged;
-	envp[6] = NULL;
-	kobject_uevent_env(&d->dev->kobj, KOBJ_CHANGE, envp);
+	spin_lock(&pub->lock);
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_serial_cand *c = &d->cands[i];
+
+		if (!c->dump_len)
+			continue;
+		if (pub->dump_len[i]) {
+			d->stats.reports_lost++;
+		} else {
+			swap(pub->dumps[i], c->dump);
+			pub->dump_len[i] = c->dump_len;
+		}
+		c->dump_len = 0;
+	}
+	if (pub->nr_events == ARRAY_SIZE(pub->events)) {
+		d->stats.reports_lost++;
+	} else {
+		ev = &pub->events[pub->nr_events++];
+		snprintf(ev->cause, sizeof(ev->cause), "CAUSE=%s",
+			 drm_sched_serial_cause_name(r->cause));
+		snprintf(ev->resets, sizeof(ev->resets), "RESETS=%u",
+			 r->resets);
+		snprintf(ev->guilty, sizeof(ev->guilty), "GUILTY_RING=%s",
+			 r->guilty_ring >= 0 ?
+			 d->rings[r->guilty_ring]->name : "none");
+		snprintf(ev->fallback, sizeof(ev->fallback), "FALLBACK=%d",
+			 r->fallback);
+		snprintf(ev->wedged, sizeof(ev->wedged), "WEDGED=%d",
+			 !!d->wedged);
+	}
+	spin_unlock(&pub->lock);
+	queue_work(system_wq, &pub->work);
+}
+
+/* Publish what recoveries handed over: allocates, holds no domain lock. */
+static void dss_publish_work(struct work_struct *work)
+{
+	struct dss_publisher *pub = container_of(work, typeof(*pub), work);
+	struct drm_sched_serial_domain *d = pub->domain;
+	unsigned int i, nr;
+
+	/* The only runner of @work: @out and @out_events are its own. */
+	spin_lock(&pub->lock);
+	nr = pub->nr_events;
+	memcpy(pub->out_events, pub->events, nr * sizeof(pub->events[0]));
+	pub->nr_events = 0;
+	for (i = 0; i < d->max_rings; i++) {
+		pub->out_len[i] = pub->dump_len[i];
+		if (pub->dump_len[i])
+			swap(pub->dumps[i], pub->out[i]);
+		pub->dump_len[i] = 0;
+	}
+	spin_unlock(&pub->lock);
+
+	for (i = 0; i < nr; i++) {
+		struct dss_event *ev = &pub->out_events[i];
+		char *envp[7];
+
+		envp[0] = "DRM_SCHED_SERIAL_RECOVERY=1";
+		envp[1] = ev->cause;
+		envp[2] = ev->resets;
+		envp[3] = ev->guilty;
+		envp[4] = ev->fallback;
+		envp[5] = ev->wedged;
+		envp[6] = NULL;
+		kobject_uevent_env(&d->dev->kobj, KOBJ_CHANGE, envp);
+	}
+	for (i = 0; i < d->max_rings; i++) {
+		char *buf;
+
+		if (!pub->out_len[i])
+			continue;
+		buf = vmalloc(pub->out_len[i]);
+		if (buf) {
+			memcpy(buf, pub->out[i], pub->out_len[i]);
+			dev_coredumpv(d->dev, buf, pub->out_len[i], GFP_KERNEL);
+			atomic_inc(&pub->dumps_published);
+		}
+	}
+}
+
+/* Allocate the publisher of @d (drm_sched_serial_domain_init()). */
+int dss_publisher_init(struct drm_sched_serial_domain *d)
+{
+	struct dss_publisher *pub;
+	unsigned int i;
+
+	pub = kzalloc(struct_size(pub, out_len, d->max_rings), GFP_KERNEL);
+	if (!pub)
+		return -ENOMEM;
+	d->publisher = pub;
+	pub->domain = d;
+	spin_lock_init(&pub->lock);
+	INIT_WORK(&pub->work, dss_publish_work);
+	pub->dumps = kcalloc(d->max_rings, sizeof(*pub->dumps), GFP_KERNEL);
+	pub->out = kcalloc(d->max_rings, sizeof(*pub->out), GFP_KERNEL);
+	pub->dump_len = kcalloc(d->max_rings, sizeof(*pub->dump_len),
+				GFP_KERNEL);
+	if (!pub->dumps || !pub->out || !pub->dump_len)
+		return -ENOMEM;
+	for (i = 0; i < d->max_rings; i++) {
+		pub->dumps[i] = kzalloc(DSS_COREDUMP_SIZE, GFP_KERNEL);
+		pub->out[i] = kzalloc(DSS_COREDUMP_SIZE, GFP_KERNEL);
+		if (!pub->dumps[i] || !pub->out[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Publish what is pending and free the publisher (on error paths too). */
+void dss_publisher_fini(struct drm_sched_serial_domain *d)
+{
+	struct dss_publisher *pub = d->publisher;
+	unsigned int i;
+
+	if (!pub)
+		return;
+	flush_work(&pub->work);
+	for (i = 0; i < d->max_rings; i++) {
+		if (pub->dumps)
+			kfree(pub->dumps[i]);
+		if (pub->out)
+			kfree(pub->out[i]);
+	}
+	kfree(pub->dumps);
+	kfree(pub->out);
+	kfree(pub->dump_len);
+	kfree(pub);
+	d->publisher = NULL;
 }
 
 static const char *dss_verdict_name(int v)
@@ -261,6 +383,7 @@ void drm_sched_serial_show(struct drm_sched_serial_domain *domain,
 		   s->bans, s->wedges);
 	seq_printf(m, "hints: given=%llu wrong=%llu group_probes=%llu\n",
 		   s->hints, s->hints_wrong, s->group_probes);
+	seq_printf(m, "reports: lost=%llu\n", s->reports_lost);
 	seq_printf(m, "causes: timeout=%llu uecc=%llu parity=%llu\n",
 		   s->by_cause[DRM_SCHED_SERIAL_CAUSE_TIMEOUT],
 		   s->by_cause[DRM_SCHED_SERIAL_CAUSE_UECC],

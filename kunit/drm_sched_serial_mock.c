@@ -407,6 +407,8 @@ static void dss_mock_print_job(struct drm_sched_job *sched_job,
 	drm_printf(p, "mock job: ring %s, %u us, flags %#lx, runs %d\n",
 		   job->ctx->ring->serial.name, job->duration_us, job->flags,
 		   atomic_read(&job->runs));
+	if (job->ctx->mock->print_len)
+		drm_printf(p, "%*s\n", job->ctx->mock->print_len, "");
 }
 
 /* A preemption request: a hung engine ignores it, any other one parks. */

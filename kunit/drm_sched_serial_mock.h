@@ -145,6 +145,7 @@ struct dss_mock_ring {
  * @fini_done: dss_mock_fini() ran
  * @hints: what the classify op answers: DSS_MOCK_HINTS_*
  * @classify_calls: classify op calls
+ * @print_len: print_job adds a line of this many characters
  *
  * Allocation managed by the test (kunit_kzalloc()); everything it creates
  * (schedulers, domain, device, hardware fences) is torn down by
@@ -179,6 +180,7 @@ struct dss_mock {
 	bool fini_done;
 	int hints;
 	atomic_t classify_calls;
+	unsigned int print_len;
 };
 
 /**

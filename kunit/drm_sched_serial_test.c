@@ -25,6 +25,7 @@
 #include <linux/workqueue.h>
 
 #include "drm_sched_serial_mock.h"
+#include "../drm_sched_serial/drm_sched_serial_internal.h"
 
 #define GFX		0
 #define COMPUTE0	1
@@ -2103,6 +2104,39 @@ static void runtime_cap_spares_a_stalled_head(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
 }
 
+/*
+ * A driver's print_job may write more than a devcoredump holds, in one
+ * line. The text is cut, never allocated for: the recovery is a
+ * fence-signalling section, and lockdep (dma_resv primes it with reclaim
+ * waiting for fences) reports an allocation there; drm_coredump_printer()
+ * allocated such a line. The dump is published by the publisher's work
+ * item, off the domain's timeout queue and lock.
+ */
+static void report_long_print_job_never_allocates(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	struct dss_mock_job *bad;
+	struct dss_publisher *pub;
+	struct dss_mock_ctx *sdma;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	mock->print_len = 2 * DSS_COREDUMP_SIZE;
+	sdma = dss_mock_ctx_new(mock, SDMA);
+
+	bad = submit(sdma, 0, DSS_MOCK_JOB_HANG);
+	expect_finished(test, bad, -ETIME);
+	sync_recovery(mock);
+	pub = mock->domain.publisher;
+	flush_work(&pub->work);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pub->dumps_published), 1);
+	KUNIT_EXPECT_EQ(test, pub->out_len[SDMA], DSS_COREDUMP_SIZE - 1);
+	KUNIT_EXPECT_TRUE(test, str_has_prefix(pub->out[SDMA],
+					       "drm_sched_serial guilty job\n"));
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.reports_lost, 0);
+}
+
 static void dss_test_exit(struct kunit *test)
 {
 	if (test->priv)
@@ -2140,6 +2174,7 @@ static struct kunit_case drm_sched_serial_cases[] = {
 	KUNIT_CASE(recover_from_timeout_wq_refused),
 	KUNIT_CASE(hints_replay_stalled_first_hung_last),
 	KUNIT_CASE(hints_wrong_cost_time_not_verdicts),
+	KUNIT_CASE(report_long_print_job_never_allocates),
 	KUNIT_CASE_PARAM(evidence_long_head_gets_whole_window, hint_mode_gen_params),
 	KUNIT_CASE(hints_stalled_victim_never_struck),
 	KUNIT_CASE(group_replays_innocents_at_once),

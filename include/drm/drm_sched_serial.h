@@ -131,6 +131,7 @@ struct drm_sched_serial_ctx {
 
 struct drm_sched_serial_domain;
 struct drm_sched_serial_cand;
+struct dss_publisher;
 
 /**
  * struct drm_sched_serial_ring - a ring (scheduler) of a reset domain
@@ -309,6 +310,8 @@ struct drm_sched_serial_step {
  * @hints: hints the hardware gave (other than unknown)
  * @hints_wrong: hints the verdicts contradicted: a head called hung that
  *	completed, a head called stalled that was guilty
+ * @reports_lost: devcoredumps and uevents dropped because the ones of an
+ *	earlier recovery were not published yet
  * @by_cause: recoveries per cause
  */
 struct drm_sched_serial_stats {
@@ -326,6 +329,7 @@ struct drm_sched_serial_stats {
 	u64 group_probes;
 	u64 hints;
 	u64 hints_wrong;
+	u64 reports_lost;
 	u64 by_cause[DRM_SCHED_SERIAL_CAUSE_COUNT];
 };
 
@@ -427,6 +431,8 @@ struct drm_sched_serial_snapshot {
  * @error_fence_context: fence context of @error_fences
  * @error_fences: signalled fences carrying an error, one per error a
  *	recovery ended jobs with, under @lock
+ * @publisher: publishes the uevents and devcoredumps of recoveries from a
+ *	work item of its own
  */
 struct drm_sched_serial_domain {
 	const struct drm_sched_serial_ops *ops;
@@ -448,6 +454,7 @@ struct drm_sched_serial_domain {
 	struct task_struct *wq_task;
 	u64 error_fence_context;
 	struct dma_fence *error_fences[8];
+	struct dss_publisher *publisher;
 };
 
 const char *drm_sched_serial_mode_name(enum drm_sched_serial_mode mode);
