@@ -507,8 +507,9 @@ static void dss_leave_waiting(struct drm_sched_serial_domain *d, unsigned int i)
 			list_for_each_entry(job, &d->rings[j]->sched->pending_list,
 					    list)
 				if (j != i && dss_job_to_run(d, job))
-					c->wait_snap[j] = max(c->wait_snap[j],
-							      job->id);
+					c->wait_snap[j] = max_t(u64,
+								c->wait_snap[j],
+								job->id);
 		}
 		return;
 	}
