@@ -378,7 +378,9 @@ static void test_add_counts_once(bool pressure)
  * whole: after max_guilty_per_file (default 8) guilty hangs, each on a fresh
  * context, its file creates no context and submits nothing any more
  * (-ECANCELED), even on a context never found guilty. Another file of the
- * same process is unaffected.
+ * same process is unaffected while the process as a whole stays below
+ * max_guilty_per_process (the suite runs with it 0: each binary plays
+ * many clients in one process; process-ban tests that).
  */
 static void test_file_ban(void)
 {
@@ -426,6 +428,102 @@ static void test_file_ban(void)
 	igt_assert_eq(ppu_wait_status(other, so, PPU_WAIT_NS), 1);
 	close(evil);
 	close(other);
+}
+
+#define PROCESS_PARAM "/sys/module/ppu/parameters/max_guilty_per_process"
+#define PROCESS_BAN 3
+
+static unsigned int param_read(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	unsigned int v = 0;
+
+	igt_assert_f(f, "%s: %s\n", path, strerror(errno));
+	igt_assert_eq(fscanf(f, "%u", &v), 1);
+	fclose(f);
+	return v;
+}
+
+static void param_write(const char *path, unsigned int v)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%u", v);
+	igt_assert_eq(ppu_file_write(path, buf), 0);
+}
+
+/* the child of process-ban: a process that opens a new file per hang */
+static void process_ban_child(void)
+{
+	int keep = ppu_open(), late;
+	uint32_t kctx = ppu_ctx_create(keep), kbo = ppu_bo_create(keep, PPU_PAGE_SIZE);
+	uint32_t kso = ppu_syncobj_create(keep);
+	struct drm_ppu_ctx_create cc = { 0 };
+	int saved = fd;
+
+	for (int i = 0; i < PROCESS_BAN; i++) {
+		uint32_t ctx, bo, so;
+
+		fd = ppu_open();
+		ctx = ppu_ctx_create(fd);
+		bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
+		so = submit_hang(ctx, DRM_PPU_RING_SDMA, 0, bo);
+		/*
+		 * Behind the last hang, on the same ring: a job of a context
+		 * of another file of the process, never found guilty itself.
+		 */
+		if (i == PROCESS_BAN - 1)
+			ppu_submit_write(keep, kctx, DRM_PPU_RING_SDMA, 0, kbo, 0,
+					 0x600d, 0, kso);
+		igt_assert_lt(ppu_wait_status(fd, so, PPU_HANG_WAIT_NS), 0);
+		igt_assert_eq_u32(ppu_ctx_query_reset(fd, ctx).guilty_count, 1);
+		/* one hang per file: no file reaches its own limit */
+		if (i < PROCESS_BAN - 1) {
+			ppu_ctx_destroy(fd, ppu_ctx_create(fd));
+			igt_assert_eq_u32(ppu_ctx_query_reset(keep, kctx).banned, 0);
+		}
+		/* closing the file keeps the count: it is the process's */
+		close(fd);
+	}
+	fd = saved;
+
+	/* the queued job of the innocent context was cancelled with it */
+	igt_assert_eq(ppu_wait_status(keep, kso, PPU_HANG_WAIT_NS), -ECANCELED);
+	igt_assert_eq_u32(ppu_ctx_query_reset(keep, kctx).banned, 1);
+	igt_assert_eq_u32(ppu_ctx_query_reset(keep, kctx).guilty_count, 0);
+	igt_assert_eq(__ppu_igt_ioctl(keep, DRM_IOCTL_PPU_CTX_CREATE, &cc), -ECANCELED);
+	/* and a new file of the process inherits the ban */
+	late = ppu_open();
+	igt_assert_eq(__ppu_igt_ioctl(late, DRM_IOCTL_PPU_CTX_CREATE, &cc), -ECANCELED);
+	close(late);
+	close(keep);
+}
+
+/*
+ * A client that opens a new DRM file for every hang escapes the per-file
+ * ban; the process pays instead. With max_guilty_per_process set to
+ * PROCESS_BAN, a child process hangs sdma0 once from each of PROCESS_BAN
+ * files, closing each: the last verdict bans the process. Its other file,
+ * whose context was never guilty, creates no context, its job queued
+ * behind the hang ends -ECANCELED, and a file opened afterwards is banned
+ * too. This process (another one) is unaffected.
+ */
+static void test_process_ban(void)
+{
+	unsigned int old = param_read(PROCESS_PARAM);
+	uint32_t ctx, bo = ppu_bo_create(fd, PPU_PAGE_SIZE), so;
+
+	param_write(PROCESS_PARAM, PROCESS_BAN);
+	igt_fork(child, 1)
+		process_ban_child();
+	igt_waitchildren();
+	param_write(PROCESS_PARAM, old);
+
+	ctx = ppu_ctx_create(fd);
+	so = ppu_syncobj_create(fd);
+	ppu_submit_write(fd, ctx, DRM_PPU_RING_SDMA, 0, bo, 0, 0x600d, 0, so);
+	igt_assert_eq(ppu_wait_status(fd, so, PPU_WAIT_NS), 1);
+	igt_assert_eq_u32(bo_read(bo, 0), 0x600d);
 }
 
 igt_main
@@ -486,6 +584,12 @@ igt_main
 	igt_subtest("file-ban") {
 		reopen();
 		test_file_ban();
+	}
+
+	igt_describe("a process that opens a new file per hang is banned as a whole, its queued work cancelled");
+	igt_subtest("process-ban") {
+		reopen();
+		test_process_ban();
 	}
 
 	igt_describe("a failed reset wedges the device until a device reset");

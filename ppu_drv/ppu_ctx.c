@@ -20,6 +20,7 @@ static void ppu_ctx_release(struct kref *kref)
 	list_del(&ctx->dev_link);
 	spin_unlock(&ppu->ctxs_lock);
 	mutex_destroy(&ctx->submit_lock);
+	ppu_usage_put(ctx->usage);
 	kfree(ctx->entities);
 	kfree(ctx);
 }
@@ -73,7 +74,8 @@ static void ppu_ctx_destroy_entities(struct ppu_ctx *ctx, u32 count)
 	}
 }
 
-static struct ppu_ctx *ppu_ctx_alloc(struct ppu_device *ppu)
+static struct ppu_ctx *ppu_ctx_alloc(struct ppu_device *ppu,
+				     struct ppu_usage *usage)
 {
 	struct ppu_ctx *ctx;
 	u32 i;
@@ -92,6 +94,8 @@ static struct ppu_ctx *ppu_ctx_alloc(struct ppu_device *ppu)
 	kref_init(&ctx->refcount);
 	mutex_init(&ctx->submit_lock);
 	ctx->ppu = ppu;
+	kref_get(&usage->refcount);
+	ctx->usage = usage;
 	ctx->reset_base = atomic_read(&ppu->reset_count);
 	drm_sched_serial_ctx_init(&ctx->serial);
 	/* From here on a device-wide UECC fails it too (ppu_ras_event.c). */
@@ -122,7 +126,8 @@ static struct ppu_ctx *ppu_ctx_alloc(struct ppu_device *ppu)
  * @file: DRM file
  *
  * Return: 0, -EINVAL for unknown flags, -ENOMEM, -EBUSY if the file has
- * too many contexts, -ECANCELED if the file is banned.
+ * too many contexts, -ECANCELED if the file or the process that opened
+ * it is banned.
  */
 int ppu_ctx_create_ioctl(struct drm_device *dev, void *data,
 			 struct drm_file *file)
@@ -138,11 +143,11 @@ int ppu_ctx_create_ioctl(struct drm_device *dev, void *data,
 		return -EINVAL;
 	}
 
-	if (atomic_read(&pfile->usage->banned)) {
-		drm_dbg_driver(dev, "ctx_create: refused: the file is banned\n");
+	if (ppu_usage_banned(pfile->usage)) {
+		drm_dbg_driver(dev, "ctx_create: refused: the file or its process is banned\n");
 		return -ECANCELED;
 	}
-	ctx = ppu_ctx_alloc(to_ppu(dev));
+	ctx = ppu_ctx_alloc(to_ppu(dev), pfile->usage);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
 

@@ -62,6 +62,11 @@ static int ppu_get_param_ioctl(struct drm_device *dev, void *data,
 	return 0;
 }
 
+static void ppu_clients_release(struct drm_device *drm, void *clients)
+{
+	ppu_clients_fini(clients);
+}
+
 static int ppu_open(struct drm_device *dev, struct drm_file *file)
 {
 	struct ppu_file *pfile;
@@ -69,7 +74,7 @@ static int ppu_open(struct drm_device *dev, struct drm_file *file)
 	pfile = kzalloc(sizeof(*pfile), GFP_KERNEL);
 	if (!pfile)
 		return -ENOMEM;
-	pfile->usage = ppu_usage_create();
+	pfile->usage = ppu_usage_create(&to_ppu(dev)->clients);
 	if (!pfile->usage) {
 		kfree(pfile);
 		return -ENOMEM;
@@ -216,7 +221,13 @@ static int ppu_probe(struct platform_device *pdev)
 	INIT_LIST_HEAD(&ppu->files);
 	spin_lock_init(&ppu->ctxs_lock);
 	INIT_LIST_HEAD(&ppu->ctxs);
+	ppu_clients_init(&ppu->clients);
 	platform_set_drvdata(pdev, ppu);
+	/* After the last file: records may outlive the unbind with them. */
+	ret = drmm_add_action_or_reset(&ppu->drm, ppu_clients_release,
+				       &ppu->clients);
+	if (ret)
+		return ret;
 
 	/* Before any allocation of device memory: repair and retire. */
 	ret = ppu_ras_init(ppu);

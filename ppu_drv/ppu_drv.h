@@ -98,6 +98,7 @@ struct ppu_fence_reserve {
  * @ctxs: every context not yet freed, closed ones whose jobs are still
  *	pending included: a device-wide UECC fails them all
  * @limits: what one DRM file may hold, from the module parameters
+ * @clients: hang records of the processes that opened the device
  * @nr_jobs: jobs allocated and not yet freed; the unbind waits for zero
  * @free_jobs: jobs the scheduler is done with, freed by @free_work
  * @free_work: frees @free_jobs outside the scheduler's paths
@@ -116,6 +117,7 @@ struct ppu_device {
 	spinlock_t ctxs_lock; /* protects ctxs */
 	struct list_head ctxs;
 	struct ppu_limits limits;
+	struct ppu_clients clients;
 	atomic_t nr_jobs;
 	struct llist_head free_jobs;
 	struct work_struct free_work;
@@ -159,6 +161,8 @@ struct ppu_file {
  * @reset_base: device reset count when the context was created
  * @ecc_flags: DRM_PPU_CTX_ECC_* flags
  * @dev_link: entry in &ppu_device.ctxs until the context is freed
+ * @usage: usage counters of the file that created it (a reference): a ban
+ *	of that file or of its process ends the context's work
  */
 struct ppu_ctx {
 	struct kref refcount;
@@ -171,6 +175,7 @@ struct ppu_ctx {
 	u32 reset_base;
 	u32 ecc_flags;
 	struct list_head dev_link;
+	struct ppu_usage *usage;
 };
 
 /**

@@ -3,13 +3,18 @@
  * Copyright (c) 2026 The PPU driver authors
  *
  * Per-file limits, so that one render client cannot exhaust what the
- * others need: contexts, jobs in flight and device memory. The limits are
- * module parameters, read once per device at probe. What a file holds is
+ * others need: contexts, jobs in flight and device memory, and the hang
+ * records that ban a file or a whole process. The limits are module
+ * parameters, read once per device at probe; the per-process ban limits
+ * are writable and read at each verdict. What a file holds is
  * counted in a refcounted &struct ppu_usage, because jobs and VRAM buffers
  * outlive the file: the scheduler frees a job after its fence signalled,
  * maybe long after the file was closed, and a job keeps its buffers.
  */
 #include <linux/module.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 
 #include "ppu_limits.h"
@@ -29,20 +34,55 @@ module_param(max_vram_mb_per_file, uint, 0444);
 MODULE_PARM_DESC(max_vram_mb_per_file,
 		 "MiB of device memory one DRM file may hold; GEM_CREATE beyond fails with -ENOSPC (default 0: three quarters of the device memory)");
 
+/* A suspect count the ring of remembered verdicts can hold, or refused. */
+static int ppu_param_set_suspects(const char *val,
+				  const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret = kstrtouint(val, 0, &n);
+
+	if (ret)
+		return ret;
+	if (n > PPU_USAGE_MAX_STRIKES) {
+		pr_err("ppu: %s=%u: at most %u suspect verdicts are remembered\n",
+		       kp->name, n, PPU_USAGE_MAX_STRIKES);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*(unsigned int *)kp->arg, n);
+	return 0;
+}
+
+static const struct kernel_param_ops ppu_param_ops_suspects = {
+	.set = ppu_param_set_suspects,
+	.get = param_get_uint,
+};
+
 static unsigned int max_guilty_per_file = 8;
 module_param(max_guilty_per_file, uint, 0444);
 MODULE_PARM_DESC(max_guilty_per_file,
-		 "Guilty hangs of one DRM file's contexts that ban the whole file: new contexts and submits fail with -ECANCELED (default 8, 0: never)");
+		 "Guilty hangs of one DRM file's contexts that ban the whole file: new contexts and submits fail with -ECANCELED, queued work is cancelled (default 8, 0: never)");
 
 static unsigned int max_suspects_per_file = 16;
-module_param(max_suspects_per_file, uint, 0444);
+module_param_cb(max_suspects_per_file, &ppu_param_ops_suspects,
+		&max_suspects_per_file, 0444);
 MODULE_PARM_DESC(max_suspects_per_file,
-		 "Suspect verdicts (hangs that did not reproduce) of one DRM file's contexts within file_strike_window_ms that ban the file (default 16, 0: never)");
+		 "Suspect verdicts (hangs that did not reproduce) of one DRM file's contexts within file_strike_window_ms that ban the file (default 16, at most 32, 0: never)");
+
+static unsigned int max_guilty_per_process = 8;
+module_param(max_guilty_per_process, uint, 0644);
+MODULE_PARM_DESC(max_guilty_per_process,
+		 "Guilty hangs of the contexts of one process, over all the DRM files it opened, that ban the process: its files, old and new, create no context and submit nothing (default 8, 0: never)");
+
+static unsigned int max_suspects_per_process = 16;
+module_param_cb(max_suspects_per_process, &ppu_param_ops_suspects,
+		&max_suspects_per_process, 0644);
+MODULE_PARM_DESC(max_suspects_per_process,
+		 "Suspect verdicts of the contexts of one process within file_strike_window_ms that ban the process (default 16, at most 32, 0: never)");
 
 static unsigned int file_strike_window_ms = 600000;
 module_param(file_strike_window_ms, uint, 0444);
 MODULE_PARM_DESC(file_strike_window_ms,
-		 "Window of max_suspects_per_file in ms (default 600000)");
+		 "Window of max_suspects_per_file and max_suspects_per_process in ms (default 600000)");
 
 /**
  * ppu_limits_init - read the limits from the module parameters
@@ -61,70 +101,206 @@ void ppu_limits_init(struct ppu_limits *limits, u64 vram_size)
 	else
 		limits->max_vram = vram_size - vram_size / 4;
 	limits->ban_guilty = max_guilty_per_file;
-	limits->ban_suspect = min_t(u32, max_suspects_per_file,
-				    PPU_USAGE_MAX_STRIKES);
+	limits->ban_suspect = max_suspects_per_file;
 	limits->strike_window = msecs_to_jiffies(file_strike_window_ms);
 }
 
-/**
- * ppu_usage_create - the usage counters of a new file
- *
- * Return: the counters with the file's reference, or NULL.
- */
-struct ppu_usage *ppu_usage_create(void)
+static void ppu_strikes_init(struct ppu_strikes *st)
 {
-	struct ppu_usage *usage = kzalloc(sizeof(*usage), GFP_KERNEL);
-
-	if (usage) {
-		kref_init(&usage->refcount);
-		spin_lock_init(&usage->lock);
-	}
-	return usage;
+	spin_lock_init(&st->lock);
 }
 
-/**
- * ppu_usage_strike - count a verdict against the file of a job
- * @usage: the counters of the file that submitted the job
- * @limits: the device's limits
- * @guilty: a guilty verdict; false for a suspect one
- *
- * Bans are per context, and a file may create many contexts: a client
- * whose hangs cost every user a reset would never pay. Strikes add up per
- * file; past &ppu_limits.ban_guilty guilty verdicts, or
- * &ppu_limits.ban_suspect suspect verdicts within the window, the file is
- * banned. Called from the recovery (fence-signalling section): spinlock
- * and atomics only.
- *
- * Return: true if this verdict banned the file.
+/*
+ * Count a verdict in @st; true if it bans @st now: @ban_guilty guilty
+ * verdicts, or @ban_suspect suspect ones within @window (0: never).
  */
-bool ppu_usage_strike(struct ppu_usage *usage, const struct ppu_limits *limits,
-		      bool guilty)
+static bool ppu_strikes_add(struct ppu_strikes *st, u32 ban_guilty,
+			    u32 ban_suspect, unsigned long window, bool guilty)
 {
 	unsigned int i, n, recent = 0;
 	bool ban;
 
 	if (guilty) {
-		ban = limits->ban_guilty &&
-		      atomic_inc_return(&usage->guilty) >= limits->ban_guilty;
+		ban = ban_guilty &&
+		      atomic_inc_return(&st->guilty) >= ban_guilty;
 	} else {
-		spin_lock(&usage->lock);
-		usage->strikes[usage->nr_strikes++ % PPU_USAGE_MAX_STRIKES] =
-			jiffies;
-		n = min_t(unsigned int, usage->nr_strikes,
-			  PPU_USAGE_MAX_STRIKES);
+		spin_lock(&st->lock);
+		st->stamps[st->nr_stamps++ % PPU_USAGE_MAX_STRIKES] = jiffies;
+		n = min_t(unsigned int, st->nr_stamps, PPU_USAGE_MAX_STRIKES);
 		for (i = 0; i < n; i++)
-			if (time_before_eq(jiffies, usage->strikes[i] +
-					   limits->strike_window))
+			if (time_before_eq(jiffies, st->stamps[i] + window))
 				recent++;
-		spin_unlock(&usage->lock);
-		ban = limits->ban_suspect && recent >= limits->ban_suspect;
+		spin_unlock(&st->lock);
+		ban = ban_suspect && recent >= ban_suspect;
 	}
-	return ban && !atomic_xchg(&usage->banned, 1);
+	return ban && !atomic_xchg(&st->banned, 1);
+}
+
+static void ppu_client_release(struct kref *kref)
+{
+	struct ppu_client *client = container_of(kref, struct ppu_client,
+						 refcount);
+
+	put_pid(client->tgid);
+	kfree(client);
+}
+
+/*
+ * May @client leave the list? When its process is gone, or when it has no
+ * file and nothing on record. Called with &ppu_clients.lock held.
+ */
+static bool ppu_client_stale(struct ppu_client *client)
+{
+	const struct ppu_strikes *st = &client->strikes;
+	bool clean = !atomic_read(&st->banned) && !atomic_read(&st->guilty) &&
+		     !READ_ONCE(st->nr_stamps);
+
+	return !pid_has_task(client->tgid, PIDTYPE_TGID) ||
+	       (clean && kref_read(&client->refcount) == 1);
+}
+
+/*
+ * The record of the calling process, a new reference; created if it has
+ * none. Records of processes that are gone, or with nothing on record and
+ * no file, leave the list on the way: the list holds live processes.
+ */
+static struct ppu_client *ppu_client_get(struct ppu_clients *clients)
+{
+	struct ppu_client *client, *tmp, *found = NULL;
+	struct ppu_client *new = kzalloc(sizeof(*new), GFP_KERNEL);
+	LIST_HEAD(stale);
+
+	if (!new)
+		return NULL;
+	spin_lock(&clients->lock);
+	list_for_each_entry_safe(client, tmp, &clients->list, link) {
+		if (client->tgid == task_tgid(current)) {
+			found = client;
+			kref_get(&found->refcount);
+		} else if (ppu_client_stale(client)) {
+			list_move(&client->link, &stale);
+		}
+	}
+	if (!found) {
+		found = new;
+		new = NULL;
+		kref_init(&found->refcount);	/* the list's */
+		kref_get(&found->refcount);	/* the caller's */
+		found->tgid = get_pid(task_tgid(current));
+		ppu_strikes_init(&found->strikes);
+		list_add_tail(&found->link, &clients->list);
+	}
+	spin_unlock(&clients->lock);
+
+	list_for_each_entry_safe(client, tmp, &stale, link) {
+		list_del(&client->link);
+		kref_put(&client->refcount, ppu_client_release);
+	}
+	kfree(new);
+	return found;
+}
+
+/**
+ * ppu_clients_init - an empty table of process records
+ * @clients: the device's table
+ */
+void ppu_clients_init(struct ppu_clients *clients)
+{
+	spin_lock_init(&clients->lock);
+	INIT_LIST_HEAD(&clients->list);
+}
+
+/**
+ * ppu_clients_fini - drop the table's references to its records
+ * @clients: the device's table; files may still hold records
+ */
+void ppu_clients_fini(struct ppu_clients *clients)
+{
+	struct ppu_client *client, *tmp;
+
+	list_for_each_entry_safe(client, tmp, &clients->list, link) {
+		list_del(&client->link);
+		kref_put(&client->refcount, ppu_client_release);
+	}
+}
+
+/**
+ * ppu_usage_create - the usage counters of a new file
+ * @clients: the device's process records: the file shares the record of
+ *	the process opening it
+ *
+ * Return: the counters with the file's reference, or NULL.
+ */
+struct ppu_usage *ppu_usage_create(struct ppu_clients *clients)
+{
+	struct ppu_usage *usage = kzalloc(sizeof(*usage), GFP_KERNEL);
+
+	if (!usage)
+		return NULL;
+	usage->client = ppu_client_get(clients);
+	if (!usage->client) {
+		kfree(usage);
+		return NULL;
+	}
+	kref_init(&usage->refcount);
+	ppu_strikes_init(&usage->strikes);
+	return usage;
+}
+
+/**
+ * ppu_usage_banned - is the file, or the process that opened it, banned?
+ * @usage: the file's counters
+ *
+ * Return: true if banned: the file creates no contexts and submits nothing.
+ */
+bool ppu_usage_banned(const struct ppu_usage *usage)
+{
+	return atomic_read(&usage->strikes.banned) ||
+	       atomic_read(&usage->client->strikes.banned);
+}
+
+/**
+ * ppu_usage_strike - count a verdict against the file and process of a job
+ * @usage: the counters of the file that submitted the job
+ * @limits: the device's limits
+ * @guilty: a guilty verdict; false for a suspect one
+ *
+ * Bans are per context, and a client may create many contexts and open
+ * many files: a client whose hangs cost every user a reset would never
+ * pay. Strikes add up per file and per process. Past
+ * &ppu_limits.ban_guilty guilty verdicts, or &ppu_limits.ban_suspect
+ * suspect verdicts within the window, the file is banned; past
+ * max_guilty_per_process or max_suspects_per_process (writable module
+ * parameters, read here), counted over every file the process opened, the
+ * process is. Called from the recovery (fence-signalling section):
+ * spinlocks and atomics only.
+ *
+ * Return: PPU_BANNED_FILE and/or PPU_BANNED_CLIENT for what this verdict
+ * banned, 0 for nothing new.
+ */
+unsigned int ppu_usage_strike(struct ppu_usage *usage,
+			      const struct ppu_limits *limits, bool guilty)
+{
+	unsigned int banned = 0;
+
+	if (ppu_strikes_add(&usage->strikes, limits->ban_guilty,
+			    limits->ban_suspect, limits->strike_window, guilty))
+		banned |= PPU_BANNED_FILE;
+	if (ppu_strikes_add(&usage->client->strikes,
+			    READ_ONCE(max_guilty_per_process),
+			    READ_ONCE(max_suspects_per_process),
+			    limits->strike_window, guilty))
+		banned |= PPU_BANNED_CLIENT;
+	return banned;
 }
 
 static void ppu_usage_release(struct kref *kref)
 {
-	kfree(container_of(kref, struct ppu_usage, refcount));
+	struct ppu_usage *usage = container_of(kref, struct ppu_usage,
+					       refcount);
+
+	kref_put(&usage->client->refcount, ppu_client_release);
+	kfree(usage);
 }
 
 /**

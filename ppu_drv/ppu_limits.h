@@ -7,6 +7,7 @@
 
 #include <linux/atomic.h>
 #include <linux/kref.h>
+#include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
@@ -30,8 +31,56 @@ struct ppu_limits {
 	unsigned long strike_window;
 };
 
-/* Most suspect verdicts remembered per file. */
+/* Most suspect verdicts remembered per file or process. */
 #define PPU_USAGE_MAX_STRIKES	32
+
+struct pid;
+
+/**
+ * struct ppu_strikes - the hang record of a file or of a process
+ * @banned: 1 once banned: a client whose contexts hang again and again
+ *	pays as a whole, whatever the number of its contexts
+ * @guilty: guilty verdicts on its contexts
+ * @lock: protects @stamps and @nr_stamps
+ * @stamps: jiffies of the last suspect verdicts, a ring buffer
+ * @nr_stamps: suspect verdicts recorded in @stamps
+ */
+struct ppu_strikes {
+	atomic_t banned;
+	atomic_t guilty;
+	spinlock_t lock; /* protects stamps, nr_stamps */
+	unsigned long stamps[PPU_USAGE_MAX_STRIKES];
+	unsigned int nr_stamps;
+};
+
+/**
+ * struct ppu_client - the hang record of a process, shared by its files
+ * @refcount: one for &ppu_clients.list while listed, one per &ppu_usage
+ * @link: entry in &ppu_clients.list
+ * @tgid: the process (thread group), a reference
+ * @strikes: its record
+ *
+ * A process that opens another DRM file starts with the record of its
+ * other files: opening more files does not reset the count. The record
+ * stays listed while the process lives and has a strike, even with no
+ * file open, so closing every file does not reset it either.
+ */
+struct ppu_client {
+	struct kref refcount;
+	struct list_head link;
+	struct pid *tgid;
+	struct ppu_strikes strikes;
+};
+
+/**
+ * struct ppu_clients - the process records of a device
+ * @lock: protects @list
+ * @list: &struct ppu_client entries
+ */
+struct ppu_clients {
+	spinlock_t lock; /* protects list */
+	struct list_head list;
+};
 
 /**
  * struct ppu_usage - what one DRM file holds against its &struct ppu_limits
@@ -39,12 +88,8 @@ struct ppu_limits {
  *	VRAM buffer counted in @vram: jobs and buffers can outlive the file
  * @jobs: jobs submitted and not yet freed
  * @vram: bytes of VRAM buffers not yet freed
- * @banned: 1 once the file is banned: a client whose contexts hang again
- *	and again pays as a whole, whatever the number of its contexts
- * @guilty: guilty verdicts on the file's contexts
- * @lock: protects @strikes and @nr_strikes
- * @strikes: jiffies of the last suspect verdicts, a ring buffer
- * @nr_strikes: suspect verdicts recorded in @strikes
+ * @strikes: the file's hang record
+ * @client: the record of the process that opened the file (a reference)
  *
  * Contexts are counted by the file's context table itself.
  */
@@ -52,22 +97,26 @@ struct ppu_usage {
 	struct kref refcount;
 	atomic_t jobs;
 	atomic64_t vram;
-	atomic_t banned;
-	atomic_t guilty;
-	spinlock_t lock; /* protects strikes, nr_strikes */
-	unsigned long strikes[PPU_USAGE_MAX_STRIKES];
-	unsigned int nr_strikes;
+	struct ppu_strikes strikes;
+	struct ppu_client *client;
 };
 
+/* What a verdict banned: ppu_usage_strike(). */
+#define PPU_BANNED_FILE		BIT(0)
+#define PPU_BANNED_CLIENT	BIT(1)
+
 void ppu_limits_init(struct ppu_limits *limits, u64 vram_size);
-struct ppu_usage *ppu_usage_create(void);
+void ppu_clients_init(struct ppu_clients *clients);
+void ppu_clients_fini(struct ppu_clients *clients);
+struct ppu_usage *ppu_usage_create(struct ppu_clients *clients);
+bool ppu_usage_banned(const struct ppu_usage *usage);
 void ppu_usage_put(struct ppu_usage *usage);
 int ppu_usage_job_add(struct ppu_usage *usage, const struct ppu_limits *limits);
 void ppu_usage_job_done(struct ppu_usage *usage);
 int ppu_usage_vram_add(struct ppu_usage *usage, const struct ppu_limits *limits,
 		       u64 bytes);
 void ppu_usage_vram_sub(struct ppu_usage *usage, u64 bytes);
-bool ppu_usage_strike(struct ppu_usage *usage, const struct ppu_limits *limits,
-		      bool guilty);
+unsigned int ppu_usage_strike(struct ppu_usage *usage,
+			      const struct ppu_limits *limits, bool guilty);
 
 #endif /* _PPU_LIMITS_H_ */

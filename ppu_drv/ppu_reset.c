@@ -133,22 +133,53 @@ static void ppu_reset_print_job(struct drm_sched_job *sched_job,
 }
 
 /*
+ * A file, or a process, was just banned: every context it created loses
+ * its work, the jobs queued behind the hang included (the recovery's
+ * restart and drm_sched's entity check cancel them). Spinlocks only: this
+ * runs inside the recovery.
+ */
+static void ppu_reset_cancel_banned(struct ppu_device *ppu,
+				    struct ppu_usage *usage, unsigned int what)
+{
+	struct ppu_ctx *ctx;
+
+	spin_lock(&ppu->ctxs_lock);
+	list_for_each_entry(ctx, &ppu->ctxs, dev_link) {
+		if (ctx->usage != usage &&
+		    !((what & PPU_BANNED_CLIENT) &&
+		      ctx->usage->client == usage->client))
+			continue;
+		if (atomic_read(&ctx->serial.banned))
+			continue;
+		ctx->serial.ban_error = -ECANCELED;
+		atomic_set(&ctx->serial.banned, 1);
+	}
+	spin_unlock(&ppu->ctxs_lock);
+}
+
+/*
  * Every guilty or suspect verdict also counts against the DRM file that
- * submitted the job: a file banned as a whole creates no more contexts
- * and submits nothing (see ppu_usage_strike()).
+ * submitted the job and against the process that opened it: a file or
+ * process banned as a whole creates no more contexts, submits nothing,
+ * and its queued work is cancelled (see ppu_usage_strike()).
  */
 static void ppu_reset_verdict(struct drm_sched_job *sched_job,
 			      enum drm_sched_serial_verdict verdict)
 {
 	struct ppu_job *job = to_ppu_job(sched_job);
 	struct ppu_device *ppu = job->ring->ppu;
+	unsigned int banned;
 
 	if (verdict == DRM_SCHED_SERIAL_INNOCENT || !job->usage)
 		return;
-	if (ppu_usage_strike(job->usage, &ppu->limits,
-			     verdict == DRM_SCHED_SERIAL_GUILTY))
-		drm_info(&ppu->drm, "DRM file of %s[%d] banned: its contexts hang again and again\n",
-			 job->ctx->serial.comm, job->ctx->serial.pid);
+	banned = ppu_usage_strike(job->usage, &ppu->limits,
+				  verdict == DRM_SCHED_SERIAL_GUILTY);
+	if (!banned)
+		return;
+	dev_info_ratelimited(ppu->drm.dev, "%s of %s[%d] banned: its contexts hang again and again\n",
+			     banned & PPU_BANNED_CLIENT ? "process" : "DRM file",
+			     job->ctx->serial.comm, job->ctx->serial.pid);
+	ppu_reset_cancel_banned(ppu, job->usage, banned);
 }
 
 static const struct drm_sched_serial_ops ppu_serial_ops = {

@@ -308,8 +308,8 @@ int ppu_submit_ioctl(struct drm_device *dev, void *data,
 	}
 	/* Its queued jobs are cancelled; so are new ones, at once. */
 	if (atomic_read(&ctx->serial.banned) ||
-	    atomic_read(&pfile->usage->banned)) {
-		drm_dbg_driver(dev, "submit: context %u or its file is banned\n",
+	    ppu_usage_banned(pfile->usage)) {
+		drm_dbg_driver(dev, "submit: context %u, its file or its process is banned\n",
 			       args->ctx_id);
 		ppu_ctx_put(ctx);
 		return -ECANCELED;

@@ -26,10 +26,10 @@ make -s -C "$ROOT" modules >/dev/null
 make -s -C "$ROOT/tools" >/dev/null
 
 # Short job timeouts keep the hang scenarios quick; default policy otherwise,
-# but for the per-file bans: ppu-bench is one DRM file that hangs the device
-# on purpose, run after run (each run on fresh contexts), far more often
-# than max_guilty_per_file allows a real client.
-PARAMS="gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500 max_guilty_per_file=0 max_suspects_per_file=0"
+# but for the per-file and per-process bans: ppu-bench is one process that
+# hangs the device on purpose, run after run (each run on fresh contexts),
+# far more often than max_guilty_per_file allows a real client.
+PARAMS="gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500 max_guilty_per_file=0 max_suspects_per_file=0 max_guilty_per_process=0 max_suspects_per_process=0"
 # Scaling runs: up to 15 innocent heads of 150 ms each are probed in one
 # recovery, then the hanging head in its own window (its ring's 1000 ms
 # timeout: no head is blamed without a replay), about 3.3 s, too close to
@@ -42,7 +42,8 @@ RINGS="2 4 8 16"
 # (group_scaling_16_over_2) and with ppu_sim wrong_hints_pct=100, each
 # strategy (wrong_hints); 4 and 8 rings only serial (linearity).
 SCALE_VARIANTS_2_16="serial group serial-wrong group-wrong"
-# hostile_client needs the per-file bans: ppu.ko with its default limits.
+# hostile_client needs the bans: ppu.ko with its default limits (the
+# attacker is a process of its own).
 HOSTILE_PARAMS="gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500"
 HOSTILE_SECONDS=60
 

@@ -161,7 +161,9 @@ struct drm_ppu_gem_mmap_offset {
  * destroyed context makes room at once. -ECANCELED once the DRM file is
  * banned: its contexts were found guilty of ppu.ko's max_guilty_per_file
  * hangs (default 8), or suspect max_suspects_per_file times (default 16)
- * within file_strike_window_ms.
+ * within file_strike_window_ms; or once the process that opened it is
+ * banned, by the same counts over all of its files
+ * (max_guilty_per_process, max_suspects_per_process).
  */
 struct drm_ppu_ctx_create {
 	/** @flags: in, must be zero. */
@@ -256,8 +258,9 @@ struct drm_ppu_ctx_destroy {
  * with an error (the job's fence ends with -EIO).
  *
  * Errors besides those of the fields: -EIO if the context lost its work to
- * an uncorrectable memory error; -ECANCELED at once if the context or its
- * DRM file is banned (the context's queued jobs end -ECANCELED too); -EBUSY
+ * an uncorrectable memory error; -ECANCELED at once if the context, its
+ * DRM file or the process that opened the file is banned (the queued jobs
+ * of every context of a banned file or process end -ECANCELED too); -EBUSY
  * if the DRM file has
  * ppu.ko's max_jobs_per_file jobs in flight (default 1024; a job counts
  * from its submit until the driver frees it, shortly after its fence
