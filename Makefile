@@ -17,7 +17,7 @@ endif
 SHELL := /bin/bash
 ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
-.PHONY: all modules clean deps check check-newest kunit igt test demo bench htmldocs fuzz
+.PHONY: all modules clean deps check check-newest kunit igt test demo bench htmldocs fuzz explore
 
 all: modules
 
@@ -57,6 +57,16 @@ test: deps
 fuzz: deps
 	@$(if $(SECONDS),PPU_FUZZ_SECONDS=$(SECONDS)) $(if $(SEED),PPU_FUZZ_SEED=$(SEED)) \
 	 $(if $(THREADS),PPU_FUZZ_THREADS=$(THREADS)) $(ROOT)/scripts/run-fuzz.sh
+
+# make explore [SEEDS=N] [SEED=S]: the drm_sched_serial scenario explorer
+# (KUnit, kunit/drm_sched_serial_explorer.c) over N scenarios (1000 unless
+# given) from seed S (fixed seeds plus a random one unless given); about a
+# second per scenario
+explore: deps
+	@n=$(or $(SEEDS),1000); PPU_KUNIT_TIMEOUT=$$((n * 5 + 300)) \
+	 $(ROOT)/scripts/run-kunit.sh -- 'drm_sched_serial_explorer' \
+	 --kernel_args drm_sched_serial_kunit_test.explore_scenarios=$$n \
+	 $(if $(SEED),--kernel_args drm_sched_serial_kunit_test.explore_seed=$(SEED))
 
 demo: deps
 	@$(ROOT)/scripts/demo.sh

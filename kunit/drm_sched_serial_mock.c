@@ -28,6 +28,7 @@
  * @finish_at: when a started run completes
  * @started: the run started executing
  * @hangs: the run hangs until a reset
+ * @parked: the run waits for its job's producer
  *
  * Allocated by dss_mock_emit(); references: the caller's, the ring queue's
  * (until signalled) and the job's @hw_fence (until the next run or
@@ -41,6 +42,7 @@ struct dss_mock_run {
 	ktime_t finish_at;
 	bool started;
 	bool hangs;
+	bool parked;
 };
 
 static struct dss_mock_job *to_mock_job(struct drm_sched_job *job)
@@ -138,10 +140,20 @@ static void dss_mock_ring_kick(struct dss_mock_ring *ring,
 		if (!mock->drain && (stalled || run->hangs))
 			return;
 
-		if (!run->started) {
-			run->started = true;
-			atomic_inc(&job->starts);
-			complete(&job->started);
+		if (!run->started || run->parked) {
+			if (!run->started) {
+				run->started = true;
+				if (!atomic_read(&job->starts))
+					job->recoveries_at_start =
+						READ_ONCE(mock->domain.stats.recoveries);
+				atomic_inc(&job->starts);
+				complete(&job->started);
+			}
+			/* Waiting for a value no run wrote yet: parked. */
+			run->parked = !mock->drain && job->wait_for &&
+				      !atomic_read(&job->wait_for->completions);
+			if (run->parked)
+				return;
 			if (dss_mock_run_hangs(mock, job)) {
 				if (job->flags & DSS_MOCK_JOB_HANG_ONCE)
 					job->hung_once = true;
@@ -175,6 +187,30 @@ static void dss_mock_ring_kick(struct dss_mock_ring *ring,
 	}
 }
 
+/*
+ * Kick @ring, then, while that completed runs, every ring: a completed run
+ * may be the producer a parked run on another ring waits for. Called with
+ * &dss_mock.lock held.
+ */
+static void dss_mock_kick(struct dss_mock_ring *ring, struct list_head *done,
+			  ktime_t now)
+{
+	struct dss_mock *mock = ring->mock;
+	bool more;
+	unsigned int i;
+
+	dss_mock_ring_kick(ring, done, now);
+	more = !list_empty(done);
+	while (more) {
+		LIST_HEAD(round);
+
+		for (i = 0; i < mock->nr_rings; i++)
+			dss_mock_ring_kick(&mock->rings[i], &round, now);
+		more = !list_empty(&round);
+		list_splice_tail(&round, done);
+	}
+}
+
 static enum hrtimer_restart dss_mock_ring_timer(struct hrtimer *timer)
 {
 	struct dss_mock_ring *ring = container_of(timer, struct dss_mock_ring,
@@ -184,7 +220,7 @@ static enum hrtimer_restart dss_mock_ring_timer(struct hrtimer *timer)
 	LIST_HEAD(done);
 
 	spin_lock_irqsave(&mock->lock, flags);
-	dss_mock_ring_kick(ring, &done, ktime_get());
+	dss_mock_kick(ring, &done, ktime_get());
 	spin_unlock_irqrestore(&mock->lock, flags);
 	dss_mock_signal_runs(mock, &done, 0);
 	return HRTIMER_NORESTART;
@@ -218,7 +254,7 @@ static struct dma_fence *dss_mock_emit(struct dss_mock_job *job)
 	old = job->hw_fence;
 	job->hw_fence = &run->base;
 	list_add_tail(&run->link, &ring->queue);
-	dss_mock_ring_kick(ring, &done, ktime_get());
+	dss_mock_kick(ring, &done, ktime_get());
 	spin_unlock_irqrestore(&mock->lock, flags);
 
 	dma_fence_put(old);
@@ -319,6 +355,17 @@ static int dss_mock_reset(struct drm_sched_serial_domain *domain,
 				ring->last_progress = ktime_get();
 			}
 		}
+		/* A late job's running run ends just before the reset. */
+		run = list_first_entry_or_null(&ring->queue,
+					       struct dss_mock_run, link);
+		if (run && run->started && !run->parked &&
+		    (run->job->flags & DSS_MOCK_JOB_LATE) &&
+		    !run->job->late_done) {
+			run->job->late_done = true;
+			list_move_tail(&run->link, &done);
+			atomic_inc(&run->job->completions);
+			ring->last_progress = ktime_get();
+		}
 		/* The ring ran on up to the reset: every queued run is done. */
 		if (test_and_clear_bit(i, &mock->complete_all_in_reset)) {
 			list_for_each_entry(run, &ring->queue, link)
@@ -396,6 +443,7 @@ static void dss_mock_verdict(struct drm_sched_job *sched_job,
 	struct dss_mock_job *job = to_mock_job(sched_job);
 
 	job->verdict = verdict;
+	job->recoveries_at_verdict = job->ctx->mock->domain.stats.recoveries;
 	atomic_inc(&job->verdicts);
 }
 
@@ -420,6 +468,7 @@ dss_mock_classify(struct drm_sched_serial_ring *sring)
 	struct dss_mock *mock = ring->mock;
 	enum drm_sched_serial_hint hint;
 	unsigned long flags;
+	unsigned int draw;
 	bool hung, busy;
 
 	atomic_inc(&mock->classify_calls);
@@ -428,13 +477,24 @@ dss_mock_classify(struct drm_sched_serial_ring *sring)
 	spin_lock_irqsave(&mock->lock, flags);
 	hung = ring->hung;
 	busy = !list_empty(&ring->queue);
+	draw = prandom_u32_state(&mock->hint_rnd) % 3;
 	spin_unlock_irqrestore(&mock->lock, flags);
 	if (!busy)
 		return DRM_SCHED_SERIAL_HINT_UNKNOWN;
+	if (READ_ONCE(mock->hints) == DSS_MOCK_HINTS_RANDOM)
+		return draw == 0 ? DRM_SCHED_SERIAL_HINT_HUNG :
+		       draw == 1 ? DRM_SCHED_SERIAL_HINT_STALLED :
+				   DRM_SCHED_SERIAL_HINT_UNKNOWN;
 	if (READ_ONCE(mock->hints) == DSS_MOCK_HINTS_WRONG)
 		hung = !hung;
 	hint = hung ? DRM_SCHED_SERIAL_HINT_HUNG : DRM_SCHED_SERIAL_HINT_STALLED;
 	return hint;
+}
+
+/* Jobs that wait for another job's value say so, as a driver's parser. */
+static bool dss_mock_may_wait(struct drm_sched_job *sched_job)
+{
+	return to_mock_job(sched_job)->wait_for;
 }
 
 static const struct drm_sched_serial_ops dss_mock_serial_ops = {
@@ -447,6 +507,7 @@ static const struct drm_sched_serial_ops dss_mock_serial_ops = {
 	.verdict = dss_mock_verdict,
 	.print_job = dss_mock_print_job,
 	.classify = dss_mock_classify,
+	.may_wait = dss_mock_may_wait,
 };
 
 /**
@@ -597,6 +658,23 @@ static void dss_mock_finished_cb(struct dma_fence *f, struct dma_fence_cb *cb)
 
 	job->finished_error = f->error;
 	atomic_inc(&job->finished_signals);
+}
+
+/**
+ * dss_mock_job_wait_for - make a job wait for another job's value
+ * @job: the consumer, not yet submitted
+ * @producer: the job whose completed run writes the value @job waits for;
+ *	any ring, any context, submitted before or after @job
+ *
+ * A run of @job parks until a run of @producer completed (the value then
+ * stays in memory, across resets); the mock's may_wait op says @job may
+ * wait.
+ */
+void dss_mock_job_wait_for(struct dss_mock_job *job,
+			   struct dss_mock_job *producer)
+{
+	KUNIT_EXPECT_FALSE(job->ctx->mock->test, job->submitted);
+	job->wait_for = producer;
 }
 
 /**
@@ -864,4 +942,27 @@ void dss_mock_fini(struct dss_mock *mock)
 
 	if (!IS_ERR_OR_NULL(mock->dev))
 		root_device_unregister(mock->dev);
+}
+
+/**
+ * dss_mock_free - give a torn-down mock's memory back at once
+ * @mock: the device, after dss_mock_fini()
+ *
+ * For tests that run many mocks one after the other: the mock, its jobs
+ * and contexts are freed now rather than when the test ends.
+ */
+void dss_mock_free(struct dss_mock *mock)
+{
+	struct kunit *test = mock->test;
+	struct dss_mock_job *job, *next_job;
+	struct dss_mock_ctx *ctx, *next_ctx;
+
+	KUNIT_ASSERT_TRUE(test, mock->fini_done);
+	list_for_each_entry_safe(job, next_job, &mock->jobs, link)
+		kunit_kfree(test, job);
+	list_for_each_entry_safe(ctx, next_ctx, &mock->ctxs, link)
+		kunit_kfree(test, ctx);
+	if (test->priv == mock)
+		test->priv = NULL;
+	kunit_kfree(test, mock);
 }

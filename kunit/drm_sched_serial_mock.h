@@ -11,6 +11,11 @@
  *   re-initialised) and takes the job's duration;
  * - a run of a job flagged DSS_MOCK_JOB_HANG never completes, nor does the
  *   first run of a DSS_MOCK_JOB_HANG_ONCE job; only a reset ends it;
+ * - a run of a job that waits (dss_mock_job_wait_for()) parks until its
+ *   producer job completed a run (its value is then in memory, and stays
+ *   there across resets), then takes its duration; a parked run shows no
+ *   progress, does not stall the other rings, and a preemption request
+ *   finds it parked (the right hint is STALLED);
  * - while a shared ring hangs, every other shared ring stalls (its runs do
  *   not progress), as in the simulated PPU; independent rings do not stall
  *   and do not stall others;
@@ -34,16 +39,22 @@
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
+#include <linux/prandom.h>
 #include <linux/spinlock.h>
 #include <drm/drm_sched_serial.h>
 #include <drm/gpu_scheduler.h>
 
-#define DSS_MOCK_MAX_RINGS	4
+#define DSS_MOCK_MAX_RINGS	8
 
 /* Every run of the job hangs until a reset. */
 #define DSS_MOCK_JOB_HANG	BIT(0)
 /* The first run of the job hangs, later runs complete. */
 #define DSS_MOCK_JOB_HANG_ONCE	BIT(1)
+/*
+ * The first run of the job that has started when a reset lands completes
+ * inside that reset, before the drop: it ran to its end just then.
+ */
+#define DSS_MOCK_JOB_LATE	BIT(2)
 
 /* The classify op answers unknown, as a driver without it (default). */
 #define DSS_MOCK_HINTS_NONE	0
@@ -51,6 +62,8 @@
 #define DSS_MOCK_HINTS_RIGHT	1
 /* Every answer is wrong: hung and stalled swapped. */
 #define DSS_MOCK_HINTS_WRONG	2
+/* Every answer is drawn from &dss_mock.hint_rnd: hung, stalled or unknown. */
+#define DSS_MOCK_HINTS_RANDOM	3
 
 /**
  * struct dss_mock_ring_desc - what dss_mock_new() creates a ring from
@@ -144,6 +157,7 @@ struct dss_mock_ring {
  * @tdr_recover_ret: what that call returned
  * @fini_done: dss_mock_fini() ran
  * @hints: what the classify op answers: DSS_MOCK_HINTS_*
+ * @hint_rnd: the draws of DSS_MOCK_HINTS_RANDOM, under @lock
  * @classify_calls: classify op calls
  * @print_len: print_job adds a line of this many characters
  *
@@ -179,6 +193,7 @@ struct dss_mock {
 	int tdr_recover_ret;
 	bool fini_done;
 	int hints;
+	struct rnd_state hint_rnd;
 	atomic_t classify_calls;
 	unsigned int print_len;
 };
@@ -212,6 +227,9 @@ struct dss_mock_ctx {
  * @progress_us: if not 0, a running run shows progress this often
  * @flags: DSS_MOCK_JOB_*
  * @hung_once: the job already hung once, under &dss_mock.lock
+ * @late_done: a reset completed a run of the DSS_MOCK_JOB_LATE job, under
+ *	&dss_mock.lock
+ * @wait_for: the job waits for this job's value (dss_mock_job_wait_for())
  * @submitted: dss_mock_job_submit() ran
  * @finished: the finished fence, a reference of the mock's own (valid after
  *	submission until dss_mock_fini())
@@ -230,6 +248,9 @@ struct dss_mock_ctx {
  * @finished_error: error of the finished fence when it signalled
  * @verdicts: verdicts of drm_sched_serial on the job
  * @verdict: the last verdict
+ * @recoveries_at_start: the domain's recoveries when a run of the job
+ *	first started
+ * @recoveries_at_verdict: the domain's recoveries at the last verdict
  * @freed: free_job ran
  *
  * Allocation managed by the test (the memory lives until the test ends);
@@ -243,6 +264,8 @@ struct dss_mock_job {
 	unsigned int progress_us;
 	unsigned long flags;
 	bool hung_once;
+	bool late_done;
+	struct dss_mock_job *wait_for;
 	bool submitted;
 	struct dma_fence *finished;
 	struct dma_fence *hw_fence;
@@ -259,6 +282,8 @@ struct dss_mock_job {
 	int finished_error;
 	atomic_t verdicts;
 	int verdict;
+	u64 recoveries_at_start;
+	u64 recoveries_at_verdict;
 	bool freed;
 };
 
@@ -268,6 +293,7 @@ struct dss_mock *dss_mock_new(struct kunit *test,
 			      const struct drm_sched_serial_params *params,
 			      unsigned int timeout_ms);
 void dss_mock_fini(struct dss_mock *mock);
+void dss_mock_free(struct dss_mock *mock);
 
 struct dss_mock_ctx *dss_mock_ctx_new(struct dss_mock *mock,
 				      unsigned int ring);
@@ -275,6 +301,8 @@ struct dss_mock_ctx *dss_mock_ctx_new(struct dss_mock *mock,
 struct dss_mock_job *dss_mock_job_new(struct dss_mock_ctx *ctx,
 				      unsigned int duration_us,
 				      unsigned long flags);
+void dss_mock_job_wait_for(struct dss_mock_job *job,
+			   struct dss_mock_job *producer);
 void dss_mock_job_submit(struct dss_mock_job *job);
 bool dss_mock_job_wait_finished(struct dss_mock_job *job,
 				unsigned int timeout_ms);

@@ -27,14 +27,14 @@
 # with no failed case counts as one failure. Exit status 0 only if all passed.
 #
 # Environment: PPU_CACHE (default /var/cache/ppu), PPU_KUNIT_DEBUG (1),
-# PPU_KUNIT_JOBS (2), PPU_KUNIT_TIMEOUT (300 s), PPU_KUNIT_BUILD_DIR (see above).
+# PPU_KUNIT_JOBS (2), PPU_KUNIT_TIMEOUT (600 s), PPU_KUNIT_BUILD_DIR (see above).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 CACHE=${PPU_CACHE:-/var/cache/ppu}
 DEBUG=${PPU_KUNIT_DEBUG:-1}
 JOBS=${PPU_KUNIT_JOBS:-2}
-TIMEOUT=${PPU_KUNIT_TIMEOUT:-300}
+TIMEOUT=${PPU_KUNIT_TIMEOUT:-600}
 HOOK_NAME=ppu_kunit
 KCONFIG_LINE="source \"drivers/gpu/drm/$HOOK_NAME/kunit/Kconfig\""
 MAKEFILE_LINE="obj-\$(CONFIG_PPU_KUNIT_TEST) += $HOOK_NAME/kunit/"
@@ -214,6 +214,10 @@ with open(log_path, errors='replace') as f:
             continue
         if report.search(line):
             pending.append(line.strip())
+        # the scenario explorer's summary and its findings
+        m = re.search(r'explorer: .*', line)
+        if m:
+            print('run-kunit: ' + m.group(0))
 
 if pending:
     failed += 1

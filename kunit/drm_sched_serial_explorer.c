@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * KUnit suite "drm_sched_serial_explorer": seeded random recovery
+ * scenarios against the real library (the mock GPU of
+ * drm_sched_serial_mock.c), checked against the invariants of the
+ * evidence rule. The other suites name scenarios someone imagined; this
+ * one finds the ones nobody did.
+ *
+ * A scenario: 2 to DSS_X_MAX_SHARED shared rings plus an independent one;
+ * at the head of each a job of its own client that is short, long (runs
+ * past the ring timeout, showing progress), hangs, hangs only on its first
+ * run, waits for a value a job of another ring writes, or is late (shows
+ * no progress past its timeout and completes just before the first reset
+ * lands); behind some heads an innocent job; heads submitted in random
+ * order with random gaps; hints none, right, wrong or random (each answer
+ * drawn); serial or group replay.
+ *
+ * Invariants, checked when every job has finished:
+ * - a job that completes when run with its producers (short, long, behind,
+ *   producer, waiter) completes exactly once, without error, is never
+ *   GUILTY or SUSPECT, and its context is never struck or banned;
+ * - a job that hangs on every run ends with an error, GUILTY, and by the
+ *   second recovery that ran after it started (the third if the
+ *   independent ring also hangs: its recovery may come between);
+ * - no fence signals twice (checked by the mock's teardown too), the
+ *   domain never wedges, and the scenario ends within DSS_X_BOUND_MS.
+ *
+ * Module parameters (kernel command line of the UML kernel, e.g. through
+ * kunit.py run --kernel_args): drm_sched_serial_kunit_test.explore_scenarios
+ * (how many, default 50) and drm_sched_serial_kunit_test.explore_seed (the
+ * first seed, 0: fixed seeds 1..N-1 plus one random seed; any other value:
+ * seeds explore_seed .. explore_seed + N - 1). A violation prints the seed
+ * and the scenario; rerun it alone with explore_seed=<seed>
+ * explore_scenarios=1.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/ktime.h>
+#include <linux/moduleparam.h>
+#include <linux/prandom.h>
+#include <linux/random.h>
+#include <linux/seq_file.h>
+
+#include "drm_sched_serial_test.h"
+
+static unsigned int explore_scenarios = 50;
+module_param(explore_scenarios, uint, 0444);
+MODULE_PARM_DESC(explore_scenarios, "Random recovery scenarios the explorer runs (default 50)");
+
+static unsigned long explore_seed;
+module_param(explore_seed, ulong, 0444);
+MODULE_PARM_DESC(explore_seed, "First seed; 0: fixed seeds plus one random seed");
+
+#define DSS_X_MAX_SHARED	(DSS_MOCK_MAX_RINGS - 1)
+/* Everything of a scenario is over by then. */
+#define DSS_X_BOUND_MS		20000
+#define DSS_X_LONG_US		((JOB_TIMEOUT_MS * 3 / 2) * USEC_PER_MSEC)
+
+enum dss_x_kind {
+	X_NONE,
+	X_SHORT,
+	X_LONG,
+	X_HANG,
+	X_HANG_ONCE,
+	X_WAIT,
+	X_LATE,
+	X_KINDS
+};
+
+static const char * const dss_x_kind_names[X_KINDS] = {
+	"-", "short", "long", "hang", "hang-once", "wait", "late",
+};
+
+/* A ring of a scenario: its head, the producer a waiting head waits for. */
+struct dss_x_ring {
+	enum dss_x_kind head;
+	bool behind;
+	int producer_ring;
+	unsigned int gap_ms;
+};
+
+struct dss_x_scenario {
+	u64 seed;
+	unsigned int nr_rings;	/* the last one is independent */
+	int hints;
+	enum drm_sched_serial_probe_strategy strategy;
+	unsigned int order[DSS_MOCK_MAX_RINGS];
+	struct dss_x_ring r[DSS_MOCK_MAX_RINGS];
+};
+
+/* What ran on a ring of a scenario. */
+struct dss_x_jobs {
+	struct dss_mock_ctx *head_ctx, *behind_ctx, *producer_ctx;
+	struct dss_mock_job *head, *behind, *producer;
+};
+
+static const char * const dss_x_ring_names[DSS_MOCK_MAX_RINGS] = {
+	"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7",
+};
+
+static unsigned int dss_x_rand(struct rnd_state *st, unsigned int n)
+{
+	return prandom_u32_state(st) % n;
+}
+
+static void dss_x_generate(struct dss_x_scenario *s, u64 seed)
+{
+	/* head kinds, weighted: short and hangs more often */
+	static const enum dss_x_kind shared_kinds[] = {
+		X_NONE, X_SHORT, X_SHORT, X_LONG, X_HANG, X_HANG, X_HANG_ONCE,
+		X_WAIT, X_WAIT, X_LATE,
+	};
+	static const enum dss_x_kind independent_kinds[] = {
+		X_NONE, X_SHORT, X_HANG, X_LATE,
+	};
+	unsigned int nr_shared, i, j;
+	struct rnd_state st;
+
+	memset(s, 0, sizeof(*s));
+	s->seed = seed;
+	prandom_seed_state(&st, seed);
+	nr_shared = 2 + dss_x_rand(&st, DSS_X_MAX_SHARED - 1);
+	s->nr_rings = nr_shared + 1;
+	s->hints = dss_x_rand(&st, 4);
+	s->strategy = dss_x_rand(&st, 2) ? DRM_SCHED_SERIAL_PROBE_GROUP :
+					   DRM_SCHED_SERIAL_PROBE_SERIAL;
+	for (i = 0; i < s->nr_rings; i++) {
+		struct dss_x_ring *r = &s->r[i];
+
+		if (i < nr_shared)
+			r->head = shared_kinds[dss_x_rand(&st,
+							  ARRAY_SIZE(shared_kinds))];
+		else
+			r->head = independent_kinds[dss_x_rand(&st,
+							       ARRAY_SIZE(independent_kinds))];
+		r->behind = r->head != X_NONE && dss_x_rand(&st, 2);
+		r->producer_ring = -1;
+		/* every job is submitted before a head can time out */
+		r->gap_ms = dss_x_rand(&st, 4) ? dss_x_rand(&st, 15) : 0;
+		s->order[i] = i;
+	}
+	/* A waiter's producer goes on another shared ring whose head waits not. */
+	for (i = 0; i < nr_shared; i++) {
+		unsigned int tries;
+
+		if (s->r[i].head != X_WAIT)
+			continue;
+		for (tries = 0; tries < 8; tries++) {
+			j = dss_x_rand(&st, nr_shared);
+			if (j != i && s->r[j].head != X_WAIT)
+				break;
+		}
+		if (tries == 8)
+			s->r[i].head = X_SHORT;
+		else
+			s->r[i].producer_ring = j;
+	}
+	/* submission order: a random permutation */
+	for (i = s->nr_rings - 1; i > 0; i--) {
+		unsigned int t;
+
+		j = dss_x_rand(&st, i + 1);
+		t = s->order[i];
+		s->order[i] = s->order[j];
+		s->order[j] = t;
+	}
+}
+
+static void dss_x_print(struct kunit *test, const struct dss_x_scenario *s)
+{
+	static const char * const hints[] = { "none", "right", "wrong",
+					      "random" };
+	unsigned int i, k, pos[DSS_MOCK_MAX_RINGS] = {};
+
+	for (k = 0; k < s->nr_rings; k++)
+		pos[s->order[k]] = k;
+	kunit_err(test, "explorer: seed %llu: %u rings (last independent), hints %s, %s replay; rerun with explore_seed=%llu explore_scenarios=1\n",
+		  s->seed, s->nr_rings, hints[s->hints],
+		  s->strategy == DRM_SCHED_SERIAL_PROBE_GROUP ? "group" : "serial",
+		  s->seed);
+	for (i = 0; i < s->nr_rings; i++) {
+		const struct dss_x_ring *r = &s->r[i];
+
+		kunit_err(test, "explorer:   %s: head %s%s%s, gap %u ms, submitted as head %u%s\n",
+			  dss_x_ring_names[i], dss_x_kind_names[r->head],
+			  r->producer_ring >= 0 ? " for a producer on " : "",
+			  r->producer_ring >= 0 ? dss_x_ring_names[r->producer_ring] : "",
+			  r->gap_ms, pos[i], r->behind ? ", a job behind" : "");
+	}
+}
+
+/* What the domain says of itself, its last recovery's timeline included. */
+static void dss_x_print_domain(struct kunit *test, struct dss_mock *mock)
+{
+	const struct drm_sched_serial_stats *st = &mock->domain.stats;
+	struct seq_file m = { .size = 4 * PAGE_SIZE };
+	char *line, *next;
+
+	kunit_err(test, "explorer:   recoveries %llu, resets %llu, probes %llu, guilty %llu, suspects %llu, innocent %llu, fallbacks %llu, false timeouts %llu\n",
+		  st->recoveries, st->resets, st->probes, st->guilty,
+		  st->suspects, st->innocent, st->fallbacks,
+		  st->false_timeouts);
+	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
+	if (!m.buf)
+		return;
+	drm_sched_serial_show(&mock->domain, &m);
+	m.buf[min(m.count, m.size - 1)] = '\0';
+	for (line = m.buf; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		kunit_err(test, "explorer:   | %s\n", line);
+	}
+	kunit_kfree(test, m.buf);
+}
+
+struct dss_x_check {
+	struct kunit *test;
+	const struct dss_x_scenario *s;
+	unsigned int violations;
+};
+
+static void dss_x_violation(struct dss_x_check *c, const char *what,
+			    const char *ring)
+{
+	if (!c->violations)
+		dss_x_print(c->test, c->s);
+	c->violations++;
+	kunit_err(c->test, "explorer: seed %llu: %s: %s\n", c->s->seed, ring,
+		  what);
+}
+
+/* @job should have completed once and nobody should have paid for it. */
+static void dss_x_check_innocent(struct dss_x_check *c, const char *ring,
+				 struct dss_mock_job *job,
+				 struct dss_mock_ctx *ctx)
+{
+	if (!job)
+		return;
+	if (atomic_read(&job->finished_signals) != 1)
+		dss_x_violation(c, "an innocent job did not finish once", ring);
+	else if (job->finished_error)
+		dss_x_violation(c, "an innocent job ended with an error", ring);
+	if (atomic_read(&job->completions) != 1)
+		dss_x_violation(c, "an innocent job did not complete exactly once",
+				ring);
+	if (job->verdict == DRM_SCHED_SERIAL_GUILTY ||
+	    job->verdict == DRM_SCHED_SERIAL_SUSPECT)
+		dss_x_violation(c, "an innocent job was convicted", ring);
+	if (atomic_read(&ctx->serial.guilty) ||
+	    atomic_read(&ctx->serial.suspect) ||
+	    atomic_read(&ctx->serial.banned))
+		dss_x_violation(c, "an innocent client was struck or banned",
+				ring);
+}
+
+/* Run scenario @s; return its violations. */
+static unsigned int dss_x_run(struct kunit *test, const struct dss_x_scenario *s)
+{
+	struct dss_mock_ring_desc descs[DSS_MOCK_MAX_RINGS] = {};
+	struct dss_x_jobs jobs[DSS_MOCK_MAX_RINGS] = {};
+	struct dss_x_check c = { .test = test, .s = s };
+	struct drm_sched_serial_params p;
+	unsigned long deadline;
+	struct dss_mock *mock;
+	unsigned int i, k, max_recoveries;
+
+	max_recoveries = 2 + (s->r[s->nr_rings - 1].head == X_HANG);
+	for (i = 0; i < s->nr_rings; i++) {
+		descs[i].name = dss_x_ring_names[i];
+		descs[i].independent = i == s->nr_rings - 1;
+		if (descs[i].independent)
+			descs[i].timeout_ms = SDMA_TIMEOUT_MS;
+	}
+	test_params(&p);
+	p.probe_strategy = s->strategy;
+	/* room for a recovery that replays every head in its own window */
+	p.budget_ms = 2 * s->nr_rings * JOB_TIMEOUT_MS;
+	p.max_resets = s->nr_rings + 2;
+	/* bans would cancel later work of a struck client: none here */
+	p.ban_suspect = 0;
+	mock = dss_mock_new(test, descs, s->nr_rings, &p, JOB_TIMEOUT_MS);
+	mock->hints = s->hints;
+	prandom_seed_state(&mock->hint_rnd, s->seed);
+
+	/* every job first (a producer may be submitted after its waiter) */
+	for (i = 0; i < s->nr_rings; i++) {
+		const struct dss_x_ring *r = &s->r[i];
+		struct dss_x_jobs *j = &jobs[i];
+		unsigned long flags = 0;
+		unsigned int us = SHORT_US;
+
+		if (r->head == X_NONE)
+			continue;
+		if (r->head == X_HANG)
+			flags = DSS_MOCK_JOB_HANG;
+		else if (r->head == X_HANG_ONCE)
+			flags = DSS_MOCK_JOB_HANG_ONCE;
+		else if (r->head == X_LONG)
+			us = DSS_X_LONG_US;
+		else if (r->head == X_LATE)
+			flags = DSS_MOCK_JOB_LATE;
+		if (r->head == X_LATE)
+			us = 2 * DSS_X_LONG_US;
+		j->head_ctx = dss_mock_ctx_new(mock, i);
+		j->head = dss_mock_job_new(j->head_ctx, us, flags);
+		if (r->head == X_LONG)
+			j->head->progress_us = SHORT_US;
+		if (r->behind) {
+			j->behind_ctx = dss_mock_ctx_new(mock, i);
+			j->behind = dss_mock_job_new(j->behind_ctx, SHORT_US, 0);
+		}
+	}
+	for (i = 0; i < s->nr_rings; i++) {
+		int pr = s->r[i].producer_ring;
+
+		if (pr < 0)
+			continue;
+		/* behind the producer ring's head, or its head if it has none */
+		jobs[i].producer_ctx = dss_mock_ctx_new(mock, pr);
+		jobs[i].producer = dss_mock_job_new(jobs[i].producer_ctx,
+						    SHORT_US, 0);
+		dss_mock_job_wait_for(jobs[i].head, jobs[i].producer);
+	}
+	/* heads in random order with random gaps, then the rest */
+	for (k = 0; k < s->nr_rings; k++) {
+		i = s->order[k];
+		if (!jobs[i].head)
+			continue;
+		if (s->r[i].gap_ms)
+			msleep(s->r[i].gap_ms);
+		dss_mock_job_submit(jobs[i].head);
+	}
+	for (i = 0; i < s->nr_rings; i++) {
+		if (jobs[i].behind)
+			dss_mock_job_submit(jobs[i].behind);
+		if (jobs[i].producer)
+			dss_mock_job_submit(jobs[i].producer);
+	}
+
+	deadline = jiffies + msecs_to_jiffies(DSS_X_BOUND_MS);
+	for (i = 0; i < s->nr_rings; i++) {
+		struct dss_mock_job *all[] = {
+			jobs[i].head, jobs[i].behind, jobs[i].producer,
+		};
+
+		for (k = 0; k < ARRAY_SIZE(all); k++) {
+			long left = (long)(deadline - jiffies);
+
+			if (all[k] && !dss_mock_job_wait_finished(all[k],
+								  max(left, 1L) *
+								  1000 / HZ))
+				dss_x_violation(&c, "a job did not end within the bound",
+						dss_x_ring_names[i]);
+		}
+	}
+	sync_recovery(mock);
+
+	for (i = 0; i < s->nr_rings; i++) {
+		const char *name = dss_x_ring_names[i];
+		struct dss_x_jobs *j = &jobs[i];
+
+		switch (s->r[i].head) {
+		case X_SHORT:
+		case X_LONG:
+		case X_WAIT:
+		case X_LATE:
+			dss_x_check_innocent(&c, name, j->head, j->head_ctx);
+			break;
+		case X_HANG:
+			if (atomic_read(&j->head->finished_signals) != 1)
+				break;
+			if (!j->head->finished_error)
+				dss_x_violation(&c, "a hang ended without an error",
+						name);
+			if (j->head->verdict != DRM_SCHED_SERIAL_GUILTY)
+				dss_x_violation(&c, "a hang was not convicted",
+						name);
+			else if (j->head->recoveries_at_verdict -
+				 j->head->recoveries_at_start > max_recoveries)
+				dss_x_violation(&c, "a hang took more than two recoveries",
+						name);
+			break;
+		default:
+			break;
+		}
+		dss_x_check_innocent(&c, name, j->behind, j->behind_ctx);
+		if (j->producer)
+			dss_x_check_innocent(&c, dss_x_ring_names[s->r[i].producer_ring],
+					     j->producer, j->producer_ctx);
+	}
+	if (mock->domain.stats.wedges)
+		dss_x_violation(&c, "the domain wedged", "domain");
+	if (atomic_read(&mock->double_signals))
+		dss_x_violation(&c, "a fence signalled twice", "domain");
+	if (c.violations)
+		dss_x_print_domain(test, mock);
+
+	dss_mock_fini(mock);
+	dss_mock_free(mock);
+	return c.violations;
+}
+
+static void explorer_random_scenarios(struct kunit *test)
+{
+	unsigned int n = explore_scenarios, i, violations = 0, failed = 0;
+	u64 first = explore_seed, random_seed = 0;
+	struct dss_x_scenario *s;
+	ktime_t t0 = ktime_get();
+
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	if (!first && n) {
+		random_seed = get_random_u32() | ((u64)1 << 32);
+		kunit_info(test, "explorer: random seed %llu\n", random_seed);
+	}
+	for (i = 0; i < n; i++) {
+		u64 seed;
+		unsigned int v;
+
+		if (first)
+			seed = first + i;
+		else
+			seed = i == n - 1 ? random_seed : i + 1;
+		dss_x_generate(s, seed);
+		v = dss_x_run(test, s);
+		violations += v;
+		failed += !!v;
+	}
+	kunit_info(test, "explorer: %u scenarios, %u violations in %u, %lld ms\n",
+		   n, violations, failed,
+		   ktime_ms_delta(ktime_get(), t0));
+	KUNIT_EXPECT_EQ(test, violations, 0);
+}
+
+static struct kunit_case drm_sched_serial_explorer_cases[] = {
+	KUNIT_CASE(explorer_random_scenarios),
+	{}
+};
+
+static struct kunit_suite drm_sched_serial_explorer_suite = {
+	.name = "drm_sched_serial_explorer",
+	.init = dss_test_init,
+	.exit = dss_test_exit,
+	.test_cases = drm_sched_serial_explorer_cases,
+};
+
+kunit_test_suite(drm_sched_serial_explorer_suite);

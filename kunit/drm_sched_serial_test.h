@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * What the drm_sched_serial KUnit suites share: the mock GPU with rings
+ *   0 gfx, 1 compute0, 2 compute1 (shared: a hang stalls all three),
+ *   3 sdma (independent),
+ * one scheduler each, in one reset domain, and small helpers. Short
+ * timeouts keep the suites fast: jobs time out after JOB_TIMEOUT_MS
+ * (SDMA_TIMEOUT_MS on sdma), replays after PROBE_MS.
+ */
+#ifndef _DRM_SCHED_SERIAL_TEST_H_
+#define _DRM_SCHED_SERIAL_TEST_H_
+
+#include <kunit/test.h>
+#include <linux/jiffies.h>
+
+#include "drm_sched_serial_mock.h"
+
+#define GFX		0
+#define COMPUTE0	1
+#define COMPUTE1	2
+#define SDMA		3
+#define SHARED_RINGS	(BIT(GFX) | BIT(COMPUTE0) | BIT(COMPUTE1))
+
+#define JOB_TIMEOUT_MS	150
+#define SDMA_TIMEOUT_MS	(JOB_TIMEOUT_MS * 2 / 3)
+#define PROBE_MS	50
+/* Bound for anything a recovery should have done by then. */
+#define WAIT_MS		2000
+/* A short job and one that is still running when a reset lands. */
+#define SHORT_US	(10 * USEC_PER_MSEC)
+#define HEAD_US		(20 * USEC_PER_MSEC)
+
+static const struct dss_mock_ring_desc test_rings[] __maybe_unused = {
+	[GFX] = { .name = "gfx" },
+	[COMPUTE0] = { .name = "compute0" },
+	[COMPUTE1] = { .name = "compute1" },
+	/* DMA engines get a shorter timeout, as in real drivers. */
+	[SDMA] = { .name = "sdma", .independent = true,
+		   .timeout_ms = SDMA_TIMEOUT_MS },
+};
+
+static inline void test_params(struct drm_sched_serial_params *p)
+{
+	drm_sched_serial_default_params(p);
+	p->probe_timeout_ms = PROBE_MS;
+	p->budget_ms = 1000;
+}
+
+static inline struct dss_mock *
+test_mock(struct kunit *test, const struct drm_sched_serial_params *p)
+{
+	return dss_mock_new(test, test_rings, ARRAY_SIZE(test_rings), p,
+			    JOB_TIMEOUT_MS);
+}
+
+static inline struct dss_mock_job *
+submit(struct dss_mock_ctx *ctx, unsigned int duration_us, unsigned long flags)
+{
+	struct dss_mock_job *job = dss_mock_job_new(ctx, duration_us, flags);
+
+	dss_mock_job_submit(job);
+	return job;
+}
+
+/*
+ * Let the held timeout handler go once every ring of @rings timed out:
+ * one recovery sees them all as timed out. dss_mock_hold_timeouts() must
+ * have been called before the jobs were submitted.
+ */
+static inline bool time_out_together(struct dss_mock *mock, unsigned long rings)
+{
+	return dss_mock_release_timeouts(mock, rings, WAIT_MS);
+}
+
+/* Wait until no recovery runs, so the domain's counters are final. */
+static inline void sync_recovery(struct dss_mock *mock)
+{
+	mutex_lock(&mock->domain.lock);
+	mutex_unlock(&mock->domain.lock);
+}
+
+/* @job finishes, its finished fence signals once, with @error. */
+static inline void expect_finished(struct kunit *test,
+				   struct dss_mock_job *job, int error)
+{
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(job, WAIT_MS));
+	KUNIT_EXPECT_EQ(test, atomic_read(&job->finished_signals), 1);
+	KUNIT_EXPECT_EQ(test, job->finished_error, error);
+	KUNIT_EXPECT_EQ(test, job->finished->error, error);
+}
+
+static inline int dss_test_init(struct kunit *test)
+{
+	test->priv = NULL;
+	return 0;
+}
+
+static inline void dss_test_exit(struct kunit *test)
+{
+	if (test->priv)
+		dss_mock_fini(test->priv);
+}
+
+#endif /* _DRM_SCHED_SERIAL_TEST_H_ */

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * KUnit suite "drm_sched_serial_wait": heads that wait for work of another
+ * ring (the may_wait op; in the mock a job that waits for a producer job's
+ * value, dss_mock_job_wait_for()). Such a head cannot complete alone: a
+ * replay that does not run its producer proves nothing about it. Each case
+ * runs with no, right and wrong hints and with both probe strategies.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/string.h>
+
+#include "drm_sched_serial_test.h"
+
+struct wait_case {
+	int hints;
+	enum drm_sched_serial_probe_strategy strategy;
+	const char *name;
+};
+
+static const struct wait_case wait_cases[] = {
+	{ DSS_MOCK_HINTS_NONE, DRM_SCHED_SERIAL_PROBE_SERIAL, "serial, no hints" },
+	{ DSS_MOCK_HINTS_RIGHT, DRM_SCHED_SERIAL_PROBE_SERIAL, "serial, right hints" },
+	{ DSS_MOCK_HINTS_WRONG, DRM_SCHED_SERIAL_PROBE_SERIAL, "serial, wrong hints" },
+	{ DSS_MOCK_HINTS_NONE, DRM_SCHED_SERIAL_PROBE_GROUP, "group, no hints" },
+	{ DSS_MOCK_HINTS_RIGHT, DRM_SCHED_SERIAL_PROBE_GROUP, "group, right hints" },
+	{ DSS_MOCK_HINTS_WRONG, DRM_SCHED_SERIAL_PROBE_GROUP, "group, wrong hints" },
+};
+
+static void wait_case_desc(const struct wait_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(wait_case, wait_cases, wait_case_desc);
+
+static struct dss_mock *wait_mock(struct kunit *test)
+{
+	const struct wait_case *c = test->param_value;
+	struct drm_sched_serial_params p;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	p.probe_strategy = c->strategy;
+	mock = test_mock(test, &p);
+	mock->hints = c->hints;
+	return mock;
+}
+
+/* A job of @ctx that waits for @producer's value, submitted. */
+static struct dss_mock_job *submit_waiter(struct dss_mock_ctx *ctx,
+					  struct dss_mock_job *producer)
+{
+	struct dss_mock_job *job = dss_mock_job_new(ctx, SHORT_US, 0);
+
+	dss_mock_job_wait_for(job, producer);
+	dss_mock_job_submit(job);
+	return job;
+}
+
+/* @ctx was neither convicted nor struck nor banned. */
+static void expect_unstruck(struct kunit *test, struct dss_mock_ctx *ctx)
+{
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->serial.guilty), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->serial.suspect), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->serial.banned), 0);
+}
+
+/*
+ * Issue 17: a consumer at the head of gfx waits for a value that its
+ * producer, queued on compute0 behind a real hang, writes. Both rings time
+ * out together. The hang is guilty; the consumer, whose replay cannot
+ * complete while its producer is held up, is not convicted, whatever the
+ * hints or the strategy: once the producer ran after the reset, the
+ * consumer completes, once.
+ */
+static void wait_consumer_behind_hang_not_convicted(struct kunit *test)
+{
+	struct dss_mock_ctx *cons_ctx, *prod_ctx, *evil;
+	struct dss_mock_job *bad, *producer, *consumer;
+	struct dss_mock *mock = wait_mock(test);
+
+	cons_ctx = dss_mock_ctx_new(mock, GFX);
+	prod_ctx = dss_mock_ctx_new(mock, COMPUTE0);
+	evil = dss_mock_ctx_new(mock, COMPUTE0);
+
+	dss_mock_hold_timeouts(mock);
+	/* the consumer parks first: a hang stalls the shared rings */
+	producer = dss_mock_job_new(prod_ctx, SHORT_US, 0);
+	consumer = submit_waiter(cons_ctx, producer);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(consumer, WAIT_MS));
+	bad = submit(evil, 0, DSS_MOCK_JOB_HANG);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	dss_mock_job_submit(producer);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+
+	expect_finished(test, bad, -ETIME);
+	expect_finished(test, producer, 0);
+	expect_finished(test, consumer, 0);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_EQ(test, atomic_read(&consumer->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&producer->completions), 1);
+	KUNIT_EXPECT_NE(test, consumer->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_NE(test, consumer->verdict, DRM_SCHED_SERIAL_SUSPECT);
+	expect_unstruck(test, cons_ctx);
+	expect_unstruck(test, prod_ctx);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
+}
+
+/*
+ * Issue 17: the producer is the head of compute0 and runs long, showing
+ * progress; the consumer at the head of gfx waits for it and its ring
+ * times out, nothing hangs. Nobody is convicted or struck: the consumer
+ * completes once after its producer, the producer completes.
+ */
+#define PRODUCER_US	((JOB_TIMEOUT_MS + JOB_TIMEOUT_MS / 2) * USEC_PER_MSEC)
+static void wait_for_long_producer_convicts_nobody(struct kunit *test)
+{
+	struct dss_mock_job *producer, *consumer;
+	struct dss_mock_ctx *cons_ctx, *prod_ctx;
+	struct dss_mock *mock = wait_mock(test);
+
+	cons_ctx = dss_mock_ctx_new(mock, GFX);
+	prod_ctx = dss_mock_ctx_new(mock, COMPUTE0);
+
+	producer = dss_mock_job_new(prod_ctx, PRODUCER_US, 0);
+	producer->progress_us = SHORT_US;
+	consumer = submit_waiter(cons_ctx, producer);
+	dss_mock_job_submit(producer);
+
+	expect_finished(test, producer, 0);
+	expect_finished(test, consumer, 0);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&consumer->completions), 1);
+	KUNIT_EXPECT_NE(test, consumer->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_NE(test, consumer->verdict, DRM_SCHED_SERIAL_SUSPECT);
+	KUNIT_EXPECT_NE(test, producer->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_NE(test, producer->verdict, DRM_SCHED_SERIAL_SUSPECT);
+	expect_unstruck(test, cons_ctx);
+	expect_unstruck(test, prod_ctx);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 0);
+}
+
+/*
+ * Issue 17: two clients deadlock, each head waiting for a value the
+ * other's second job would write (A on gfx, B on compute0). A third
+ * client's job is queued behind A on gfx, and another one's runs on
+ * compute1. The recovery ends (the deadlocked heads wait through
+ * recovery after recovery: suspect, until their contexts are banned and
+ * their jobs cancelled), and the third clients are neither convicted,
+ * struck nor cancelled: their jobs complete once.
+ */
+static void wait_deadlock_spares_third_client(struct kunit *test)
+{
+	struct dss_mock_ctx *a, *b, *c, *d;
+	struct dss_mock_job *a1, *a2, *b1, *b2, *cj, *dj;
+	struct dss_mock *mock = wait_mock(test);
+
+	a = dss_mock_ctx_new(mock, GFX);
+	b = dss_mock_ctx_new(mock, COMPUTE0);
+	c = dss_mock_ctx_new(mock, GFX);
+	d = dss_mock_ctx_new(mock, COMPUTE1);
+
+	a1 = dss_mock_job_new(a, SHORT_US, 0);
+	a2 = dss_mock_job_new(a, SHORT_US, 0);
+	b1 = dss_mock_job_new(b, SHORT_US, 0);
+	b2 = dss_mock_job_new(b, SHORT_US, 0);
+	dss_mock_job_wait_for(a1, b2);
+	dss_mock_job_wait_for(b1, a2);
+	dss_mock_job_submit(a1);
+	dss_mock_job_submit(a2);
+	dss_mock_job_submit(b1);
+	dss_mock_job_submit(b2);
+	cj = submit(c, SHORT_US, 0);
+	dj = submit(d, HEAD_US, 0);
+
+	/* until the deadlocked clients are banned: a few recoveries */
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(cj, 5 * WAIT_MS));
+	expect_finished(test, cj, 0);
+	expect_finished(test, dj, 0);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(a1, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(b1, WAIT_MS));
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&cj->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&dj->completions), 1);
+	expect_unstruck(test, c);
+	expect_unstruck(test, d);
+}
+
+static struct kunit_case drm_sched_serial_wait_cases[] = {
+	KUNIT_CASE_PARAM(wait_consumer_behind_hang_not_convicted,
+			 wait_case_gen_params),
+	KUNIT_CASE_PARAM(wait_for_long_producer_convicts_nobody,
+			 wait_case_gen_params),
+	KUNIT_CASE_PARAM(wait_deadlock_spares_third_client,
+			 wait_case_gen_params),
+	{}
+};
+
+static struct kunit_suite drm_sched_serial_wait_suite = {
+	.name = "drm_sched_serial_wait",
+	.init = dss_test_init,
+	.exit = dss_test_exit,
+	.test_cases = drm_sched_serial_wait_cases,
+};
+
+kunit_test_suite(drm_sched_serial_wait_suite);
