@@ -32,9 +32,9 @@
  * @dump: devcoredump text of a guilty head, preallocated: it is written
  *	inside the recovery, where nothing may allocate, and published after
  * @dump_len: bytes of @dump to publish, 0 for none
- * @wait_snap: per ring of the domain, the id of the newest job that would
- *	still run when this ring's head was first left undecided as a waiter
- *	(0: none); kept across recoveries while the same head is retried
+ * @wait_snap: per ring of the domain, the id of the newest job submitted
+ *	(armed) when this ring's head was first left undecided as a waiter;
+ *	kept across recoveries while the same head is retried
  */
 struct drm_sched_serial_cand {
 	struct drm_sched_job *head;

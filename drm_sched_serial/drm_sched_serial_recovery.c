@@ -460,35 +460,57 @@ static bool dss_job_to_run(struct drm_sched_serial_domain *d,
 
 /*
  * Is a window of ring @self's head fair to a job that may wait for work of
- * another ring? Only if nothing that could write what it waits for was
- * still to run: no other ring holds a job that will still run. When the
- * last recovery left the same head undecided as a waiter, only the jobs
- * that were there then count (@c->wait_snap): the head has waited through
- * its whole timeout again after every one of them ran.
+ * another ring? Never in the first recovery that sees it: what it waits
+ * for may be in no pending list yet (queued in its entity while the
+ * schedulers are stopped, or submitted a moment later). When the last
+ * recovery left the same head undecided as a waiter, it recorded every
+ * job submitted by then (@c->wait_snap); the window is fair once none of
+ * those will still run: the head waited through its whole timeout again
+ * after every one of them ran.
  */
 static bool dss_wait_fair(struct drm_sched_serial_domain *d, unsigned int self)
 {
 	const struct drm_sched_serial_cand *c = &d->cands[self];
 	unsigned int i;
 
+	if (!c->wait_retry)
+		return false;
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_job *job;
 
 		if (i == self)
 			continue;
 		list_for_each_entry(job, &d->rings[i]->sched->pending_list, list)
-			if (dss_job_to_run(d, job) &&
-			    (!c->wait_retry || job->id <= c->wait_snap[i]))
+			if (dss_job_to_run(d, job) && job->id <= c->wait_snap[i])
 				return false;
 	}
 	return true;
 }
 
 /*
+ * Did this recovery settle a head other than ring @self's: convict it, or
+ * see its replay complete? Then what held a waiter up may have changed.
+ */
+static bool dss_settled_other(struct drm_sched_serial_domain *d,
+			      unsigned int self)
+{
+	unsigned int j;
+
+	for (j = 0; j < d->nr_rings; j++)
+		if (j != self && d->cands[j].head && d->cands[j].decided &&
+		    d->cands[j].verdict != DRM_SCHED_SERIAL_SUSPECT)
+			return true;
+	return false;
+}
+
+/*
  * Ring @i's head may wait and no window was fair to it: undecided, replayed
- * first next time. The first time, remember what was still to run; a head
- * left so in two recoveries in a row waits on and on while everything that
- * was pending ran: suspect, like a hang that does not reproduce.
+ * first next time. The first time, remember every job submitted so far
+ * (dss_wait_fair()). Left so again by a recovery that settled no other
+ * head, it waits on and on while nothing that held it up moves (a
+ * deadlock between waiters): suspect, like a hang that does not
+ * reproduce. Left so again by a recovery that did settle one (it convicted
+ * the hang its producer was queued behind), it starts over.
  */
 static void dss_leave_waiting(struct drm_sched_serial_domain *d, unsigned int i)
 {
@@ -498,19 +520,10 @@ static void dss_leave_waiting(struct drm_sched_serial_domain *d, unsigned int i)
 
 	dss_leave_undecided(ring, c);
 	ring->retry_wait = true;
-	if (!c->wait_retry) {
+	if (!c->wait_retry || dss_settled_other(d, i)) {
 		ring->retry_waits = 1;
-		for (j = 0; j < d->nr_rings; j++) {
-			struct drm_sched_job *job;
-
-			c->wait_snap[j] = 0;
-			list_for_each_entry(job, &d->rings[j]->sched->pending_list,
-					    list)
-				if (j != i && dss_job_to_run(d, job))
-					c->wait_snap[j] = max_t(u64,
-								c->wait_snap[j],
-								job->id);
-		}
+		for (j = 0; j < d->nr_rings; j++)
+			c->wait_snap[j] = dss_sched_last_job_id(d->rings[j]->sched);
 		return;
 	}
 	if (++ring->retry_waits >= 2)
@@ -571,23 +584,20 @@ static bool dss_hung_alone(struct drm_sched_serial_domain *d, unsigned int i,
  * Mark the timed-out shared heads that were alone: no other shared ring
  * had a head when the rings stopped. Anything that could have stalled them
  * would still be there, as a hang ends only with a reset. A head that may
- * wait was alone only if no ring at all had a head: nothing it could wait
- * for was left to run.
+ * wait is never alone: what it waits for may be queued where no pending
+ * list shows it (dss_wait_fair()).
  */
 static void dss_find_alone(struct drm_sched_serial_domain *d)
 {
-	unsigned int i, shared = 0, all = 0;
+	unsigned int i, shared = 0;
 
-	for (i = 0; i < d->nr_rings; i++) {
+	for (i = 0; i < d->nr_rings; i++)
 		shared += d->cands[i].head && !d->rings[i]->independent;
-		all += !!d->cands[i].head;
-	}
-	/* A head that may wait also needed every independent ring idle. */
 	for (i = 0; i < d->nr_rings; i++)
 		d->cands[i].alone = shared == 1 && d->cands[i].head &&
 				    d->cands[i].timed_out &&
 				    !d->rings[i]->independent &&
-				    (!d->cands[i].may_wait || all == 1);
+				    !d->cands[i].may_wait;
 }
 
 /* @c's replay ran to its end (if @done): innocent, see dss_settle(). */
@@ -767,9 +777,9 @@ static void dss_leave_rest_undecided(struct drm_sched_serial_domain *d,
 
 /*
  * Should position @j of the order be replayed in @pass? Pass 0 replays
- * every head; pass 1 the waiters (dss_hung_alone()) again, each only if a
- * replay completed since its first window: what it waits for may have been
- * written since. A head that did not time out only stalled behind the
+ * every head (but a waiter's first, see dss_arbitrate()); pass 1 the
+ * waiters (dss_hung_alone()) again, each only if a replay completed since
+ * its first window: what it waits for may have been written since. A head that did not time out only stalled behind the
  * hang: it is replayed only while no guilty job was found, so a
  * legitimately long job there is not put at risk.
  */
@@ -820,6 +830,17 @@ static bool dss_arbitrate(struct drm_sched_serial_domain *d,
 
 			if (!dss_replay_in_pass(d, &a, j, pass))
 				continue;
+			/*
+			 * No window of the first recovery is fair to a head
+			 * that may wait (dss_wait_fair()): a replay could not
+			 * convict it and would cost a window and a reset. It
+			 * waits on after the restart, with what it waits for.
+			 */
+			if (c->may_wait && !c->wait_retry) {
+				c->waiting = true;
+				c->wait_mark = UINT_MAX;
+				continue;
+			}
 
 			/*
 			 * A retried head (see dss_order()) gets a budget of
