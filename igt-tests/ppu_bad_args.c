@@ -319,7 +319,7 @@ static void test_submit_stream(void)
 		expect_stream_err(dw, 1, EINVAL, "unknown opcode 0x7f");
 	}
 	{
-		uint32_t dw[] = { DRM_PPU_CMD(DRM_PPU_OP_HANG + 1, 0) };
+		uint32_t dw[] = { DRM_PPU_CMD(DRM_PPU_OP_WAIT + 1, 0) };
 		expect_stream_err(dw, 1, EINVAL, "first unknown opcode");
 	}
 	{

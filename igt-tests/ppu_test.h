@@ -221,6 +221,18 @@ static inline void ppu_cs_hang_once(struct ppu_cs *cs, uint32_t bo_index, uint32
 	ppu_cs_emit(cs, offset);
 }
 
+/*
+ * wait until the dword at @offset of BO @bo_index is >= @value (unsigned):
+ * work of another ring released through memory
+ */
+static inline void ppu_cs_wait(struct ppu_cs *cs, uint32_t bo_index, uint32_t offset, uint32_t value)
+{
+	ppu_cs_emit(cs, DRM_PPU_CMD(DRM_PPU_OP_WAIT, 3));
+	ppu_cs_emit(cs, bo_index);
+	ppu_cs_emit(cs, offset);
+	ppu_cs_emit(cs, value);
+}
+
 /* a fresh command BO holding @cs at byte @offset; returns its handle */
 static inline uint32_t ppu_cs_to_bo(int fd, const struct ppu_cs *cs, uint32_t offset, uint64_t bo_size)
 {

@@ -14,9 +14,10 @@
 #include "../ppu_drv/ppu_cs.h"
 
 #define NOP		DRM_PPU_CMD(DRM_PPU_OP_NOP, 0)
-#define WRITE		DRM_PPU_CMD(DRM_PPU_OP_WRITE, 3)
+#define CMD_WRITE	DRM_PPU_CMD(DRM_PPU_OP_WRITE, 3)
 #define DELAY		DRM_PPU_CMD(DRM_PPU_OP_DELAY, 1)
 #define HANG		DRM_PPU_CMD(DRM_PPU_OP_HANG, 0)
+#define WAIT		DRM_PPU_CMD(DRM_PPU_OP_WAIT, 3)
 #define MAX_US		DRM_PPU_MAX_DELAY_US
 
 /* The BO list every case validates against: two BOs of 4 KiB and 8 KiB. */
@@ -38,6 +39,7 @@ static void ppu_cs_single_nop_accepted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.nr_cmds, 1u);
 	KUNIT_EXPECT_EQ(test, info.delay_us, 0ull);
 	KUNIT_EXPECT_EQ(test, info.nr_hangs, 0u);
+	KUNIT_EXPECT_FALSE(test, info.waits);
 	KUNIT_EXPECT_EQ(test, info.bad_dword, 0u);
 	KUNIT_EXPECT_NULL(test, info.reason);
 }
@@ -46,9 +48,9 @@ static void ppu_cs_mixed_stream_counts_cmds_delays_and_hangs(struct kunit *test)
 {
 	const u32 cs[] = {
 		NOP,
-		WRITE, 0, 0, 0x11111111,
+		CMD_WRITE, 0, 0, 0x11111111,
 		DELAY, 100,
-		WRITE, 1, 8188, 0x22222222,	/* last dword of BO 1 */
+		CMD_WRITE, 1, 8188, 0x22222222,	/* last dword of BO 1 */
 		DELAY, 250,
 		HANG,
 		DELAY, 0,
@@ -69,13 +71,45 @@ static void ppu_cs_mixed_stream_counts_cmds_delays_and_hangs(struct kunit *test)
 
 static void ppu_cs_write_exactly_at_bo_end_accepted(struct kunit *test)
 {
-	const u32 cs[] = { WRITE, 0, 4092, 1, WRITE, 1, 8188, 2 };
+	const u32 cs[] = { CMD_WRITE, 0, 4092, 1, CMD_WRITE, 1, 8188, 2 };
 	struct ppu_cs_info info;
 
 	KUNIT_EXPECT_EQ(test, ppu_cs_validate(cs, ARRAY_SIZE(cs),
 					      ARRAY_SIZE(bo_sizes), bo_sizes,
 					      &info), 0);
 	KUNIT_EXPECT_EQ(test, info.nr_cmds, 2u);
+}
+
+/*
+ * WAIT takes the operands of WRITE, the last dword of a BO included, and
+ * marks the stream as one that may wait for another ring's work; a stream
+ * without it does not.
+ */
+static void ppu_cs_wait_accepted_and_reported(struct kunit *test)
+{
+	const u32 cs[] = {
+		CMD_WRITE, 0, 0, 1,
+		WAIT, 1, 8188, 0xffffffff,	/* last dword of BO 1 */
+		WAIT, 0, 0, 0,
+		NOP,
+	};
+	const u32 no_wait[] = { CMD_WRITE, 0, 0, 1, DELAY, 10, NOP };
+	struct ppu_cs_info info;
+
+	poison(&info);
+	KUNIT_ASSERT_EQ(test, ppu_cs_validate(cs, ARRAY_SIZE(cs),
+					      ARRAY_SIZE(bo_sizes), bo_sizes,
+					      &info), 0);
+	KUNIT_EXPECT_EQ(test, info.nr_cmds, 4u);
+	KUNIT_EXPECT_TRUE(test, info.waits);
+	KUNIT_EXPECT_EQ(test, info.nr_hangs, 0u);
+	KUNIT_EXPECT_NULL(test, info.reason);
+
+	poison(&info);
+	KUNIT_ASSERT_EQ(test, ppu_cs_validate(no_wait, ARRAY_SIZE(no_wait),
+					      ARRAY_SIZE(bo_sizes), bo_sizes,
+					      &info), 0);
+	KUNIT_EXPECT_FALSE(test, info.waits);
 }
 
 static void ppu_cs_max_delay_accepted(struct kunit *test)
@@ -129,26 +163,35 @@ struct ppu_cs_bad_case {
 
 static const struct ppu_cs_bad_case ppu_cs_bad_cases[] = {
 	{ "reserved_bit16_set", { NOP, NOP | BIT(16) }, 2, 2, 1 },
-	{ "reserved_bit23_set", { WRITE | BIT(23), 0, 0, 0 }, 4, 2, 0 },
+	{ "reserved_bit23_set", { CMD_WRITE | BIT(23), 0, 0, 0 }, 4, 2, 0 },
 	{ "payload_past_end_delay", { NOP, DELAY }, 2, 2, 1 },
-	{ "payload_past_end_write", { WRITE, 0, 0 }, 3, 2, 0 },
+	{ "payload_past_end_write", { CMD_WRITE, 0, 0 }, 3, 2, 0 },
 	{ "payload_past_end_len_ffff", { DRM_PPU_CMD(DRM_PPU_OP_NOP, 0xffff) }, 1, 2, 0 },
 	{ "nop_with_payload", { NOP, DRM_PPU_CMD(DRM_PPU_OP_NOP, 1), 0 }, 3, 2, 1 },
 	{ "write_len_2", { DRM_PPU_CMD(DRM_PPU_OP_WRITE, 2), 0, 0 }, 3, 2, 0 },
 	{ "write_len_4", { DRM_PPU_CMD(DRM_PPU_OP_WRITE, 4), 0, 0, 0, 0 }, 5, 2, 0 },
-	{ "write_bo_index_eq_count", { NOP, WRITE, 2, 0, 0 }, 5, 2, 2 },
-	{ "write_bo_index_no_bos", { WRITE, 0, 0, 0 }, 4, 0, 1 },
-	{ "write_bo_index_huge", { WRITE, 0xffffffff, 0, 0 }, 4, 2, 1 },
-	{ "write_offset_unaligned", { WRITE, 0, 2, 0 }, 4, 2, 2 },
-	{ "write_offset_at_bo_end", { WRITE, 0, 4096, 0 }, 4, 2, 2 },
-	{ "write_offset_past_small_bo", { WRITE, 0, 4100, 0 }, 4, 2, 2 },
-	{ "write_offset_u32_max_aligned", { WRITE, 1, 0xfffffffc, 0 }, 4, 2, 2 },
+	{ "write_bo_index_eq_count", { NOP, CMD_WRITE, 2, 0, 0 }, 5, 2, 2 },
+	{ "write_bo_index_no_bos", { CMD_WRITE, 0, 0, 0 }, 4, 0, 1 },
+	{ "write_bo_index_huge", { CMD_WRITE, 0xffffffff, 0, 0 }, 4, 2, 1 },
+	{ "write_offset_unaligned", { CMD_WRITE, 0, 2, 0 }, 4, 2, 2 },
+	{ "write_offset_at_bo_end", { CMD_WRITE, 0, 4096, 0 }, 4, 2, 2 },
+	{ "write_offset_past_small_bo", { CMD_WRITE, 0, 4100, 0 }, 4, 2, 2 },
+	{ "write_offset_u32_max_aligned", { CMD_WRITE, 1, 0xfffffffc, 0 }, 4, 2, 2 },
 	{ "delay_len_0", { DRM_PPU_CMD(DRM_PPU_OP_DELAY, 0) }, 1, 2, 0 },
 	{ "delay_len_2", { DRM_PPU_CMD(DRM_PPU_OP_DELAY, 2), 1, 1 }, 3, 2, 0 },
 	{ "delay_max_plus_1", { NOP, DELAY, MAX_US + 1 }, 3, 2, 2 },
 	{ "delay_u32_max", { DELAY, 0xffffffff }, 2, 2, 1 },
 	{ "hang_with_payload", { DRM_PPU_CMD(DRM_PPU_OP_HANG, 1), 0 }, 2, 2, 0 },
-	{ "unknown_opcode_7", { NOP, DRM_PPU_CMD(7, 0) }, 2, 2, 1 },
+	{ "unknown_opcode_8", { NOP, DRM_PPU_CMD(8, 0) }, 2, 2, 1 },
+	{ "wait_len_0", { NOP, DRM_PPU_CMD(DRM_PPU_OP_WAIT, 0) }, 2, 2, 1 },
+	{ "wait_len_2", { DRM_PPU_CMD(DRM_PPU_OP_WAIT, 2), 0, 0 }, 3, 2, 0 },
+	{ "wait_len_4", { DRM_PPU_CMD(DRM_PPU_OP_WAIT, 4), 0, 0, 0, 0 }, 5, 2, 0 },
+	{ "wait_bo_index_eq_count", { NOP, WAIT, 2, 0, 1 }, 5, 2, 2 },
+	{ "wait_bo_index_no_bos", { WAIT, 0, 0, 1 }, 4, 0, 1 },
+	{ "wait_offset_unaligned", { WAIT, 0, 6, 1 }, 4, 2, 2 },
+	{ "wait_offset_at_bo_end", { WAIT, 0, 4096, 1 }, 4, 2, 2 },
+	{ "wait_offset_u32_max_aligned", { WAIT, 1, 0xfffffffc, 1 }, 4, 2, 2 },
+	{ "wait_payload_past_end", { NOP, WAIT, 0, 0 }, 4, 2, 1 },
 	{ "add_len_2", { DRM_PPU_CMD(DRM_PPU_OP_ADD, 2), 0, 0 }, 3, 2, 0 },
 	{ "add_bo_index_eq_count", { DRM_PPU_CMD(DRM_PPU_OP_ADD, 3), 2, 0, 1 }, 4, 2, 1 },
 	{ "add_offset_unaligned", { DRM_PPU_CMD(DRM_PPU_OP_ADD, 3), 0, 6, 1 }, 4, 2, 2 },
@@ -185,6 +228,7 @@ static struct kunit_case ppu_cs_cases[] = {
 	KUNIT_CASE(ppu_cs_single_nop_accepted),
 	KUNIT_CASE(ppu_cs_mixed_stream_counts_cmds_delays_and_hangs),
 	KUNIT_CASE(ppu_cs_write_exactly_at_bo_end_accepted),
+	KUNIT_CASE(ppu_cs_wait_accepted_and_reported),
 	KUNIT_CASE(ppu_cs_max_delay_accepted),
 	KUNIT_CASE(ppu_cs_delay_sum_does_not_wrap_32bit),
 	KUNIT_CASE(ppu_cs_empty_stream_rejected),

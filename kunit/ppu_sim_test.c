@@ -28,10 +28,11 @@
 #define NR_RINGS	5
 
 #define NOP		DRM_PPU_CMD(DRM_PPU_OP_NOP, 0)
-#define WRITE		DRM_PPU_CMD(DRM_PPU_OP_WRITE, 3)
+#define CMD_WRITE	DRM_PPU_CMD(DRM_PPU_OP_WRITE, 3)
 #define DELAY		DRM_PPU_CMD(DRM_PPU_OP_DELAY, 1)
 #define HANG		DRM_PPU_CMD(DRM_PPU_OP_HANG, 0)
 #define ADD		DRM_PPU_CMD(DRM_PPU_OP_ADD, 3)
+#define WAIT		DRM_PPU_CMD(DRM_PPU_OP_WAIT, 3)
 
 #define CMD_PAGES	4
 #define REC_MAX		256
@@ -286,6 +287,7 @@ static void ppu_sim_test_exit(struct kunit *test)
 	if (!f)
 		return;
 	ppu_sim_wrong_hints_pct = 0;
+	ppu_sim_preempt_unsupported = false;
 	if (f->sim) {
 		f->hw->ops->set_irq_handler(f->hw, NULL, NULL);
 		ppu_sim_destroy(f->sim);
@@ -360,9 +362,9 @@ static void ppu_sim_write_lands_in_bo_pages(struct kunit *test)
 	struct ppu_hw_ring_state st;
 
 	SUBMIT_OK(f, GFX, 7,
-		  WRITE, 0, 8, 0xdeadbeef,
-		  WRITE, 0, PAGE_SIZE + 12, 0xcafef00d,	/* 2nd page */
-		  WRITE, 1, PAGE_SIZE - 4, 0x12345678);	/* last dword */
+		  CMD_WRITE, 0, 8, 0xdeadbeef,
+		  CMD_WRITE, 0, PAGE_SIZE + 12, 0xcafef00d,	/* 2nd page */
+		  CMD_WRITE, 1, PAGE_SIZE - 4, 0x12345678);	/* last dword */
 	KUNIT_ASSERT_TRUE(test, rec_wait(f, 1, SOON_MS));
 	KUNIT_EXPECT_EQ(test, f->ev[0].ring, (u32)GFX);
 	KUNIT_EXPECT_EQ(test, f->ev[0].seqno, 7u);
@@ -404,7 +406,7 @@ static void ppu_sim_add_counts_each_execution(struct kunit *test)
 static void ppu_sim_stream_across_cmd_page_boundary_runs(struct kunit *test)
 {
 	struct sim_fixture *f = test->priv;
-	const u32 cs[] = { NOP, WRITE, 1, 64, 0xabcd0123, NOP };
+	const u32 cs[] = { NOP, CMD_WRITE, 1, 64, 0xabcd0123, NOP };
 	u32 off = PAGE_SIZE - 8;
 
 	cs_put_at(f, off, cs, ARRAY_SIZE(cs));
@@ -426,7 +428,7 @@ static void ppu_sim_stream_longer_than_batch_completes(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, cs);
 	for (i = 0; i < n - 4; i++)
 		cs[i] = NOP;
-	cs[n - 4] = WRITE;
+	cs[n - 4] = CMD_WRITE;
 	cs[n - 3] = 0;
 	cs[n - 2] = 0;
 	cs[n - 1] = 0x600d;
@@ -449,7 +451,7 @@ static void ppu_sim_long_delay_completes_after_short_delay(struct kunit *test)
 	struct ppu_hw_ring_state st;
 	int a, b;
 
-	SUBMIT_OK(f, GFX, 1, DELAY, 20000, WRITE, 0, 0, 0xa);
+	SUBMIT_OK(f, GFX, 1, DELAY, 20000, CMD_WRITE, 0, 0, 0xa);
 	SUBMIT_OK(f, COMPUTE0, 1, DELAY, 1000);
 
 	KUNIT_ASSERT_TRUE(test, rec_wait(f, 1, SOON_MS));
@@ -518,23 +520,23 @@ static void ppu_sim_completions_in_seqno_order_per_ring(struct kunit *test)
 static void ppu_sim_engine_error_ends_job_and_ring_continues(struct kunit *test)
 {
 	struct sim_fixture *f = test->priv;
-	const u32 truncated[] = { WRITE, 0, 0x40, 0x40 };
+	const u32 truncated[] = { CMD_WRITE, 0, 0x40, 0x40 };
 	u32 i;
 
 	/* 1: unknown opcode, then a WRITE that must not happen */
-	SUBMIT_OK(f, GFX, 1, NOP, DRM_PPU_CMD(0x7f, 0), WRITE, 0, 0x10, 1);
+	SUBMIT_OK(f, GFX, 1, NOP, DRM_PPU_CMD(0x7f, 0), CMD_WRITE, 0, 0x10, 1);
 	/* 2: WRITE past the end of data[0] (8 KiB) */
-	SUBMIT_OK(f, GFX, 2, WRITE, 0, 2 * PAGE_SIZE, 2, WRITE, 0, 0x20, 2);
+	SUBMIT_OK(f, GFX, 2, CMD_WRITE, 0, 2 * PAGE_SIZE, 2, CMD_WRITE, 0, 0x20, 2);
 	/* 3: WRITE to a BO index outside the job's list */
-	SUBMIT_OK(f, GFX, 3, WRITE, 2, 0, 3, WRITE, 0, 0x30, 3);
+	SUBMIT_OK(f, GFX, 3, CMD_WRITE, 2, 0, 3, CMD_WRITE, 0, 0x30, 3);
 	/* 4: WRITE whose payload lies beyond cmd_len */
 	KUNIT_ASSERT_EQ(test, submit_at(f, GFX, 4, cs_put(f, truncated, 4), 8), 0);
 	/* 5: reserved header bits, 6: HANG with payload, 7: unaligned WRITE */
-	SUBMIT_OK(f, GFX, 5, NOP | BIT(20), WRITE, 0, 0x50, 5);
+	SUBMIT_OK(f, GFX, 5, NOP | BIT(20), CMD_WRITE, 0, 0x50, 5);
 	SUBMIT_OK(f, GFX, 6, DRM_PPU_CMD(DRM_PPU_OP_HANG, 1), 0);
-	SUBMIT_OK(f, GFX, 7, WRITE, 0, 0x72, 7);
+	SUBMIT_OK(f, GFX, 7, CMD_WRITE, 0, 0x72, 7);
 	/* 8: a good job */
-	SUBMIT_OK(f, GFX, 8, WRITE, 0, 0x80, 8);
+	SUBMIT_OK(f, GFX, 8, CMD_WRITE, 0, 0x80, 8);
 
 	KUNIT_ASSERT_TRUE(test, rec_wait(f, 8, SOON_MS));
 	for (i = 0; i < 8; i++) {
@@ -560,7 +562,7 @@ static void ppu_sim_compute_hang_never_completes(struct kunit *test)
 	struct ppu_hw_ring_state st;
 	u64 progress;
 
-	SUBMIT_OK(f, COMPUTE0, 1, NOP, HANG, WRITE, 0, 0, 1);
+	SUBMIT_OK(f, COMPUTE0, 1, NOP, HANG, CMD_WRITE, 0, 0, 1);
 	KUNIT_ASSERT_TRUE(test, wait_state(f, COMPUTE0, PPU_HW_ENGINE_HUNG,
 					   SOON_MS));
 	progress = ring_state(f, COMPUTE0).progress;
@@ -584,9 +586,9 @@ static void ppu_sim_compute_hang_stalls_gfx_not_sdma(struct kunit *test)
 	SUBMIT_OK(f, COMPUTE0, 1, HANG);
 	KUNIT_ASSERT_TRUE(test, wait_state(f, COMPUTE0, PPU_HW_ENGINE_HUNG,
 					   SOON_MS));
-	SUBMIT_OK(f, GFX, 1, WRITE, 0, 0, 1);
-	SUBMIT_OK(f, COMPUTE1, 1, WRITE, 0, 4, 2);
-	SUBMIT_OK(f, SDMA0, 1, WRITE, 0, 8, 3);
+	SUBMIT_OK(f, GFX, 1, CMD_WRITE, 0, 0, 1);
+	SUBMIT_OK(f, COMPUTE1, 1, CMD_WRITE, 0, 4, 2);
+	SUBMIT_OK(f, SDMA0, 1, CMD_WRITE, 0, 8, 3);
 
 	KUNIT_ASSERT_TRUE(test, rec_wait(f, 1, SOON_MS));
 	KUNIT_EXPECT_EQ(test, f->ev[0].ring, (u32)SDMA0);
@@ -628,7 +630,7 @@ static void ppu_sim_shared_hang_stalls_job_in_delay(struct kunit *test)
 {
 	struct sim_fixture *f = test->priv;
 
-	SUBMIT_OK(f, GFX, 1, DELAY, 100000, WRITE, 0, 0, 1);
+	SUBMIT_OK(f, GFX, 1, DELAY, 100000, CMD_WRITE, 0, 0, 1);
 	KUNIT_ASSERT_TRUE(test, wait_state(f, GFX, PPU_HW_ENGINE_DELAY, SOON_MS));
 	SUBMIT_OK(f, COMPUTE0, 1, HANG);
 	KUNIT_ASSERT_TRUE(test, wait_state(f, COMPUTE0, PPU_HW_ENGINE_HUNG,
@@ -651,9 +653,9 @@ static void ppu_sim_sdma_hang_does_not_stall_others(struct kunit *test)
 	SUBMIT_OK(f, SDMA0, 1, HANG);
 	KUNIT_ASSERT_TRUE(test, wait_state(f, SDMA0, PPU_HW_ENGINE_HUNG,
 					   SOON_MS));
-	SUBMIT_OK(f, GFX, 1, WRITE, 0, 0, 1);
-	SUBMIT_OK(f, COMPUTE0, 1, WRITE, 0, 4, 2);
-	SUBMIT_OK(f, SDMA1, 1, WRITE, 0, 8, 3);
+	SUBMIT_OK(f, GFX, 1, CMD_WRITE, 0, 0, 1);
+	SUBMIT_OK(f, COMPUTE0, 1, CMD_WRITE, 0, 4, 2);
+	SUBMIT_OK(f, SDMA1, 1, CMD_WRITE, 0, 8, 3);
 	KUNIT_ASSERT_TRUE(test, rec_wait(f, 3, SOON_MS));
 	KUNIT_EXPECT_GE(test, rec_find(f, GFX, 1), 0);
 	KUNIT_EXPECT_GE(test, rec_find(f, COMPUTE0, 1), 0);
@@ -677,12 +679,12 @@ static void ppu_sim_reset_drops_inflight_then_new_jobs_run(struct kunit *test)
 	u32 count = f->hw->ops->reset_count(f->hw);
 	u32 i;
 
-	SUBMIT_OK(f, COMPUTE0, 1, HANG, WRITE, 0, 0, 1);
+	SUBMIT_OK(f, COMPUTE0, 1, HANG, CMD_WRITE, 0, 0, 1);
 	KUNIT_ASSERT_TRUE(test, wait_state(f, COMPUTE0, PPU_HW_ENGINE_HUNG,
 					   SOON_MS));
-	SUBMIT_OK(f, GFX, 1, WRITE, 0, 4, 1);
+	SUBMIT_OK(f, GFX, 1, CMD_WRITE, 0, 4, 1);
 	SUBMIT_OK(f, GFX, 2, NOP);
-	SUBMIT_OK(f, SDMA0, 1, DELAY, 300000, WRITE, 0, 8, 1);
+	SUBMIT_OK(f, SDMA0, 1, DELAY, 300000, CMD_WRITE, 0, 8, 1);
 	KUNIT_ASSERT_TRUE(test, wait_state(f, SDMA0, PPU_HW_ENGINE_DELAY,
 					   SOON_MS));
 
@@ -700,9 +702,9 @@ static void ppu_sim_reset_drops_inflight_then_new_jobs_run(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 4), 0u);
 	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 8), 0u);
 
-	SUBMIT_OK(f, COMPUTE0, 2, WRITE, 0, 0x100, 0x11);
-	SUBMIT_OK(f, GFX, 3, WRITE, 0, 0x104, 0x22);
-	SUBMIT_OK(f, SDMA0, 2, DELAY, 100, WRITE, 0, 0x108, 0x33);
+	SUBMIT_OK(f, COMPUTE0, 2, CMD_WRITE, 0, 0x100, 0x11);
+	SUBMIT_OK(f, GFX, 3, CMD_WRITE, 0, 0x104, 0x22);
+	SUBMIT_OK(f, SDMA0, 2, DELAY, 100, CMD_WRITE, 0, 0x108, 0x33);
 	KUNIT_ASSERT_TRUE(test, rec_wait(f, 3, SOON_MS));
 	KUNIT_EXPECT_GE(test, rec_find(f, COMPUTE0, 2), 0);
 	KUNIT_EXPECT_GE(test, rec_find(f, GFX, 3), 0);
@@ -720,7 +722,7 @@ static void ppu_sim_reset_cancels_long_delay(struct kunit *test)
 	struct sim_fixture *f = test->priv;
 	ktime_t t0;
 
-	SUBMIT_OK(f, SDMA1, 1, DELAY, DRM_PPU_MAX_DELAY_US, WRITE, 0, 0, 1);
+	SUBMIT_OK(f, SDMA1, 1, DELAY, DRM_PPU_MAX_DELAY_US, CMD_WRITE, 0, 0, 1);
 	KUNIT_ASSERT_TRUE(test, wait_state(f, SDMA1, PPU_HW_ENGINE_DELAY,
 					   SOON_MS));
 	t0 = ktime_get();
@@ -728,7 +730,7 @@ static void ppu_sim_reset_cancels_long_delay(struct kunit *test)
 	KUNIT_EXPECT_LT(test, ktime_ms_delta(ktime_get(), t0), (s64)SOON_MS);
 	KUNIT_EXPECT_EQ(test, rec_count(f), 0u);
 
-	SUBMIT_OK(f, SDMA1, 2, DELAY, 1000, WRITE, 0, 4, 2);
+	SUBMIT_OK(f, SDMA1, 2, DELAY, 1000, CMD_WRITE, 0, 4, 2);
 	KUNIT_ASSERT_TRUE(test, rec_wait(f, 1, SOON_MS));
 	KUNIT_EXPECT_EQ(test, f->ev[0].seqno, 2u);
 	KUNIT_EXPECT_EQ(test, f->ev[0].error, 0);
@@ -830,7 +832,7 @@ static void ppu_sim_no_callback_after_irq_handler_removed(struct kunit *test)
 	ktime_t deadline = ktime_add_ms(ktime_get(), SOON_MS);
 
 	f->hw->ops->set_irq_handler(f->hw, NULL, NULL);
-	SUBMIT_OK(f, GFX, 1, WRITE, 0, 0, 1);
+	SUBMIT_OK(f, GFX, 1, CMD_WRITE, 0, 0, 1);
 	while (ring_state(f, GFX).completed_seqno != 1 &&
 	       ktime_before(ktime_get(), deadline))
 		usleep_range(200, 500);
@@ -962,6 +964,130 @@ static void ppu_sim_preempt_wrong_hints_pct(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rec_count(f), 0u);
 }
 
+/*
+ * A WAIT on gfx completes once a WRITE of another engine lands a value
+ * that is large enough (>=, unsigned); a smaller one does not release it.
+ * While it waits the engine retires nothing (progress and last_progress
+ * stand still) and stalls nobody: compute and sdma jobs complete beside it.
+ * A WAIT whose value is already there goes straight on.
+ */
+static void ppu_sim_wait_completes_after_other_engines_write(struct kunit *test)
+{
+	struct sim_fixture *f = test->priv;
+	struct ppu_hw_ring_state before, after;
+
+	SUBMIT_OK(f, GFX, 1, NOP, WAIT, 1, 0x40, 5, ADD, 0, 0x44, 1);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, GFX, PPU_HW_ENGINE_WAITING,
+					   SOON_MS));
+	before = ring_state(f, GFX);
+	msleep(20);
+	after = ring_state(f, GFX);
+	KUNIT_EXPECT_EQ(test, after.state, PPU_HW_ENGINE_WAITING);
+	KUNIT_EXPECT_EQ(test, after.progress, before.progress);
+	KUNIT_EXPECT_EQ(test, ktime_to_ns(after.last_progress),
+			ktime_to_ns(before.last_progress));
+	KUNIT_EXPECT_EQ(test, rec_count(f), 0u);
+
+	/* not enough yet: the other rings run, gfx waits on */
+	SUBMIT_OK(f, COMPUTE0, 1, CMD_WRITE, 1, 0x40, 4);
+	SUBMIT_OK(f, SDMA0, 1, CMD_WRITE, 0, 0x48, 7);
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 2, SOON_MS));
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, rec_count(f), 2u);
+	KUNIT_EXPECT_LT(test, rec_find(f, GFX, 1), 0);
+	KUNIT_EXPECT_EQ(test, ring_state(f, GFX).state, PPU_HW_ENGINE_WAITING);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x44), 0u);
+
+	/* the value arrives: gfx completes, its ADD ran once */
+	SUBMIT_OK(f, COMPUTE1, 1, CMD_WRITE, 1, 0x40, 5);
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 4, SOON_MS));
+	KUNIT_ASSERT_GE(test, rec_find(f, GFX, 1), 0);
+	KUNIT_EXPECT_EQ(test, f->ev[rec_find(f, GFX, 1)].error, 0);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x44), 1u);
+	KUNIT_EXPECT_GT(test, ring_state(f, GFX).progress, after.progress);
+
+	/* already satisfied (6 >= 5, 0 >= 0): no wait at all */
+	buf_put(&f->data[1], 0x40, 6);
+	SUBMIT_OK(f, GFX, 2, WAIT, 1, 0x40, 5, WAIT, 1, 0x80, 0,
+		  ADD, 0, 0x44, 1);
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 5, SOON_MS));
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x44), 2u);
+	KUNIT_EXPECT_EQ(test, f->ev[4].error, 0);
+}
+
+/*
+ * A waiting engine parks on a preemption request, like a stalled one (a
+ * hang does not), and waits on after it; preempt_unsupported makes the
+ * device unable to tell. A hang elsewhere in the hang domain stalls the
+ * waiter; the reset drops the waiting job (it never completes) and new
+ * jobs run after it.
+ */
+static void ppu_sim_wait_parks_on_preempt_and_reset_drops_it(struct kunit *test)
+{
+	struct sim_fixture *f = test->priv;
+	u32 i;
+
+	SUBMIT_OK(f, GFX, 1, WAIT, 0, 0x10, 1, ADD, 0, 0x14, 1);
+	SUBMIT_OK(f, SDMA1, 1, WAIT, 0, 0x10, 1, ADD, 0, 0x18, 1);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, GFX, PPU_HW_ENGINE_WAITING,
+					   SOON_MS));
+	KUNIT_ASSERT_TRUE(test, wait_state(f, SDMA1, PPU_HW_ENGINE_WAITING,
+					   SOON_MS));
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, preempt(f, GFX), 1);
+		KUNIT_EXPECT_EQ(test, preempt(f, SDMA1), 1);
+	}
+	KUNIT_EXPECT_EQ(test, ring_state(f, GFX).state, PPU_HW_ENGINE_WAITING);
+
+	ppu_sim_preempt_unsupported = true;
+	KUNIT_EXPECT_EQ(test, preempt(f, GFX), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, preempt(f, COMPUTE0), -ENODATA);
+	ppu_sim_preempt_unsupported = false;
+
+	/* a hang in the domain stalls the waiter, not the sdma one */
+	SUBMIT_OK(f, COMPUTE0, 1, HANG);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, COMPUTE0, PPU_HW_ENGINE_HUNG,
+					   SOON_MS));
+	KUNIT_EXPECT_EQ(test, ring_state(f, GFX).state, PPU_HW_ENGINE_STALLED);
+	KUNIT_EXPECT_EQ(test, ring_state(f, SDMA1).state, PPU_HW_ENGINE_WAITING);
+	KUNIT_EXPECT_EQ(test, preempt(f, COMPUTE0), 0);
+	KUNIT_EXPECT_EQ(test, preempt(f, GFX), 1);
+
+	KUNIT_ASSERT_EQ(test, f->hw->ops->reset(f->hw), 0);
+	KUNIT_EXPECT_EQ(test, ring_state(f, GFX).state, PPU_HW_ENGINE_IDLE);
+	KUNIT_EXPECT_EQ(test, ring_state(f, SDMA1).state, PPU_HW_ENGINE_IDLE);
+	/* the value lands after the reset: the dropped waiters stay dropped */
+	buf_put(&f->data[0], 0x10, 1);
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, rec_count(f), 0u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x14), 0u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x18), 0u);
+
+	SUBMIT_OK(f, GFX, 2, WAIT, 0, 0x10, 1, ADD, 0, 0x14, 1);
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 1, SOON_MS));
+	KUNIT_EXPECT_EQ(test, f->ev[0].seqno, 2u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x14), 1u);
+}
+
+/* A malformed WAIT ends its job with -EINVAL or -EFAULT; the ring goes on. */
+static void ppu_sim_bad_wait_ends_job(struct kunit *test)
+{
+	struct sim_fixture *f = test->priv;
+
+	SUBMIT_OK(f, GFX, 1, DRM_PPU_CMD(DRM_PPU_OP_WAIT, 2), 0, 0);
+	SUBMIT_OK(f, GFX, 2, WAIT, 2, 0, 1);
+	SUBMIT_OK(f, GFX, 3, WAIT, 1, PAGE_SIZE, 1);
+	SUBMIT_OK(f, GFX, 4, WAIT, 0, 2, 0);
+	SUBMIT_OK(f, GFX, 5, WAIT, 0, 0, 0, CMD_WRITE, 0, 0x20, 5);
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 5, SOON_MS));
+	KUNIT_EXPECT_EQ(test, f->ev[0].error, -EINVAL);
+	KUNIT_EXPECT_EQ(test, f->ev[1].error, -EINVAL);
+	KUNIT_EXPECT_EQ(test, f->ev[2].error, -EFAULT);
+	KUNIT_EXPECT_EQ(test, f->ev[3].error, -EFAULT);
+	KUNIT_EXPECT_EQ(test, f->ev[4].error, 0);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x20), 5u);
+}
+
 static struct kunit_case ppu_sim_cases[] = {
 	KUNIT_CASE(ppu_sim_create_describes_rings_and_domains),
 	KUNIT_CASE(ppu_sim_create_rejects_no_rings_and_too_many),
@@ -985,6 +1111,9 @@ static struct kunit_case ppu_sim_cases[] = {
 	KUNIT_CASE(ppu_sim_no_callback_after_irq_handler_removed),
 	KUNIT_CASE(ppu_sim_preempt_tells_hung_from_stalled),
 	KUNIT_CASE(ppu_sim_preempt_wrong_hints_pct),
+	KUNIT_CASE(ppu_sim_wait_completes_after_other_engines_write),
+	KUNIT_CASE(ppu_sim_wait_parks_on_preempt_and_reset_drops_it),
+	KUNIT_CASE(ppu_sim_bad_wait_ends_job),
 	{}
 };
 

@@ -19,18 +19,38 @@ static int ppu_cs_reject(struct ppu_cs_info *info, u32 dw, const char *why)
 	return -EINVAL;
 }
 
-static int ppu_cs_check_write(const u32 *p, u32 nr_bos, const u64 *bo_sizes,
-			      struct ppu_cs_info *info, u32 dw)
+/* Reasons of ppu_cs_check_dword(): bad index, misaligned, out of range. */
+static const char * const ppu_cs_write_why[] = {
+	"WRITE bo index out of range", "WRITE offset not aligned",
+	"WRITE offset out of range",
+};
+
+static const char * const ppu_cs_wait_why[] = {
+	"WAIT bo index out of range", "WAIT offset not aligned",
+	"WAIT offset out of range",
+};
+
+/* The operand (bo index, byte offset) at @p must name a dword of a BO. */
+static int ppu_cs_check_dword(const u32 *p, u32 nr_bos, const u64 *bo_sizes,
+			      struct ppu_cs_info *info, u32 dw,
+			      const char * const *why)
 {
 	u32 idx = p[0], offset = p[1];
 
 	if (idx >= nr_bos)
-		return ppu_cs_reject(info, dw + 1, "WRITE bo index out of range");
+		return ppu_cs_reject(info, dw + 1, why[0]);
 	if (offset & 3)
-		return ppu_cs_reject(info, dw + 2, "WRITE offset not aligned");
+		return ppu_cs_reject(info, dw + 2, why[1]);
 	if ((u64)offset + 4 > bo_sizes[idx])
-		return ppu_cs_reject(info, dw + 2, "WRITE offset out of range");
+		return ppu_cs_reject(info, dw + 2, why[2]);
 	return 0;
+}
+
+static int ppu_cs_check_write(const u32 *p, u32 nr_bos, const u64 *bo_sizes,
+			      struct ppu_cs_info *info, u32 dw)
+{
+	return ppu_cs_check_dword(p, nr_bos, bo_sizes, info, dw,
+				  ppu_cs_write_why);
 }
 
 /**
@@ -52,6 +72,7 @@ int ppu_cs_validate(const u32 *cs, u32 ndw, u32 nr_bos, const u64 *bo_sizes,
 	info->nr_cmds = 0;
 	info->delay_us = 0;
 	info->nr_hangs = 0;
+	info->waits = false;
 	info->bad_dword = 0;
 	info->reason = NULL;
 
@@ -86,6 +107,15 @@ int ppu_cs_validate(const u32 *cs, u32 ndw, u32 nr_bos, const u64 *bo_sizes,
 			ret = ppu_cs_check_write(p, nr_bos, bo_sizes, info, dw);
 			if (ret)
 				return ret;
+			break;
+		case DRM_PPU_OP_WAIT:
+			if (len != 3)
+				return ppu_cs_reject(info, dw, "WAIT length not 3");
+			ret = ppu_cs_check_dword(p, nr_bos, bo_sizes, info, dw,
+						 ppu_cs_wait_why);
+			if (ret)
+				return ret;
+			info->waits = true;
 			break;
 		case DRM_PPU_OP_DELAY:
 			if (len != 1)

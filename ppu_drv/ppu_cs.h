@@ -12,6 +12,7 @@
  * @nr_cmds: number of commands
  * @delay_us: sum of the DELAY commands, in microseconds
  * @nr_hangs: number of HANG commands
+ * @waits: the stream holds a WAIT: it may wait for another ring's work
  * @bad_dword: on error, index of the offending dword
  * @reason: on error, a short static description for the log
  */
@@ -19,6 +20,7 @@ struct ppu_cs_info {
 	u32 nr_cmds;
 	u64 delay_us;
 	u32 nr_hangs;
+	bool waits;
 	u32 bad_dword;
 	const char *reason;
 };

@@ -23,6 +23,7 @@ static const char * const ppu_engine_state_names[] = {
 	[PPU_HW_ENGINE_DELAY] = "busy",
 	[PPU_HW_ENGINE_HUNG] = "hung",
 	[PPU_HW_ENGINE_STALLED] = "stalled",
+	[PPU_HW_ENGINE_WAITING] = "waiting",
 };
 
 static int ppu_debugfs_rings(struct seq_file *m, void *data)

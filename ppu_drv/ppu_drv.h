@@ -195,6 +195,9 @@ struct ppu_ctx {
  * @free_node: entry in &ppu_device.free_jobs
  * @usage: usage counters of the submitting file, which count the job
  *	(reference), or NULL
+ * @waits: the command stream holds a WAIT (found by the submit-time
+ *	validation): the job may wait for another ring's work, so recovery
+ *	convicts it only in a fair window (&drm_sched_serial_ops.may_wait)
  */
 struct ppu_job {
 	struct drm_sched_job base;
@@ -210,6 +213,7 @@ struct ppu_job {
 	struct dma_fence *hw_fence;
 	struct llist_node free_node;
 	struct ppu_usage *usage;
+	bool waits;
 };
 
 static inline struct ppu_job *to_ppu_job(struct drm_sched_job *job)

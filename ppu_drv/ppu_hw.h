@@ -62,6 +62,7 @@ struct ppu_hw_job {
  * @PPU_HW_ENGINE_DELAY: busy in a DELAY command
  * @PPU_HW_ENGINE_HUNG: stuck in a HANG command until a reset
  * @PPU_HW_ENGINE_STALLED: blocked by a hang elsewhere in its hang domain
+ * @PPU_HW_ENGINE_WAITING: polling memory in a WAIT command, retiring nothing
  */
 enum ppu_hw_engine_state {
 	PPU_HW_ENGINE_IDLE,
@@ -69,6 +70,7 @@ enum ppu_hw_engine_state {
 	PPU_HW_ENGINE_DELAY,
 	PPU_HW_ENGINE_HUNG,
 	PPU_HW_ENGINE_STALLED,
+	PPU_HW_ENGINE_WAITING,
 };
 
 /**
@@ -129,11 +131,13 @@ typedef void (*ppu_hw_job_done_fn)(void *data, u32 ring, u32 seqno, int error);
  * @preempt: optional; send @ring's engine a preemption request and return
  *	its answer at once, without sleeping: 1 if the engine parked, 0 if it
  *	did not, -ENODATA if the ring is idle (nothing to park), -EBUSY while
- *	the device is in reset. A hung engine does not park. A running engine,
- *	one busy in a DELAY, or one stalled behind a hang elsewhere in its
- *	hang domain parks at once; the request is then answered and withdrawn
- *	and the engine resumes where it was: its work is not disturbed. Like
- *	real hardware, the answer may be wrong (see ppu_sim's wrong_hints_pct).
+ *	the device is in reset, -EOPNOTSUPP if the engine cannot tell (see
+ *	ppu_sim's preempt_unsupported). A hung engine does not park. A running
+ *	engine, one busy in a DELAY, one waiting in a WAIT, or one stalled
+ *	behind a hang elsewhere in its hang domain parks at once; the request
+ *	is then answered and withdrawn and the engine resumes where it was:
+ *	its work is not disturbed. Like real hardware, the answer may be wrong
+ *	(see ppu_sim's wrong_hints_pct).
  */
 struct ppu_hw_ops {
 	void (*set_irq_handler)(struct ppu_hw *hw, ppu_hw_job_done_fn fn,

@@ -121,6 +121,12 @@ ppu_reset_classify(struct drm_sched_serial_ring *sring)
 	return parked ? DRM_SCHED_SERIAL_HINT_STALLED : DRM_SCHED_SERIAL_HINT_HUNG;
 }
 
+/* A job whose stream holds a WAIT may wait for another ring's work. */
+static bool ppu_reset_may_wait(struct drm_sched_job *sched_job)
+{
+	return to_ppu_job(sched_job)->waits;
+}
+
 static void ppu_reset_print_job(struct drm_sched_job *sched_job,
 				struct drm_printer *p)
 {
@@ -192,6 +198,7 @@ static const struct drm_sched_serial_ops ppu_serial_ops = {
 	.print_job = ppu_reset_print_job,
 	.verdict = ppu_reset_verdict,
 	.classify = ppu_reset_classify,
+	.may_wait = ppu_reset_may_wait,
 };
 
 /**

@@ -153,6 +153,8 @@ static int ppu_submit_validate_cs(struct drm_device *dev,
 	if (ret)
 		drm_dbg_driver(dev, "submit: bad command stream at dword %u: %s\n",
 			       info.bad_dword, info.reason);
+	else
+		job->waits = info.waits;
 out:
 	kfree(sizes);
 	kvfree(cs);

@@ -24,10 +24,11 @@
  *   (the kernel reads a valid argument and cannot write the result back),
  *   the end of a page before an inaccessible one, kernel and non-canonical
  *   addresses.
- * - Command streams are valid (NOP, WRITE, ADD, COPY, DELAY, HANG, HANG_ONCE on
- *   the submit's BOs), mutated (bit flips, bad lengths, reserved bits,
- *   truncation) or random. Streams that stall a ring (HANG, HANG_ONCE, long
- *   DELAYs) trigger timeouts and recoveries; they are let through at most
+ * - Command streams are valid (NOP, WRITE, ADD, COPY, DELAY, WAIT, HANG,
+ *   HANG_ONCE on the submit's BOs), mutated (bit flips, bad lengths, reserved
+ *   bits, truncation) or random. Streams that stall a ring (HANG, HANG_ONCE,
+ *   a WAIT for a nonzero value, long DELAYs) trigger timeouts and
+ *   recoveries; they are let through at most
  *   once per --hang-interval (and turned into NOPs otherwise) so that the
  *   run keeps making progress.
  * - The fds: two shared by every thread (a render node and the primary
@@ -1023,7 +1024,7 @@ static bool fz_bo_write(struct fz_worker *w, int fd, uint32_t handle, uint64_t s
 	return ok;
 }
 
-/* a BO offset for a WRITE/COPY/HANG_ONCE operand: aligned, mostly inside */
+/* a BO offset for a WRITE/COPY/WAIT/HANG_ONCE operand: aligned, mostly inside */
 static uint32_t fz_bo_off(struct fz_rng *r, const struct fz_obj *o)
 {
 	uint64_t size = o->size ? o->size : FZ_PAGE;
@@ -1081,9 +1082,17 @@ static unsigned int fz_gen_valid(struct fz_rng *r, uint32_t *dw, const struct fz
 			dw[k++] = fz_bo_off(r, &list[a]);
 			dw[k++] = b;
 			dw[k++] = fz_bo_off(r, &list[b]);
-		} else if (p < 88) {
+		} else if (p < 84) {
 			dw[k++] = DRM_PPU_CMD(DRM_PPU_OP_DELAY, 1);
 			dw[k++] = fz_delay_us(r);
+		} else if (p < 88 && n) {
+			/* there at once, maybe written by another job, or never */
+			unsigned int v = fz_below(r, 4);
+
+			dw[k++] = DRM_PPU_CMD(DRM_PPU_OP_WAIT, 3);
+			dw[k++] = a;
+			dw[k++] = fz_bo_off(r, &list[a]);
+			dw[k++] = v < 2 ? 0 : v == 2 ? 1 + fz_below(r, 3) : 0xffffffffu;
 		} else if (p < 95 && n) {
 			dw[k++] = DRM_PPU_CMD(DRM_PPU_OP_HANG_ONCE, 2);
 			dw[k++] = a;
@@ -1156,10 +1165,11 @@ static unsigned int fz_gen_random(struct fz_rng *r, uint32_t *dw)
 }
 
 /*
- * fz_stream_stalls - does a stream stall its ring: HANG, HANG_ONCE, or
- * DELAYs adding up to more than FZ_LONG_DELAY_US? Walks @dw as the
- * driver's validator does. With @defuse, turns those commands into NOPs and
- * short delays, so that the stream still validates the same way.
+ * fz_stream_stalls - does a stream stall its ring: HANG, HANG_ONCE, a
+ * WAIT for a nonzero value (it may never come), or DELAYs adding up to
+ * more than FZ_LONG_DELAY_US? Walks @dw as the driver's validator does.
+ * With @defuse, turns those commands into NOPs, WAITs for 0 (there at
+ * once) and short delays, so that the stream still validates the same way.
  */
 static bool fz_stream_stalls(uint32_t *dw, unsigned int n, bool defuse)
 {
@@ -1179,6 +1189,13 @@ static bool fz_stream_stalls(uint32_t *dw, unsigned int n, bool defuse)
 			if (defuse)
 				for (j = 0; j <= len; j++)
 					dw[i + j] = DRM_PPU_CMD(DRM_PPU_OP_NOP, 0);
+			break;
+		case DRM_PPU_OP_WAIT:
+			if (len != 3 || !dw[i + 3])
+				break;
+			stalls = true;
+			if (defuse)
+				dw[i + 3] = 0;
 			break;
 		case DRM_PPU_OP_DELAY:
 			if (!len)
@@ -2235,7 +2252,7 @@ static const struct {
 	{ "vgem", FZ_OFF_VGEM, "no PRIME with a vgem device" },
 	{ "vram", FZ_OFF_VRAM, "no BOs in device memory" },
 	{ "vram-export", FZ_OFF_VRAM_EXPORT, "no PRIME export of VRAM BOs (nor flink)" },
-	{ "hang", FZ_OFF_HANG, "no HANG, HANG_ONCE or long DELAY" },
+	{ "hang", FZ_OFF_HANG, "no HANG, HANG_ONCE, WAIT for a nonzero value or long DELAY" },
 	{ "bad-ptr", FZ_OFF_BAD_PTR, "no bad user pointers" },
 };
 

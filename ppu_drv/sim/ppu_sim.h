@@ -96,15 +96,17 @@ u64 ppu_sim_flash_steps(struct ppu_sim_flash *flash);
  * @head: next job to execute (free-running)
  * @tail: next free slot (free-running)
  * @cursor: byte offset of the next command in the job at @head
+ * @started: the job at @head started: @last_progress was set for it
  * @state: what the engine does, protected by &ppu_sim.lock
- * @delay_expired: the DELAY timer fired
- * @timer: DELAY timer
+ * @delay_expired: the DELAY timer fired, or the WAIT poll timer
+ * @timer: DELAY timer, and the poll timer of a WAIT
  * @work: executes commands
  * @completed_seqno: seqno register
  * @progress: commands retired
  * @last_progress: when a command last retired or a job started
  * @mem: a device-memory access the engine waits for, done without the
- *	device lock since the HBM model sleeps
+ *	device lock since the HBM model sleeps; with @mem.wait, the read of a
+ *	WAIT, which retires only if the value read is at least @mem.value
  */
 struct ppu_sim_engine {
 	struct ppu_sim *sim;
@@ -113,6 +115,7 @@ struct ppu_sim_engine {
 	u32 head;
 	u32 tail;
 	u32 cursor;
+	bool started;
 	enum ppu_hw_engine_state state;
 	bool delay_expired;
 	struct hrtimer timer;
@@ -127,6 +130,7 @@ struct ppu_sim_engine {
 		u64 dst_off;
 		u32 value;
 		u32 len;
+		bool wait;
 	} mem;
 };
 
@@ -193,6 +197,11 @@ static inline struct ppu_sim *to_ppu_sim(struct ppu_hw *hw)
  * preemption requests on busy engines that are wrong, spread evenly.
  */
 extern unsigned int ppu_sim_wrong_hints_pct;
+/*
+ * Module parameter preempt_unsupported: busy engines answer preemption
+ * requests -EOPNOTSUPP, so the driver gets no hints.
+ */
+extern bool ppu_sim_preempt_unsupported;
 
 struct ppu_sim *ppu_sim_create(const struct ppu_sim_config *cfg);
 void ppu_sim_destroy(struct ppu_sim *sim);

@@ -3,7 +3,8 @@
  * Copyright (c) 2026 The PPU driver authors
  *
  * Simulated PPU engines. Each engine executes the command streams of its
- * ring one command at a time from a workqueue; DELAY is an hrtimer, HANG
+ * ring one command at a time from a workqueue; DELAY is an hrtimer, WAIT
+ * re-reads memory from the same hrtimer every PPU_SIM_WAIT_POLL_US, HANG
  * parks the engine until a reset. gfx and compute engines share one hardware
  * resource: while one of them is hung, the others of the domain stop making
  * progress, as in the scenario of the amd-gfx "black sheep" RFC. sdma engines
@@ -20,6 +21,8 @@
 
 /* Commands executed per work run before yielding the CPU. */
 #define PPU_SIM_BATCH	256
+/* How often an engine in a WAIT reads its memory again. */
+#define PPU_SIM_WAIT_POLL_US	1000
 
 static int ppu_sim_buf_access(const struct ppu_hw_buf *buf, u64 offset,
 			      u32 *val, bool write)
@@ -84,13 +87,31 @@ static bool ppu_sim_engine_can_run(struct ppu_sim_engine *e)
 	}
 	if (ppu_sim_engine_shared(e) && sim->shared_hangs)
 		return false;
-	if (e->state == PPU_HW_ENGINE_DELAY) {
+	if (e->state == PPU_HW_ENGINE_DELAY ||
+	    e->state == PPU_HW_ENGINE_WAITING) {
 		if (!READ_ONCE(e->delay_expired))
 			return false;
 		e->delay_expired = false;
 	}
 	e->state = PPU_HW_ENGINE_RUNNING;
 	return true;
+}
+
+/*
+ * The WAIT at the cursor read @val: go on if it is there, or else poll
+ * again later, with sim->lock held. A waiting engine retires nothing: its
+ * progress and last_progress stay as they were.
+ */
+static bool ppu_sim_engine_wait_done(struct ppu_sim_engine *e, u32 val,
+				     u32 want)
+{
+	if (val >= want)
+		return true;
+	e->state = PPU_HW_ENGINE_WAITING;
+	e->delay_expired = false;
+	hrtimer_start(&e->timer, ns_to_ktime(PPU_SIM_WAIT_POLL_US * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL);
+	return false;
 }
 
 enum ppu_sim_step {
@@ -110,6 +131,7 @@ static enum ppu_sim_step ppu_sim_engine_complete(struct ppu_sim_engine *e,
 	e->completed_seqno = job->seqno;
 	e->head++;
 	e->cursor = 0;
+	e->started = false;
 	*seqno = job->seqno;
 	*error = ret;
 	return PPU_SIM_STEP_DONE;
@@ -128,8 +150,10 @@ static enum ppu_sim_step ppu_sim_engine_step(struct ppu_sim_engine *e,
 	int ret = 0;
 	u32 i;
 
-	if (!e->cursor)
+	if (!e->started) {
+		e->started = true;
 		e->last_progress = ktime_get();
+	}
 	if (e->cursor >= job->cmd_len)
 		goto complete;
 
@@ -193,6 +217,22 @@ static enum ppu_sim_step ppu_sim_engine_step(struct ppu_sim_engine *e,
 			.dst = &job->bufs[p[2]], .dst_off = p[3], .len = len,
 		};
 		return PPU_SIM_STEP_MEM;
+	case DRM_PPU_OP_WAIT:
+		if (len != 3 || p[0] >= job->nr_bufs) {
+			ret = -EINVAL;
+			break;
+		}
+		if (ppu_sim_buf_is_vram(&job->bufs[p[0]])) {
+			e->mem = (struct ppu_sim_mem_op) {
+				.src = &job->bufs[p[0]], .src_off = p[1],
+				.value = p[2], .len = len, .wait = true,
+			};
+			return PPU_SIM_STEP_MEM;
+		}
+		ret = ppu_sim_buf_access(&job->bufs[p[0]], p[1], &p[3], false);
+		if (!ret && !ppu_sim_engine_wait_done(e, p[3], p[2]))
+			return PPU_SIM_STEP_NEXT;
+		break;
 	case DRM_PPU_OP_DELAY:
 		if (len != 1 || p[0] > DRM_PPU_MAX_DELAY_US) {
 			ret = -EINVAL;
@@ -261,7 +301,7 @@ static enum ppu_sim_step ppu_sim_engine_mem(struct ppu_sim_engine *e,
 	spin_unlock_irqrestore(&sim->lock, *flags);
 	if (op.src)
 		ret = ppu_sim_mem_access(sim, op.src, op.src_off, &val, false);
-	if (!ret)
+	if (!ret && op.dst)
 		ret = ppu_sim_mem_access(sim, op.dst, op.dst_off, &val, true);
 	spin_lock_irqsave(&sim->lock, *flags);
 
@@ -271,6 +311,8 @@ static enum ppu_sim_step ppu_sim_engine_mem(struct ppu_sim_engine *e,
 	/* -EBADMSG: poisoned data (uncorrectable); -EIO: a parity error. */
 	if (ret)
 		return ppu_sim_engine_complete(e, ret, seqno, error);
+	if (op.wait && !ppu_sim_engine_wait_done(e, val, op.value))
+		return PPU_SIM_STEP_NEXT;
 	e->cursor += 4 * (1 + op.len);
 	e->progress++;
 	e->last_progress = ktime_get();
@@ -399,6 +441,7 @@ static int ppu_sim_reset(struct ppu_hw *hw)
 		/* In-flight work is dropped: it never completes. */
 		e->head = e->tail;
 		e->cursor = 0;
+		e->started = false;
 		e->state = PPU_HW_ENGINE_IDLE;
 		e->delay_expired = false;
 	}
@@ -450,6 +493,12 @@ module_param_cb(wrong_hints_pct, &ppu_sim_wrong_hints_ops,
 		&ppu_sim_wrong_hints_pct, 0644);
 MODULE_PARM_DESC(wrong_hints_pct, "Percentage (0-100) of the answers to preemption requests on busy engines that are wrong, spread evenly (default 0)");
 
+/* Test hook: hardware that cannot tell whether an engine parked. */
+bool ppu_sim_preempt_unsupported;
+module_param_named(preempt_unsupported, ppu_sim_preempt_unsupported, bool,
+		   0644);
+MODULE_PARM_DESC(preempt_unsupported, "Preemption requests on busy engines are answered -EOPNOTSUPP: the device gives no hang/stall hints (default off)");
+
 /*
  * Is answer number @n of the device wrong? With p = wrong_hints_pct, answer
  * n is wrong when floor((n + 1) * p / 100) > floor(n * p / 100): p of every
@@ -463,9 +512,10 @@ static bool ppu_sim_answer_wrong(u64 n, unsigned int pct)
 
 /*
  * A preemption request, answered from the engine's state: a hung engine
- * does not park; a running, delayed or stalled one parks at once and
- * resumes when the request is withdrawn, which happens at once here, so
- * its work is not disturbed.
+ * does not park; a running, delayed, waiting or stalled one parks at once
+ * and resumes when the request is withdrawn, which happens at once here,
+ * so its work is not disturbed. With preempt_unsupported a busy engine's
+ * answer is -EOPNOTSUPP.
  */
 static int ppu_sim_preempt(struct ppu_hw *hw, u32 ring)
 {
@@ -484,6 +534,8 @@ static int ppu_sim_preempt(struct ppu_hw *hw, u32 ring)
 		parked = -EBUSY;
 	} else if (e->head == e->tail) {
 		parked = -ENODATA;
+	} else if (READ_ONCE(ppu_sim_preempt_unsupported)) {
+		parked = -EOPNOTSUPP;
 	} else {
 		parked = e->state != PPU_HW_ENGINE_HUNG;
 		if (ppu_sim_answer_wrong(sim->preempt_answers++, pct))

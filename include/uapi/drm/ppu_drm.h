@@ -233,6 +233,19 @@ struct drm_ppu_ctx_destroy {
  * stream really ran.
  */
 #define DRM_PPU_OP_ADD			0x06
+/*
+ * DRM_PPU_OP_WAIT: wait for another engine's work through memory, like
+ * amdgpu's WAIT_REG_MEM; payload length 3: bo index, byte offset (4-byte
+ * aligned), value. The engine re-reads the 32-bit value at that place
+ * (about every millisecond; VRAM through the memory controller's ECC, like
+ * COPY) until it is greater than or equal to the given value, compared as
+ * unsigned, then goes on with the next command. While it waits the engine
+ * retires no command and does not stall the other rings; it parks on a
+ * preemption request. A value that never comes waits until the job times
+ * out; the job is then judged like any other (a job with a WAIT is guilty
+ * only if what it may wait for had every chance to run).
+ */
+#define DRM_PPU_OP_WAIT			0x07
 
 #define DRM_PPU_MAX_DELAY_US		10000000u
 
