@@ -309,9 +309,10 @@ static unsigned int timeout_ms(const char *param)
  * submitted once the consumer waits, writes after a few DELAYs. First with
  * a short producer: no timeout at all. Then the producer comes half a
  * timeout later and takes 8/10 of a timeout: gfx0 times out while its head
- * waits, with the producer running. The recovery replays both heads (the
- * waiter after the producer, which fits its window) and both complete.
- * Both jobs run once and neither context is blamed.
+ * waits, with the producer running. The recovery replays the producer,
+ * which fits its window, and leaves the waiter undecided (a waiter's first
+ * window is never fair); after the restart both complete. Both jobs run
+ * once and neither context is blamed.
  */
 static void test_producer_consumer(void)
 {
