@@ -53,6 +53,7 @@
 #include <sys/wait.h>
 
 #include "ppu_test.h"
+#include "ppu_rings.h"
 #include "ppu_rr.h"
 
 #define MAX_PROCS	10
@@ -120,76 +121,6 @@ static void ring_name(char *buf, size_t size, uint32_t cls, uint32_t inst)
 	snprintf(buf, size, "%s%u", ppu_class_names[cls], inst);
 }
 
-/* hw state of @ring from debugfs rings: idle/running/busy/hung/stalled */
-static bool ring_hw_state(const char *ring, char *state, size_t size, unsigned int *queued)
-{
-	char buf[4096], *line, *save = NULL;
-
-	if (ppu_debugfs_read(dbg_dir, "rings", buf, sizeof(buf)) <= 0)
-		return false;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char name[16], dom[16], st[16];
-		unsigned int emitted, completed, q;
-
-		if (sscanf(line, "%15s %15s %15s %u %u %u", name, dom, st, &emitted,
-			   &completed, &q) != 6 || strcmp(name, ring))
-			continue;
-		snprintf(state, size, "%s", st);
-		if (queued)
-			*queued = q;
-		return true;
-	}
-	return false;
-}
-
-/* is the state of @ring one of the '|'-separated @states? */
-static bool ring_in_state(const char *ring, const char *states)
-{
-	char st[16], want[64], *tok, *save = NULL;
-
-	if (!ring_hw_state(ring, st, sizeof(st), NULL))
-		return false;
-	snprintf(want, sizeof(want), "%s", states);
-	for (tok = strtok_r(want, "|", &save); tok; tok = strtok_r(NULL, "|", &save))
-		if (!strcmp(tok, st))
-			return true;
-	return false;
-}
-
-static bool wait_ring_state(const char *ring, const char *states, int timeout_ms)
-{
-	for (int t = 0; t < timeout_ms; t++) {
-		if (ring_in_state(ring, states))
-			return true;
-		usleep(1000);
-	}
-	return ring_in_state(ring, states);
-}
-
-/* every ring idle with nothing queued and no recovery running */
-static bool device_idle(void)
-{
-	char buf[4096], *line, *save = NULL;
-	bool idle = true;
-	int n = 0;
-	struct rr r;
-
-	if (ppu_debugfs_read(dbg_dir, "rings", buf, sizeof(buf)) <= 0)
-		return false;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char name[16], dom[16], st[16];
-		unsigned int emitted, completed, q;
-
-		if (sscanf(line, "%15s %15s %15s %u %u %u", name, dom, st, &emitted,
-			   &completed, &q) != 6)
-			continue;
-		n++;
-		if (strcmp(st, "idle") || q)
-			idle = false;
-	}
-	rr_read(&r);
-	return idle && n > 0 && !strcmp(r.state, "idle");
-}
 
 static void set_mode(const char *mode)
 {
@@ -209,9 +140,9 @@ static void set_mode(const char *mode)
 static void prepare(void)
 {
 	set_mode("serial");
-	for (int t = 0; t < 300 && !device_idle(); t++)
+	for (int t = 0; t < 300 && !ppu_device_idle(dbg_dir); t++)
 		usleep(100 * 1000);
-	igt_assert_f(device_idle(), "device not idle after 30 s\n");
+	igt_assert_f(ppu_device_idle(dbg_dir), "device not idle after 30 s\n");
 }
 
 /* ------------------------------------------------------ module parameters */
@@ -392,7 +323,7 @@ static void use_params(const struct param_set *set)
 		      "ppu.ko needs other parameters (%s) and %s is not there (PPU_KO)\n",
 		      set ? set->name : "as loaded", ppu_ko());
 	/* nothing of an earlier scenario may still run */
-	for (int t = 0; t < 300 && fd >= 0 && !device_idle(); t++)
+	for (int t = 0; t < 300 && fd >= 0 && !ppu_device_idle(dbg_dir); t++)
 		usleep(100 * 1000);
 	ret = reload_ppu(args);
 	igt_assert_f(ret == 0, "reloading ppu.ko with %s: %s\n", args, strerror(-ret));
@@ -702,7 +633,7 @@ static void innocent_proc(struct shm *sh, const struct scenario *sc)
 		if (sc->inn[k].after)
 			continue;
 		ring_name(rn, sizeof(rn), sc->inn[k].r.cls, sc->inn[k].r.inst);
-		if (!wait_ring_state(rn, "busy", 20000))
+		if (!ppu_wait_ring_state(dbg_dir, rn, "busy", 20000))
 			not_in_place(rec, "%s never seen busy", rn);
 	}
 	rec->t_busy_ns = mono_ns();
@@ -719,7 +650,7 @@ static void innocent_proc(struct shm *sh, const struct scenario *sc)
 		if (sc->inn[k].after || !ring_shared(sc->inn[k].r.cls))
 			continue;
 		ring_name(rn, sizeof(rn), sc->inn[k].r.cls, sc->inn[k].r.inst);
-		ring_hw_state(rn, s, sizeof(s), NULL);
+		ppu_ring_hw_state(dbg_dir, rn, s, sizeof(s), NULL);
 		if (strcmp(s, "stalled"))
 			not_in_place(rec, "%s is %s once the hang started, not stalled", rn, s);
 	}
@@ -736,7 +667,7 @@ static void innocent_proc(struct shm *sh, const struct scenario *sc)
 		if (!sc->inn[k].after || !ring_shared(sc->inn[k].r.cls))
 			continue;
 		ring_name(rn, sizeof(rn), sc->inn[k].r.cls, sc->inn[k].r.inst);
-		if (!wait_ring_state(rn, "stalled|hung", 20000))
+		if (!ppu_wait_ring_state(dbg_dir, rn, "stalled|hung", 20000))
 			not_in_place(rec, "%s never stalled", rn);
 	}
 	check_no_recovery_yet(sh, rec, "the innocent jobs were in place");
@@ -822,7 +753,7 @@ static void guilty_proc(struct shm *sh, const struct scenario *sc, unsigned int 
 		if (sc->inn[k].after)
 			continue;
 		ring_name(in, sizeof(in), sc->inn[k].r.cls, sc->inn[k].r.inst);
-		if (!ring_in_state(in, sc->n_bad > 1 ? "busy|stalled" : "busy"))
+		if (!ppu_ring_in_state(dbg_dir, in, sc->n_bad > 1 ? "busy|stalled" : "busy"))
 			not_in_place(rec, "%s is not running when the hang comes", in);
 	}
 	igt_assert_eq(submit_cmd(dfd, ctx, r.cls, r.inst, cmd, hang.n * 4, bo, 0, so[n],
@@ -848,7 +779,7 @@ static void guilty_proc(struct shm *sh, const struct scenario *sc, unsigned int 
 		n++;
 	}
 	rec->njobs = n;
-	for (int t = 0; !ring_in_state(rn, "hung|stalled"); t++) {
+	for (int t = 0; !ppu_ring_in_state(dbg_dir, rn, "hung|stalled"); t++) {
 		char buf[4096];
 
 		igt_assert_f(t < 20000, "%s never hung\n", rn);
@@ -1556,12 +1487,12 @@ static void test_off(void)
 		rec->pid = getpid();
 		if (child) {
 			so = submit_hang(dfd, ctx, COMPUTE0, bo, &rec->seqno[0]);
-			igt_assert_f(wait_ring_state("compute0", "hung", 5000), "compute0 never hung\n");
+			igt_assert_f(ppu_wait_ring_state(dbg_dir, "compute0", "hung", 5000), "compute0 never hung\n");
 			st(&rec->stage, STAGE_HANGING);
 		} else {
 			wait_at_least(&sh->p[1].stage, STAGE_HANGING, 10000, "the hang");
 			so = submit_innocent(dfd, ctx, GFX0, bo, 0, 0, 1000, 1, &rec->seqno[0]);
-			igt_assert_f(wait_ring_state("gfx0", "stalled", 5000), "gfx0 never stalled\n");
+			igt_assert_f(ppu_wait_ring_state(dbg_dir, "gfx0", "stalled", 5000), "gfx0 never stalled\n");
 			st(&rec->stage, STAGE_SUBMITTED);
 		}
 		wait_at_least(&sh->go, 1, 60000, "the timeouts");
@@ -1590,7 +1521,7 @@ static void test_off(void)
 	st(&sh->go, 1);
 	wait_at_least(&sh->p[0].stage, STAGE_CHECKED, 10000, "the check");
 	wait_at_least(&sh->p[1].stage, STAGE_CHECKED, 10000, "the check");
-	igt_assert_f(ring_hw_state("compute0", st_buf, sizeof(st_buf), NULL) &&
+	igt_assert_f(ppu_ring_hw_state(dbg_dir, "compute0", st_buf, sizeof(st_buf), NULL) &&
 		     !strcmp(st_buf, "hung"), "compute0 is %s, want hung\n", st_buf);
 
 	/* back to serial, whatever the checks say, so the device recovers */
@@ -1719,7 +1650,7 @@ static void test_concurrent(void)
 			rec->stalled_ok = 1;
 			wait_at_least(&sh->submitted, SUBMITTERS, 30000, "the submitters");
 			so[0] = submit_hang(dfd, ctx, COMPUTE0, bo, &rec->seqno[0]);
-			igt_assert_f(wait_ring_state("compute0", "hung|stalled", 5000),
+			igt_assert_f(ppu_wait_ring_state(dbg_dir, "compute0", "hung|stalled", 5000),
 				     "compute0 never hung\n");
 			st(&rec->stage, STAGE_HANGING);
 			rec->njobs = 1;

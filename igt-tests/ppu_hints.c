@@ -31,6 +31,7 @@
 #include <dirent.h>
 
 #include "ppu_test.h"
+#include "ppu_rings.h"
 #include "ppu_rr.h"
 
 #define MAX_RINGS	16
@@ -81,88 +82,6 @@ static void rr_steps(const struct rr *r, char *out, size_t size)
 }
 
 #define DELTA(b, a, field) ((a)->field - (b)->field)
-
-/* hw state of @ring in debugfs rings: idle, running, busy, hung, stalled */
-static bool ring_hw_state(const char *ring, char *state, size_t size)
-{
-	char buf[4096], *line, *save = NULL;
-
-	if (ppu_debugfs_read(dbg_dir, "rings", buf, sizeof(buf)) <= 0)
-		return false;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char name[16], dom[16], st[16];
-		unsigned int emitted, completed, q;
-
-		if (sscanf(line, "%15s %15s %15s %u %u %u", name, dom, st, &emitted,
-			   &completed, &q) != 6 || strcmp(name, ring))
-			continue;
-		snprintf(state, size, "%s", st);
-		return true;
-	}
-	return false;
-}
-
-static bool ring_in_state(const char *ring, const char *states)
-{
-	char st[16], want[64], *tok, *save = NULL;
-
-	if (!ring_hw_state(ring, st, sizeof(st)))
-		return false;
-	snprintf(want, sizeof(want), "%s", states);
-	for (tok = strtok_r(want, "|", &save); tok; tok = strtok_r(NULL, "|", &save))
-		if (!strcmp(tok, st))
-			return true;
-	return false;
-}
-
-/* wait until @ring is in one of the '|'-separated @states */
-static void wait_ring_state(const char *ring, const char *states, int timeout_ms)
-{
-	char st[16] = "?";
-
-	for (int t = 0; t < timeout_ms; t += 2) {
-		if (ring_in_state(ring, states))
-			return;
-		usleep(2000);
-	}
-	ring_hw_state(ring, st, sizeof(st));
-	igt_assert_f(ring_in_state(ring, states), "%s is %s, never %s\n", ring, st, states);
-}
-
-/* every ring idle with nothing queued and no recovery running */
-static bool device_idle(void)
-{
-	char buf[4096], *line, *save = NULL;
-	bool idle = true;
-	int n = 0;
-	struct rr r;
-
-	if (ppu_debugfs_read(dbg_dir, "rings", buf, sizeof(buf)) <= 0)
-		return false;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char name[16], dom[16], st[16];
-		unsigned int emitted, completed, q;
-
-		if (sscanf(line, "%15s %15s %15s %u %u %u", name, dom, st, &emitted,
-			   &completed, &q) != 6)
-			continue;
-		n++;
-		if (strcmp(st, "idle") || q)
-			idle = false;
-	}
-	rr_read(&r);
-	return idle && n > 0 && !strcmp(r.state, "idle");
-}
-
-static void set_strategy(const char *s)
-{
-	char buf[32];
-	int ret = ppu_debugfs_write(dbg_dir, "probe_strategy", s);
-
-	igt_assert_f(ret == 0, "writing %s to probe_strategy: %d\n", s, ret);
-	igt_assert_lt(0, ppu_debugfs_read(dbg_dir, "probe_strategy", buf, sizeof(buf)));
-	igt_assert_f(!strncmp(buf, s, strlen(s)), "probe_strategy reads %s, want %s\n", buf, s);
-}
 
 static void set_wrong_hints(unsigned int pct)
 {
@@ -334,10 +253,10 @@ static void prepare(void)
 	default_timings();
 	igt_require(access(WRONG_HINTS, W_OK) == 0);
 	set_wrong_hints(0);
-	set_strategy("serial");
-	for (int t = 0; t < 300 && !device_idle(); t++)
+	ppu_set_probe_strategy(dbg_dir, "serial");
+	for (int t = 0; t < 300 && !ppu_device_idle(dbg_dir); t++)
 		usleep(100 * 1000);
-	igt_assert_f(device_idle(), "device not idle after 30 s\n");
+	igt_assert_f(ppu_device_idle(dbg_dir), "device not idle after 30 s\n");
 	for (unsigned int c = 0; c < DRM_PPU_RING_CLASS_COUNT; c++)
 		nr_rings[c] = ppu_ring_count(fd, c);
 	igt_require(nr_rings[DRM_PPU_RING_GFX] >= 1 && nr_rings[DRM_PPU_RING_COMPUTE] >= 2 &&
@@ -469,7 +388,7 @@ static uint32_t gate_import(struct client *from, uint32_t gate, struct client *t
 /* every job behind the gate was queued before it opened */
 static void gate_check_closed(void)
 {
-	igt_assert_f(ring_in_state("sdma0", "busy|running"),
+	igt_assert_f(ppu_ring_in_state(dbg_dir, "sdma0", "busy|running"),
 		     "precondition: the gate on sdma0 opened before every job was queued\n");
 }
 
@@ -564,11 +483,11 @@ static void test_long_head(void)
 	rr_read(&b);
 
 	so_long = submit_innocent(&vic, vctx, GFX0, 0, 1500000, 0);
-	wait_ring_state("gfx0", "busy", 10000);
+	ppu_assert_ring_state(dbg_dir, "gfx0", "busy", 10000);
 	usleep(200 * 1000);
 	so_hang = submit_hang(&att, actx, COMPUTE0, 0, 0);
-	wait_ring_state("compute0", "hung", 10000);
-	igt_assert_f(ring_in_state("gfx0", "stalled"),
+	ppu_assert_ring_state(dbg_dir, "compute0", "hung", 10000);
+	igt_assert_f(ppu_ring_in_state(dbg_dir, "gfx0", "stalled"),
 		     "precondition: gfx0 is not stalled behind the hang\n");
 
 	st_long = wait_job(&vic, so_long);
@@ -620,17 +539,17 @@ static void scene_run(struct scene *s, uint32_t good_us)
 	rr_read(&s->b);
 
 	gate = gate_submit(&s->vic, ppu_ctx_create(s->vic.fd));
-	wait_ring_state("sdma0", "busy", 10000);
+	ppu_assert_ring_state(dbg_dir, "sdma0", "busy", 10000);
 	gate_a = gate_import(&s->vic, gate, &s->att);
 	s->so_bad = submit_hang(&s->att, s->actx, s->bad, 0, gate_a);
 	for (unsigned int i = 0; i < s->n_good; i++)
 		s->so_good[i] = submit_innocent(&s->vic, s->vctx, s->good[i], i, good_us, gate);
 	gate_check_closed();
 
-	wait_ring_state(rname(s->bad), "hung", 20000);
+	ppu_assert_ring_state(dbg_dir, rname(s->bad), "hung", 20000);
 	/* the innocent jobs start with the hang: they stall behind it */
 	for (unsigned int i = 0; i < s->n_good; i++)
-		wait_ring_state(rname(s->good[i]), "stalled", 5000);
+		ppu_assert_ring_state(dbg_dir, rname(s->good[i]), "stalled", 5000);
 
 	for (unsigned int i = 0; i < s->n_good; i++)
 		s->st_good[i] = wait_job(&s->vic, s->so_good[i]);
@@ -762,13 +681,13 @@ static void test_stalled_victim(void)
 		set_wrong_hints(round >= 2 ? 100 : 0);
 		rr_read(&b);
 		gate = gate_submit(&vic, ppu_ctx_create(vic.fd));
-		wait_ring_state("sdma0", "busy", 10000);
+		ppu_assert_ring_state(dbg_dir, "sdma0", "busy", 10000);
 		gate_a = gate_import(&vic, gate, &att);
 		so_a = submit_hang_once(&att, actx, ar, round, gate_a);
 		so_v = submit_innocent(&vic, vctx, vr, round, GOOD_US, gate);
 		gate_check_closed();
-		wait_ring_state(rname(ar), "hung", 20000);
-		wait_ring_state(rname(vr), "stalled", 5000);
+		ppu_assert_ring_state(dbg_dir, rname(ar), "hung", 20000);
+		ppu_assert_ring_state(dbg_dir, rname(vr), "stalled", 5000);
 
 		st_v = wait_job(&vic, so_v);
 		st_a = wait_job(&att, so_a);
@@ -820,12 +739,12 @@ static void test_group(void)
 			if (i != 1)
 				s.good[s.n_good++] = (struct ring_ref){ DRM_PPU_RING_COMPUTE, i };
 
-		set_strategy("group");
+		ppu_set_probe_strategy(dbg_dir, "group");
 		if (wrong)
 			set_wrong_hints(100);
 		scene_run(&s, GOOD_US);
 		set_wrong_hints(0);
-		set_strategy("serial");
+		ppu_set_probe_strategy(dbg_dir, "serial");
 		igt_info("group strategy, %s hints, %u innocent heads\n", wrong ? "wrong" : "right",
 			 s.n_good);
 		igt_assert_f(!strcmp(s.a.strategy, "group"), "policy probe_strategy=%s\n",
@@ -851,10 +770,10 @@ static void test_strategy_file(void)
 		      -EINVAL);
 	rr_read(&r);
 	igt_assert_f(!strcmp(r.strategy, "serial"), "policy probe_strategy=%s\n", r.strategy);
-	set_strategy("group");
+	ppu_set_probe_strategy(dbg_dir, "group");
 	rr_read(&r);
 	igt_assert_f(!strcmp(r.strategy, "group"), "policy probe_strategy=%s\n", r.strategy);
-	set_strategy("serial");
+	ppu_set_probe_strategy(dbg_dir, "serial");
 	rr_read(&r);
 	igt_assert_f(!strcmp(r.strategy, "serial"), "policy probe_strategy=%s\n", r.strategy);
 	igt_assert_f(strstr(r.text, "\nhints: given="), "no hints line:\n%s\n", r.text);

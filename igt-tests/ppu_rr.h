@@ -230,4 +230,15 @@ static inline const struct rr_step *rr_find_step(const struct rr *r, const char 
 	return rr_find_step_on(r, what, NULL);
 }
 
+/* set the recovery's probe strategy through @dir's debugfs, and check it */
+static inline void ppu_set_probe_strategy(const char *dir, const char *s)
+{
+	char buf[32];
+	int ret = ppu_debugfs_write(dir, "probe_strategy", s);
+
+	igt_assert_f(ret == 0, "writing %s to probe_strategy: %d\n", s, ret);
+	igt_assert_lt(0, ppu_debugfs_read(dir, "probe_strategy", buf, sizeof(buf)));
+	igt_assert_f(!strncmp(buf, s, strlen(s)), "probe_strategy reads %s, want %s\n", buf, s);
+}
+
 #endif /* PPU_RR_H */

@@ -22,6 +22,7 @@
  * (debugfs rings, fences), never fixed sleeps.
  */
 #include "ppu_test.h"
+#include "ppu_rings.h"
 #include "ppu_rr.h"
 
 #define MAX_FILES	4
@@ -47,87 +48,6 @@ static const struct ring_ref COMPUTE0 = { DRM_PPU_RING_COMPUTE, 0 };
 static const struct ring_ref COMPUTE1 = { DRM_PPU_RING_COMPUTE, 1 };
 
 /* ------------------------------------------------------------- debugfs */
-static bool ring_hw_state(const char *ring, char *state, size_t size)
-{
-	char buf[4096], *line, *save = NULL;
-
-	if (ppu_debugfs_read(dbg_dir, "rings", buf, sizeof(buf)) <= 0)
-		return false;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char name[16], dom[16], st[16];
-		unsigned int emitted, completed, q;
-
-		if (sscanf(line, "%15s %15s %15s %u %u %u", name, dom, st, &emitted,
-			   &completed, &q) != 6 || strcmp(name, ring))
-			continue;
-		snprintf(state, size, "%s", st);
-		return true;
-	}
-	return false;
-}
-
-static bool ring_in_state(const char *ring, const char *states)
-{
-	char st[16], want[64], *tok, *save = NULL;
-
-	if (!ring_hw_state(ring, st, sizeof(st)))
-		return false;
-	snprintf(want, sizeof(want), "%s", states);
-	for (tok = strtok_r(want, "|", &save); tok; tok = strtok_r(NULL, "|", &save))
-		if (!strcmp(tok, st))
-			return true;
-	return false;
-}
-
-/* wait until @ring is in one of the '|'-separated @states */
-static void wait_ring_state(const char *ring, const char *states, int timeout_ms)
-{
-	char st[16] = "?";
-
-	for (int t = 0; t < timeout_ms; t += 2) {
-		if (ring_in_state(ring, states))
-			return;
-		usleep(2000);
-	}
-	ring_hw_state(ring, st, sizeof(st));
-	igt_assert_f(ring_in_state(ring, states), "%s is %s, never %s\n", ring, st, states);
-}
-
-/* every ring idle with nothing queued and no recovery running */
-static bool device_idle(void)
-{
-	char buf[4096], *line, *save = NULL;
-	bool idle = true;
-	int n = 0;
-	struct rr r;
-
-	if (ppu_debugfs_read(dbg_dir, "rings", buf, sizeof(buf)) <= 0)
-		return false;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char name[16], dom[16], st[16];
-		unsigned int emitted, completed, q;
-
-		if (sscanf(line, "%15s %15s %15s %u %u %u", name, dom, st, &emitted,
-			   &completed, &q) != 6)
-			continue;
-		n++;
-		if (strcmp(st, "idle") || q)
-			idle = false;
-	}
-	rr_read_dir(dbg_dir, &r);
-	return idle && n > 0 && !strcmp(r.state, "idle");
-}
-
-static void set_strategy(const char *s)
-{
-	char buf[32];
-	int ret = ppu_debugfs_write(dbg_dir, "probe_strategy", s);
-
-	igt_assert_f(ret == 0, "writing %s to probe_strategy: %d\n", s, ret);
-	igt_assert_lt(0, ppu_debugfs_read(dbg_dir, "probe_strategy", buf, sizeof(buf)));
-	igt_assert_f(!strncmp(buf, s, strlen(s)), "probe_strategy reads %s, want %s\n", buf, s);
-}
-
 /* write @val to the ppu_sim parameter @path and read it back */
 static void set_sim_param(const char *path, const char *val)
 {
@@ -159,10 +79,10 @@ static void prepare(void)
 	igt_require_f(access(NO_HINTS, W_OK) == 0, "ppu_sim has no preempt_unsupported\n");
 	set_sim_param(WRONG_HINTS, "0");
 	set_sim_param(NO_HINTS, "N");
-	set_strategy("serial");
-	for (int t = 0; t < 300 && !device_idle(); t++)
+	ppu_set_probe_strategy(dbg_dir, "serial");
+	for (int t = 0; t < 300 && !ppu_device_idle(dbg_dir); t++)
 		usleep(100 * 1000);
-	igt_assert_f(device_idle(), "device not idle after 30 s\n");
+	igt_assert_f(ppu_device_idle(dbg_dir), "device not idle after 30 s\n");
 	for (unsigned int c = 0; c < DRM_PPU_RING_CLASS_COUNT; c++)
 		nr_rings[c] = ppu_ring_count(fd, c);
 	igt_require(nr_rings[DRM_PPU_RING_GFX] >= 1 && nr_rings[DRM_PPU_RING_COMPUTE] >= 2);
@@ -335,7 +255,7 @@ static void test_producer_consumer(void)
 
 		rr_read_dir(dbg_dir, &b);
 		so_c = submit_consumer(&c, cctx, GFX0, f, kc);
-		wait_ring_state("gfx0", "waiting", 10000);
+		ppu_assert_ring_state(dbg_dir, "gfx0", "waiting", 10000);
 		if (round)	/* the scenario: the producer comes late */
 			usleep(t / 2 * 1000);
 		so_p = submit_producer(&c, pctx, COMPUTE0, round ? t * 8 / 1000 : 2, 100000, f,
@@ -381,7 +301,7 @@ static void consumer_behind_hang(enum hints hints, const char *strategy)
 	struct rr b, a;
 
 	prepare();
-	set_strategy(strategy);
+	ppu_set_probe_strategy(dbg_dir, strategy);
 	client_open(&v);
 	client_open(&att);
 	cctx = ppu_ctx_create(v.fd);
@@ -395,13 +315,13 @@ static void consumer_behind_hang(enum hints hints, const char *strategy)
 	if (hints == HINTS_NONE)
 		set_sim_param(NO_HINTS, "Y");
 	so_c = submit_consumer(&v, cctx, GFX0, 0, 0);
-	wait_ring_state("gfx0", "waiting", 10000);
+	ppu_assert_ring_state(dbg_dir, "gfx0", "waiting", 10000);
 	so_h = submit_hang(&att, hctx, COMPUTE0, 0);
-	wait_ring_state("compute0", "hung", 10000);
+	ppu_assert_ring_state(dbg_dir, "compute0", "hung", 10000);
 	so_p = submit_producer(&v, pctx, COMPUTE0, 1, 50000, 0, 1);
 	so_i = submit_plain(&v, ictx, COMPUTE1, 50000, 3);
-	wait_ring_state("compute1", "stalled", 10000);
-	igt_assert_f(ring_in_state("gfx0", "stalled"),
+	ppu_assert_ring_state(dbg_dir, "compute1", "stalled", 10000);
+	igt_assert_f(ppu_ring_in_state(dbg_dir, "gfx0", "stalled"),
 		     "precondition: the waiting gfx0 is not stalled behind the hang\n");
 
 	st_h = wait_job(&att, so_h);
@@ -410,7 +330,7 @@ static void consumer_behind_hang(enum hints hints, const char *strategy)
 	st_i = wait_job(&v, so_i);
 	set_sim_param(WRONG_HINTS, "0");
 	set_sim_param(NO_HINTS, "N");
-	set_strategy("serial");
+	ppu_set_probe_strategy(dbg_dir, "serial");
 	rr_read_dir(dbg_dir, &a);
 	rr_dump("after", &a);
 
@@ -473,8 +393,8 @@ static void test_deadlock_spares_third(void)
 	/* flag 0: written by A's second job, flag 1: by B's second job */
 	so_a1 = submit_consumer(&ab, actx, GFX0, 1, 0);
 	so_b1 = submit_consumer(&ab, bctx, COMPUTE0, 0, 1);
-	wait_ring_state("gfx0", "waiting", 10000);
-	wait_ring_state("compute0", "waiting", 10000);
+	ppu_assert_ring_state(dbg_dir, "gfx0", "waiting", 10000);
+	ppu_assert_ring_state(dbg_dir, "compute0", "waiting", 10000);
 	so_c2 = submit_plain(&c, cctx2, GFX0, 0, 1);
 	so_a2 = submit_producer(&ab, actx, GFX0, 0, 0, 0, 2);
 	so_b2 = submit_producer(&ab, bctx, COMPUTE0, 0, 0, 1, 3);
