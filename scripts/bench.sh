@@ -10,12 +10,14 @@
 # engine COPY, recovery time against the number of shared rings with the
 # serial and the group strategy (modules reloaded in the guest for each
 # ring count), the same with wrong hardware hints, a hostile client
-# against a victim (ppu.ko reloaded with its default per-file limits) and
-# jobs run twice across all of them. Prints
+# against a victim (ppu.ko reloaded with its default per-file limits),
+# verdict errors of adversarial sets (flaky bystanders, a stalled victim, a
+# long progressing head, budget starvation, WAIT pairs) with right, wrong
+# and no hardware hints, and jobs run twice across all of them. Prints
 # "bench: <name> <value> <unit>" lines; the figures are described in
 # Documentation/bench.rst. PPU_BENCH_LOG: serial log path (default
 # build/bench-serial.log). PPU_BENCH_ONLY: run only these groups of figures
-# (space-separated: rfc lost nop vram scale hostile; default all;
+# (space-separated: rfc lost verdicts nop vram scale hostile; default all;
 # double always runs).
 set -eo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -62,6 +64,7 @@ rc=0
 want() { [ -z "$ONLY" ] || case " $ONLY " in *" \$1 "*) ;; *) false ;; esac; }
 want rfc && { \$B rfc || rc=1; }
 want lost && { \$B lost || rc=1; }
+want verdicts && { \$B verdicts || rc=1; }
 want nop && { \$B nop || rc=1; }
 want vram && { \$B vram || rc=1; }
 if want scale; then
@@ -157,6 +160,14 @@ END {
 	info("wrong_hints_rfc_guilty_first_time_ratio", "time over right hints, no target")
 	info("wrong_hints_serial_time_ratio_16", "time over right hints, no target")
 	info("wrong_hints_group_time_ratio_16", "time over right hints, no target")
+	# adversarial sets against the evidence rule, right/wrong/no hints
+	split("flaky_bystander stalled_victim long_head starvation wait_pairs", vs, " ")
+	split("right wrong unknown", vh, " ")
+	for (i = 1; i <= 5; i++)
+		for (j = 1; j <= 3; j++)
+			check(vs[i] "_" vh[j] "_verdict_errors", "==", 0)
+	for (j = 1; j <= 3; j++)
+		check("starvation_" vh[j] "_recoveries_to_convict", "<=", 2)
 	check("hostile_victim_jobs_lost", "==", 0)
 	check("hostile_victim_ctx_struck", "==", 0)
 	# The attacker hangs with HANG_ONCE: under the evidence rule such a
