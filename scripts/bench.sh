@@ -10,11 +10,15 @@
 # engine COPY, recovery time against the number of shared rings with the
 # serial and the group strategy (modules reloaded in the guest for each
 # ring count), the same with wrong hardware hints, a hostile client
-# against a victim (ppu.ko reloaded with its default per-file limits) and
-# jobs run twice across all of them. Prints
+# against a victim (ppu.ko reloaded with its default per-file limits),
+# verdict errors of adversarial sets (flaky bystanders, a stalled victim, a
+# long progressing head, budget starvation, WAIT pairs) with right, wrong
+# and no hardware hints, and jobs run twice across all of them. Prints
 # "bench: <name> <value> <unit>" lines; the figures are described in
 # Documentation/bench.rst. PPU_BENCH_LOG: serial log path (default
-# build/bench-serial.log).
+# build/bench-serial.log). PPU_BENCH_ONLY: run only these groups of figures
+# (space-separated: rfc lost verdicts nop vram scale hostile; default all;
+# double always runs).
 set -eo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=$ROOT/build
@@ -46,6 +50,7 @@ SCALE_VARIANTS_2_16="serial group serial-wrong group-wrong"
 # attacker is a process of its own).
 HOSTILE_PARAMS="gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500"
 HOSTILE_SECONDS=60
+ONLY=${PPU_BENCH_ONLY:-}
 
 payload=$(mktemp)
 cat >"$payload" <<PAYLOAD
@@ -56,10 +61,13 @@ B=/extra/ppu-bench
 export PPU_BENCH_COUNTS=/tmp/ppu-bench-counts
 rm -f \$PPU_BENCH_COUNTS
 rc=0
-\$B rfc || rc=1
-\$B lost || rc=1
-\$B nop || rc=1
-\$B vram || rc=1
+want() { [ -z "$ONLY" ] || case " $ONLY " in *" \$1 "*) ;; *) false ;; esac; }
+want rfc && { \$B rfc || rc=1; }
+want lost && { \$B lost || rc=1; }
+want verdicts && { \$B verdicts || rc=1; }
+want nop && { \$B nop || rc=1; }
+want vram && { \$B vram || rc=1; }
+if want scale; then
 echo "# scaling: ppu_sim.ko and ppu.ko reloaded per ring count (nr_gfx=1 nr_compute=N-1), ppu.ko with $PARAMS $SCALE_PARAMS:"
 echo "#   replay_budget_ms and max_resets raised so that the budget never cuts a recovery short and all N-1 innocent heads are probed"
 echo "#   (15 probes of 150 ms heads and the hanging head's 1000 ms window take ~3.3 s, close to the default 5000 ms budget on TCG); probe_timeout_ms 300 (a group replay's first window) stays above a head's runtime"
@@ -86,12 +94,15 @@ if [ -n "\$serial_2" ] && [ -n "\$serial_16" ] && [ -n "\$group_2" ] && [ -n "\$
 else
 	echo "# scaling: a total of 2 or 16 rings is missing"; rc=1
 fi
+fi
+if want hostile; then
 echo "# hostile_client: ppu_sim.ko reloaded with its defaults, ppu.ko with $HOSTILE_PARAMS and its default per-file limits, for $HOSTILE_SECONDS s:"
 if rmmod ppu ppu_sim && insmod /kmod/ppu/ppu_sim.ko &&
    insmod /kmod/ppu/ppu.ko $HOSTILE_PARAMS; then
 	\$B hostile $HOSTILE_SECONDS || rc=1
 else
 	echo "# hostile_client: reloading the modules failed"; rc=1
+fi
 fi
 \$B double || rc=1
 echo "PPU-BENCH: END rc=\$rc"
@@ -109,16 +120,16 @@ sed -n '/^PPU-BENCH: BEGIN/,/^PPU-BENCH: END/p' "$LOG" |
 	grep -v '^PPU-BENCH:' | grep -av '^\[ *[0-9.]*\] ' | tee "$OUT/bench.txt" || true
 
 # the targets
-awk '
+awk -v only="$ONLY" '
 function check(name, op, want,   ok) {
-	if (!(name in v)) { printf "make bench: %-40s missing\n", name; return }
+	if (!(name in v)) { if (only == "") printf "make bench: %-40s missing\n", name; return }
 	ok = op == "<=" ? v[name] <= want : op == ">=" ? v[name] >= want : v[name] == want
 	printf "make bench: %-40s %-8s target %2s %-5s %s\n", name, v[name], op, want, ok ? "met" : "MISSED"
 }
 function info(name, what) {
 	if (name in v)
 		printf "make bench: %-40s %-8s (%s)\n", name, v[name], what
-	else
+	else if (only == "")
 		printf "make bench: %-40s missing\n", name
 }
 $1 == "bench:" { v[$2] = $3 + 0 }
@@ -149,6 +160,14 @@ END {
 	info("wrong_hints_rfc_guilty_first_time_ratio", "time over right hints, no target")
 	info("wrong_hints_serial_time_ratio_16", "time over right hints, no target")
 	info("wrong_hints_group_time_ratio_16", "time over right hints, no target")
+	# adversarial sets against the evidence rule, right/wrong/no hints
+	split("flaky_bystander stalled_victim long_head starvation wait_pairs", vs, " ")
+	split("right wrong unknown", vh, " ")
+	for (i = 1; i <= 5; i++)
+		for (j = 1; j <= 3; j++)
+			check(vs[i] "_" vh[j] "_verdict_errors", "==", 0)
+	for (j = 1; j <= 3; j++)
+		check("starvation_" vh[j] "_recoveries_to_convict", "<=", 2)
 	check("hostile_victim_jobs_lost", "==", 0)
 	check("hostile_victim_ctx_struck", "==", 0)
 	# The attacker hangs with HANG_ONCE: under the evidence rule such a
@@ -159,7 +178,7 @@ END {
 		ok = b >= 1 && b <= lim
 		printf "make bench: %-40s %-8s target 1..%-4s %s\n", "hostile_attacker_banned_after_hangs",
 			(b < 0 ? "never" : b), lim, ok ? "met" : "MISSED (open: issue 17)"
-	} else
+	} else if (only == "")
 		printf "make bench: %-40s missing\n", "hostile_attacker_banned_after_hangs"
 	info("hostile_attacker_strikes", "strikes on the attacker, no target")
 	info("hostile_attacker_unstruck_hangs", "attacker hangs that struck nobody: issue 17")

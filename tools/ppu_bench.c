@@ -30,6 +30,10 @@
  *                            group_scaling_16_over_2 from the totals
  *   ppu-bench hostile [S]    hostile_client: an attacker's non-reproducing
  *                            hangs against a victim, S seconds (60)
+ *   ppu-bench verdicts       <set>_<hints>_verdict_errors,
+ *                            starvation_<hints>_recoveries_to_convict:
+ *                            adversarial sets against the evidence rule
+ *                            with right, wrong and no hints
  *   ppu-bench double         double_execution, completed_without_run: the
  *                            ADD counts the other runs left in
  *                            PPU_BENCH_COUNTS
@@ -2597,6 +2601,358 @@ static int bench_hostile(unsigned int seconds)
 }
 
 /*
+ * <set>_<hints>_verdict_errors: adversarial sets against the evidence rule,
+ * each with right hints (ppu_sim's defaults), wrong ones (wrong_hints_pct
+ * 100) and none (preempt_unsupported: the device answers no preemption
+ * request, so it gives no hint), VERDICT_ROUNDS rounds each, every round on
+ * fresh contexts:
+ *
+ *   flaky_bystander  A's HANG_ONCE (its flag re-armed through the mapped
+ *                    data BO) on compute0, VERDICT_AFTER_US after three
+ *                    bystanders' DELAY 300 ms + WRITE on gfx0, compute1 and
+ *                    compute2: they stall behind it and time out with it
+ *   stalled_victim   A's HANG_ONCE on gfx0, then at once B's DELAY 100 ms +
+ *                    WRITE and B's WRITE on compute0, which stall before
+ *                    they start: both rings time out together
+ *   long_head        L's job on gfx0, DELAY in VERDICT_SLICE_US slices for
+ *                    1.5 x the gfx timeout + WRITE (the ring shows progress
+ *                    while it runs), and VERDICT_AFTER_US later H's HANG
+ *                    on compute0
+ *   starvation       the attacker's HANG on gfx0 and, VERDICT_AFTER_US
+ *                    later, two sacrificial contexts of the same file with
+ *                    progressing jobs of 3 x the compute timeout on
+ *                    compute0 and compute1, which together outlast
+ *                    replay_budget_ms; also recoveries_to_convict
+ *   wait_pairs       H's HANG on compute0, producers P1, P2 (WRITE of a
+ *                    flag) queued behind it on compute0, and
+ *                    VERDICT_AFTER_US later consumers C1 on gfx0 and C2 on
+ *                    compute1 that WAIT for those flags, then WRITE
+ *
+ * Every job ends with ADD (double_execution). The deliberately hanging job
+ * is the only one that is not innocent: a verdict error is an innocent job
+ * that did not complete with its counter exactly 1, or whose context was
+ * found guilty or suspect or banned (each job counts once). What happened
+ * to the hanging job is printed. starvation_<hints>_recoveries_to_convict
+ * is the most recoveries any round took from the first timeout until the
+ * HANG's job ended with its context guilty (the recoveries counted in
+ * ring_recovery until its fence signalled; VERDICT_NEVER if it was never
+ * found guilty). Targets: 0 verdict errors, at most 2 recoveries.
+ */
+#define VERDICT_ROUNDS		3
+#define VERDICT_AFTER_US	20000u
+#define VERDICT_SLICE_US	50000u
+#define VERDICT_MAX_JOBS	8
+#define VERDICT_MAX_CTXS	8
+#define VERDICT_NEVER		999u
+#define VERDICT_FLAG0		200u /* data dwords of flags and WRITEs */
+
+struct vjob {
+	const char *name;
+	unsigned int ctx;	/* index into the round's contexts */
+	uint32_t class, inst;
+	uint32_t after_us;	/* wait this long before submitting */
+	bool hang;		/* the deliberately hanging job */
+	uint32_t slot, val;	/* its WRITE (val 0: none) */
+	struct stream s;
+	uint32_t so;
+	int st;
+};
+
+struct vround {
+	unsigned int nr_jobs, nr_ctxs;
+	uint32_t flag;		/* HANG_ONCE flag dword, or 0 */
+	struct vjob job[VERDICT_MAX_JOBS];
+};
+
+static uint32_t verdict_slot = VERDICT_FLAG0;
+
+static uint32_t verdict_slot_new(void)
+{
+	if (verdict_slot >= BENCH_COUNTER_FIRST)
+		verdict_slot = VERDICT_FLAG0;
+	data.map[verdict_slot] = 0;
+	return verdict_slot++;
+}
+
+static struct vjob *vjob_add(struct vround *r, const char *name,
+			     unsigned int ctx, uint32_t class, uint32_t inst,
+			     uint32_t after_us)
+{
+	struct vjob *j = &r->job[r->nr_jobs++];
+
+	memset(j, 0, sizeof(*j));
+	j->name = name;
+	j->ctx = ctx;
+	j->class = class;
+	j->inst = inst;
+	j->after_us = after_us;
+	if (ctx >= r->nr_ctxs)
+		r->nr_ctxs = ctx + 1;
+	return j;
+}
+
+/* DELAY @total_us in slices of VERDICT_SLICE_US, WRITE, ADD. */
+static void vjob_slices(struct vjob *j, uint32_t total_us)
+{
+	uint32_t *cs = stream_begin(&j->s), n = 0, left;
+
+	for (left = total_us; left; left -= left < VERDICT_SLICE_US ?
+	     left : VERDICT_SLICE_US) {
+		cs[n++] = DRM_PPU_CMD(DRM_PPU_OP_DELAY, 1);
+		cs[n++] = left < VERDICT_SLICE_US ? left : VERDICT_SLICE_US;
+	}
+	j->slot = verdict_slot_new();
+	j->val = 0x51ce0000 + j->slot;
+	cs[n++] = DRM_PPU_CMD(DRM_PPU_OP_WRITE, 3);
+	cs[n++] = 0;
+	cs[n++] = j->slot * 4;
+	cs[n++] = j->val;
+	n = stream_count(&j->s, cs, n);
+	stream_end(&j->s, n);
+}
+
+static void vjob_delay_write(struct vjob *j, uint32_t delay_us)
+{
+	j->slot = verdict_slot_new();
+	j->val = 0xb0b00000 + j->slot;
+	j->s = stream_delay_write(delay_us, j->slot, j->val);
+}
+
+/*
+ * WAIT until data dword @flag is 1 or more (if @flag), WRITE 1 to data
+ * dword @set (if @set), then WRITE and ADD.
+ */
+static void vjob_wait_write(struct vjob *j, uint32_t flag, uint32_t set)
+{
+	uint32_t *cs = stream_begin(&j->s), n = 0;
+
+	if (flag) {
+		cs[n++] = DRM_PPU_CMD(DRM_PPU_OP_WAIT, 3);
+		cs[n++] = 0;
+		cs[n++] = flag * 4;
+		cs[n++] = 1;
+	}
+	if (set) {
+		cs[n++] = DRM_PPU_CMD(DRM_PPU_OP_WRITE, 3);
+		cs[n++] = 0;
+		cs[n++] = set * 4;
+		cs[n++] = 1;
+	}
+	j->slot = verdict_slot_new();
+	j->val = 0xc0de0000 + j->slot;
+	cs[n++] = DRM_PPU_CMD(DRM_PPU_OP_WRITE, 3);
+	cs[n++] = 0;
+	cs[n++] = j->slot * 4;
+	cs[n++] = j->val;
+	n = stream_count(&j->s, cs, n);
+	stream_end(&j->s, n);
+}
+
+static void vjob_hang(struct vround *r, struct vjob *j, bool once)
+{
+	j->hang = true;
+	if (once) {
+		r->flag = verdict_slot_new();
+		j->s = stream_hang_once(r->flag);
+	} else {
+		j->s = stream_hang();
+	}
+}
+
+static void verdict_build(const char *set, struct vround *r)
+{
+	const uint32_t g = DRM_PPU_RING_GFX, c = DRM_PPU_RING_COMPUTE;
+	unsigned int gfx_ms = ring_window_ms("gfx");
+	unsigned int compute_ms = ring_window_ms("compute");
+	uint32_t f1, f2;
+
+	memset(r, 0, sizeof(*r));
+	if (!strcmp(set, "flaky_bystander")) {
+		vjob_delay_write(vjob_add(r, "B", 1, g, 0, 0), RFC_DELAY_US);
+		vjob_delay_write(vjob_add(r, "C", 2, c, 1, 0), RFC_DELAY_US);
+		vjob_delay_write(vjob_add(r, "D", 3, c, 2, 0), RFC_DELAY_US);
+		vjob_hang(r, vjob_add(r, "A", 0, c, 0, VERDICT_AFTER_US), true);
+	} else if (!strcmp(set, "stalled_victim")) {
+		vjob_hang(r, vjob_add(r, "A", 0, g, 0, 0), true);
+		vjob_delay_write(vjob_add(r, "B1", 1, c, 0, 0), 100000);
+		vjob_delay_write(vjob_add(r, "B2", 1, c, 0, 0), 0);
+	} else if (!strcmp(set, "long_head")) {
+		vjob_slices(vjob_add(r, "L", 1, g, 0, 0), gfx_ms * 1500);
+		vjob_hang(r, vjob_add(r, "H", 0, c, 0, VERDICT_AFTER_US), false);
+	} else if (!strcmp(set, "starvation")) {
+		vjob_hang(r, vjob_add(r, "H", 0, g, 0, 0), false);
+		vjob_slices(vjob_add(r, "S1", 1, c, 0, VERDICT_AFTER_US),
+			    compute_ms * 3000);
+		vjob_slices(vjob_add(r, "S2", 2, c, 1, 0), compute_ms * 3000);
+	} else if (!strcmp(set, "wait_pairs")) {
+		f1 = verdict_slot_new();
+		f2 = verdict_slot_new();
+		vjob_hang(r, vjob_add(r, "H", 0, c, 0, 0), false);
+		vjob_wait_write(vjob_add(r, "P1", 1, c, 0, 0), 0, f1);
+		vjob_wait_write(vjob_add(r, "P2", 2, c, 0, 0), 0, f2);
+		vjob_wait_write(vjob_add(r, "C1", 3, g, 0, VERDICT_AFTER_US),
+				f1, 0);
+		vjob_wait_write(vjob_add(r, "C2", 4, c, 1, 0), f2, 0);
+	} else {
+		fail("unknown verdict set %s", set);
+	}
+}
+
+/*
+ * One round of @set: submits, waits (the hanging job first), checks. Adds
+ * the recoveries until the hang's context was guilty to *@to_convict (or
+ * VERDICT_NEVER). Returns the verdict errors.
+ */
+static unsigned int verdict_round(const char *set, const char *hints,
+				  unsigned int i, unsigned int *to_convict)
+{
+	uint32_t ctx[VERDICT_MAX_CTXS];
+	struct drm_ppu_ctx_query_reset q[VERDICT_MAX_CTXS];
+	struct recovery before, at_hang, r;
+	unsigned int k, errors = 0, convict = VERDICT_NEVER;
+	struct vjob *hang = NULL;
+	struct vround rd;
+	bool hung_once;
+
+	verdict_build(set, &rd);
+	for (k = 0; k < rd.nr_ctxs; k++)
+		ctx[k] = ctx_new();
+	read_recovery(&before);
+	for (k = 0; k < rd.nr_jobs; k++) {
+		struct vjob *j = &rd.job[k];
+
+		if (j->after_us)
+			usleep(j->after_us);
+		j->so = submit(ctx[j->ctx], j->class, j->inst, &j->s, 0);
+		if (j->hang)
+			hang = j;
+	}
+	hang->st = job_status(hang->so);
+	read_recovery(&at_hang);
+	for (k = 0; k < rd.nr_jobs; k++)
+		if (!rd.job[k].hang)
+			rd.job[k].st = job_status(rd.job[k].so);
+	usleep(200000); /* a late second run would land */
+	read_recovery(&r);
+	for (k = 0; k < rd.nr_ctxs; k++)
+		q[k] = ctx_query(ctx[k]);
+	if (q[hang->ctx].guilty_count)
+		convict = at_hang.recoveries - before.recoveries;
+	*to_convict = convict;
+	hung_once = rd.flag && data.map[rd.flag] == 1;
+
+	printf("# verdicts %s %s round %u:", set, hints, i);
+	for (k = 0; k < rd.nr_jobs; k++) {
+		const struct vjob *j = &rd.job[k];
+		const struct drm_ppu_ctx_query_reset *qj = &q[j->ctx];
+		uint32_t cnt = __atomic_load_n(&data.map[j->s.counter],
+					       __ATOMIC_SEQ_CST);
+		bool bad = false;
+
+		if (!j->hang) {
+			bad = j->st != 1 || cnt != 1 ||
+			      (j->val && data.map[j->slot] != j->val) ||
+			      qj->guilty_count || qj->suspect_count ||
+			      qj->banned;
+			errors += bad;
+		}
+		printf(" %s%s %s%u %s ran %u ctx g%u s%u%s;", bad ? "ERROR " : "",
+		       j->name, j->class == DRM_PPU_RING_GFX ? "gfx" : "compute",
+		       j->inst, j->st == 1 ? "completed" : strerror(-j->st),
+		       cnt, qj->guilty_count, qj->suspect_count,
+		       qj->banned ? " banned" : "");
+	}
+	printf(" recoveries +%llu (+%llu until the hang's job ended)%s%s; last: %u reset(s), %u probe(s), %u ran out, fallback %d; ring verdicts:",
+	       (unsigned long long)(r.recoveries - before.recoveries),
+	       (unsigned long long)(at_hang.recoveries - before.recoveries),
+	       rd.flag ? (hung_once ? ", hung once" : ", DID NOT HANG") : "",
+	       errors ? "; VERDICT ERROR" : "",
+	       r.resets, r.probes, r.probes_hung, r.fallback);
+	for (k = 0; k < r.nr_rings; k++)
+		if (strcmp(r.verdict[k], "-"))
+			printf(" %s=%s", r.ring[k], r.verdict[k]);
+	printf("\n");
+	if (errors || (!rd.flag && convict > 1))
+		print_timeline();
+	for (k = 0; k < rd.nr_jobs; k++)
+		syncobj_free(rd.job[k].so);
+	for (k = 0; k < rd.nr_ctxs; k++) {
+		struct drm_ppu_ctx_destroy d = { .ctx_id = ctx[k] };
+
+		drmIoctl(fd, DRM_IOCTL_PPU_CTX_DESTROY, &d);
+	}
+	return errors;
+}
+
+/* ppu_sim's preempt_unsupported; false if there is no such parameter. */
+static bool set_preempt_unsupported(bool on)
+{
+	FILE *f = fopen("/sys/module/ppu_sim/parameters/preempt_unsupported",
+			"w");
+
+	if (!f)
+		return false;
+	if (fputs(on ? "Y\n" : "N\n", f) < 0 || fclose(f))
+		die("preempt_unsupported");
+	return true;
+}
+
+static int bench_verdicts(void)
+{
+	static const char * const sets[] = {
+		"flaky_bystander", "stalled_victim", "long_head", "starvation",
+		"wait_pairs",
+	};
+	static const char * const modes[] = { "right", "wrong", "unknown" };
+	unsigned int rounds = VERDICT_ROUNDS, s, m, i, ret = 0;
+
+	if (ring_count(DRM_PPU_RING_GFX) < 1 ||
+	    ring_count(DRM_PPU_RING_COMPUTE) < 3)
+		fail("%s", "verdicts: needs gfx0 and compute0..2");
+	set_mode("serial");
+	set_strategy("serial");
+	printf("# verdicts: %u rounds per set and hint mode, fresh contexts each; a verdict error is an innocent job (all but the deliberately hanging one) that did not complete exactly once (ADD counter) or whose context was found guilty or suspect or banned; target 0; starvation_*_recoveries_to_convict: the most recoveries until the HANG's context was guilty (%u: never), target <= 2\n",
+	       rounds, VERDICT_NEVER);
+	for (m = 0; m < ARRAY_SIZE(modes); m++) {
+		struct recovery h0, h1;
+		bool ok;
+
+		ok = set_wrong_hints(m == 1 ? 100 : 0) &&
+		     set_preempt_unsupported(m == 2);
+		if (!ok) {
+			printf("# verdicts %s: ppu_sim has no wrong_hints_pct or preempt_unsupported, not measured\n",
+			       modes[m]);
+			ret = 1;
+			continue;
+		}
+		read_recovery(&h0);
+		for (s = 0; s < ARRAY_SIZE(sets); s++) {
+			unsigned int errors = 0, worst = 0, c;
+
+			for (i = 0; i < rounds; i++) {
+				errors += verdict_round(sets[s], modes[m], i,
+							&c);
+				if (c > worst)
+					worst = c;
+			}
+			printf("bench: %s_%s_verdict_errors %u count\n",
+			       sets[s], modes[m], errors);
+			if (!strcmp(sets[s], "starvation"))
+				printf("bench: starvation_%s_recoveries_to_convict %u count\n",
+				       modes[m], worst);
+		}
+		read_recovery(&h1);
+		printf("# verdicts %s: the hardware gave %llu hints, %llu of them wrong\n",
+		       modes[m], (unsigned long long)(h1.hints - h0.hints),
+		       (unsigned long long)(h1.hints_wrong - h0.hints_wrong));
+	}
+	set_wrong_hints(0);
+	set_preempt_unsupported(false);
+	counters_check("verdicts");
+	return ret;
+}
+
+/*
  * double_execution: the sums of what counters_check() of every scenario
  * process of this boot appended (PPU_BENCH_COUNTS). Target 0 for both.
  */
@@ -2626,7 +2982,7 @@ static int bench_double(void)
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		fail("%s", "usage: ppu-bench rfc|lost|nop|vram|scale N [variant...]|hostile [S]|double|linearity N:T...|scaling S2 S16 G2 G16");
+		fail("%s", "usage: ppu-bench rfc|lost|nop|vram|scale N [variant...]|hostile [S]|verdicts|double|linearity N:T...|scaling S2 S16 G2 G16");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(argv[1], "linearity"))
 		return bench_linearity(argc - 2, argv + 2);
@@ -2654,6 +3010,8 @@ int main(int argc, char **argv)
 		return bench_scale(atoi(argv[2]), argc - 3, argv + 3);
 	if (!strcmp(argv[1], "hostile"))
 		return bench_hostile(argc > 2 ? atoi(argv[2]) : HOSTILE_SECONDS);
+	if (!strcmp(argv[1], "verdicts"))
+		return bench_verdicts();
 	fail("unknown benchmark %s", argv[1]);
 	return 1;
 }
