@@ -1982,6 +1982,46 @@ static void timed_out_job_done_before_recovery_no_reset(struct kunit *test)
 }
 
 /*
+ * Issue 17: before 6.17 a false timeout puts the job back on the pending
+ * list itself. A job that completed while drm_sched held it off the list
+ * for its timeout handler missed drm_sched's cleanup: back on the list it
+ * would never be freed on an idle ring, and its re-armed timeout would
+ * fire again and again. It is freed, and the ring times out only once.
+ */
+static void false_timeout_job_done_off_list_freed(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	unsigned long deadline;
+	struct dss_mock_job *job;
+	struct dss_mock_ctx *gfx;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+
+	dss_mock_hold_timeouts(mock);
+	job = dss_mock_job_new(gfx, SLOW_US, 0);
+	job->progress_us = SHORT_US;
+	dss_mock_job_submit(job);
+	KUNIT_ASSERT_TRUE(test, dss_mock_wait_timeout_held(mock, WAIT_MS));
+	/* It completes while its timeout handler holds it off the list. */
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(job, WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, dss_mock_release_timeouts(mock, BIT(GFX),
+							  WAIT_MS));
+	deadline = jiffies + msecs_to_jiffies(4 * JOB_TIMEOUT_MS);
+	while (!READ_ONCE(job->freed) && time_before(jiffies, deadline))
+		usleep_range(2000, 4000);
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(job->freed));
+	sync_recovery(mock);
+	expect_finished(test, job, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mock->rings[GFX].tdr_calls), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mock->resets), 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&job->runs), 1);
+}
+
+/*
  * The runtime cap convicts only a head that was running: a gfx job that
  * needs less than max_runtime_ms runs most of it, then stalls behind a
  * compute hang until the recovery, by which time it has been the head
@@ -2097,6 +2137,7 @@ static struct kunit_case drm_sched_serial_cases[] = {
 	KUNIT_CASE(coalescing_never_convicts_independent_ring),
 	KUNIT_CASE(runtime_cap_survives_recoveries),
 	KUNIT_CASE(timed_out_job_done_before_recovery_no_reset),
+	KUNIT_CASE(false_timeout_job_done_off_list_freed),
 	KUNIT_CASE(runtime_cap_spares_a_stalled_head),
 	{}
 };
