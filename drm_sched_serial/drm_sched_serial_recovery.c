@@ -1408,6 +1408,13 @@ dss_false_timeout(struct drm_gpu_scheduler *sched, struct drm_sched_job *job)
 	return DRM_GPU_SCHED_STAT_NO_HANG;
 #else
 	dss_requeue(sched, job);
+	/*
+	 * Completed while off the list: its cleanup found nothing. Back on
+	 * the list it would never be freed on an idle ring, and the timeout
+	 * drm_sched re-arms for it would fire on and on.
+	 */
+	if (dma_fence_is_signaled(&job->s_fence->finished))
+		dss_sched_wake_cleanup(sched);
 	return DSS_SCHED_STAT_RESET;
 #endif
 }
