@@ -17,12 +17,13 @@
  *	timeout was a fair window (see dss_settle())
  * @retry: the last recovery left @head undecided: it is replayed first,
  *	with a budget of its own of at least its ring's timeout
- * @wait_retry: @retry, and it was left undecided as a waiter: @wait_snap
- *	holds what was pending then
+ * @wait_retry: @retry, and it was left undecided as a waiter
  * @may_wait: @head may wait for work of another ring (&drm_sched_serial_ops.may_wait)
  * @waiting: @head may wait, did not complete alone and its window was not
  *	fair to it: replayed once more after the other heads, else undecided
  * @wait_mark: replays completed in this recovery when @waiting was set
+ * @head_done: the ring's head was found done after the first reset of
+ *	this recovery (it completed just before the reset landed)
  * @decided: @head has a verdict
  * @verdict: the verdict
  * @hint: what the hardware said of the ring before the reset
@@ -32,9 +33,6 @@
  * @dump: devcoredump text of a guilty head, preallocated: it is written
  *	inside the recovery, where nothing may allocate, and published after
  * @dump_len: bytes of @dump to publish, 0 for none
- * @wait_snap: per ring of the domain, the id of the newest job submitted
- *	(armed) when this ring's head was first left undecided as a waiter;
- *	kept across recoveries while the same head is retried
  */
 struct drm_sched_serial_cand {
 	struct drm_sched_job *head;
@@ -46,6 +44,7 @@ struct drm_sched_serial_cand {
 	bool may_wait;
 	bool waiting;
 	unsigned int wait_mark;
+	bool head_done;
 	bool decided;
 	enum drm_sched_serial_verdict verdict;
 	enum drm_sched_serial_hint hint;
@@ -53,7 +52,6 @@ struct drm_sched_serial_cand {
 	struct dma_fence *probe;
 	char *dump;
 	size_t dump_len;
-	u64 *wait_snap;
 };
 
 /* Size of a guilty job's devcoredump. */

@@ -196,10 +196,8 @@ static void dss_free_cands(struct drm_sched_serial_domain *domain)
 
 	if (!domain->cands)
 		return;
-	for (i = 0; i < domain->max_rings; i++) {
+	for (i = 0; i < domain->max_rings; i++)
 		kfree(domain->cands[i].dump);
-		kfree(domain->cands[i].wait_snap);
-	}
 	kfree(domain->cands);
 	domain->cands = NULL;
 }
@@ -257,9 +255,7 @@ int drm_sched_serial_domain_init(struct drm_sched_serial_domain *domain,
 		goto err_free;
 	for (i = 0; i < max_rings; i++) {
 		domain->cands[i].dump = kzalloc(DSS_COREDUMP_SIZE, GFP_KERNEL);
-		domain->cands[i].wait_snap =
-			kcalloc(max_rings, sizeof(u64), GFP_KERNEL);
-		if (!domain->cands[i].dump || !domain->cands[i].wait_snap)
+		if (!domain->cands[i].dump)
 			goto err_free;
 	}
 

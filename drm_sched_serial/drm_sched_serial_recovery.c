@@ -463,17 +463,15 @@ static bool dss_job_to_run(struct drm_sched_serial_domain *d,
  * another ring? Never in the first recovery that sees it: what it waits
  * for may be in no pending list yet (queued in its entity while the
  * schedulers are stopped, or submitted a moment later). When the last
- * recovery left the same head undecided as a waiter, it recorded every
- * job submitted by then (@c->wait_snap); the window is fair once none of
- * those will still run: the head waited through its whole timeout again
- * after every one of them ran.
+ * recovery left the same head undecided as a waiter (it waited through a
+ * whole timeout again since), only if no other ring holds a job that will
+ * still run: nothing it could wait for was left.
  */
 static bool dss_wait_fair(struct drm_sched_serial_domain *d, unsigned int self)
 {
-	const struct drm_sched_serial_cand *c = &d->cands[self];
 	unsigned int i;
 
-	if (!c->wait_retry)
+	if (!d->cands[self].wait_retry)
 		return false;
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_job *job;
@@ -481,15 +479,16 @@ static bool dss_wait_fair(struct drm_sched_serial_domain *d, unsigned int self)
 		if (i == self)
 			continue;
 		list_for_each_entry(job, &d->rings[i]->sched->pending_list, list)
-			if (dss_job_to_run(d, job) && job->id <= c->wait_snap[i])
+			if (dss_job_to_run(d, job))
 				return false;
 	}
 	return true;
 }
 
 /*
- * Did this recovery settle a head other than ring @self's: convict it, or
- * see its replay complete? Then what held a waiter up may have changed.
+ * Did this recovery settle a head other than ring @self's: convict it, see
+ * its replay complete, or find it done at the reset? Then what held a
+ * waiter up may have changed.
  */
 static bool dss_settled_other(struct drm_sched_serial_domain *d,
 			      unsigned int self)
@@ -497,37 +496,38 @@ static bool dss_settled_other(struct drm_sched_serial_domain *d,
 	unsigned int j;
 
 	for (j = 0; j < d->nr_rings; j++)
-		if (j != self && d->cands[j].head && d->cands[j].decided &&
-		    d->cands[j].verdict != DRM_SCHED_SERIAL_SUSPECT)
+		if (j != self &&
+		    (d->cands[j].head_done ||
+		     (d->cands[j].head && d->cands[j].decided &&
+		      d->cands[j].verdict != DRM_SCHED_SERIAL_SUSPECT)))
 			return true;
 	return false;
 }
 
 /*
  * Ring @i's head may wait and no window was fair to it: undecided, replayed
- * first next time. The first time, remember every job submitted so far
- * (dss_wait_fair()). Left so again by a recovery that settled no other
+ * first next time. Left so again by a recovery that settled no other
  * head, it waits on and on while nothing that held it up moves (a
  * deadlock between waiters): suspect, like a hang that does not
  * reproduce. Left so again by a recovery that did settle one (it convicted
- * the hang its producer was queued behind), it starts over.
+ * the hang its producer was queued behind), it starts over, once: a third
+ * recovery in a row strikes it whatever else moved, so that a client
+ * cannot keep its waiters clear by settling throwaway heads.
  */
 static void dss_leave_waiting(struct drm_sched_serial_domain *d, unsigned int i)
 {
 	struct drm_sched_serial_ring *ring = d->rings[i];
 	struct drm_sched_serial_cand *c = &d->cands[i];
-	unsigned int j;
 
 	dss_leave_undecided(ring, c);
 	ring->retry_wait = true;
-	if (!c->wait_retry || dss_settled_other(d, i)) {
-		ring->retry_waits = 1;
-		for (j = 0; j < d->nr_rings; j++)
-			c->wait_snap[j] = dss_sched_last_job_id(d->rings[j]->sched);
+	if (!c->wait_retry ||
+	    (ring->retry_waits < 2 && dss_settled_other(d, i))) {
+		ring->retry_waits = c->wait_retry ? 2 : 1;
 		return;
 	}
-	if (++ring->retry_waits >= 2)
-		dss_verdict(d, ring, c, DRM_SCHED_SERIAL_SUSPECT);
+	ring->retry_waits++;
+	dss_verdict(d, ring, c, DRM_SCHED_SERIAL_SUSPECT);
 }
 
 /* Leave every waiter that has no verdict undecided (dss_leave_waiting()). */
@@ -779,9 +779,10 @@ static void dss_leave_rest_undecided(struct drm_sched_serial_domain *d,
  * Should position @j of the order be replayed in @pass? Pass 0 replays
  * every head (but a waiter's first, see dss_arbitrate()); pass 1 the
  * waiters (dss_hung_alone()) again, each only if a replay completed since
- * its first window: what it waits for may have been written since. A head that did not time out only stalled behind the
- * hang: it is replayed only while no guilty job was found, so a
- * legitimately long job there is not put at risk.
+ * its first window: what it waits for may have been written since. A
+ * head that did not time out only stalled behind the hang: it is replayed
+ * only while no guilty job was found, so a legitimately long job there is
+ * not put at risk.
  */
 static bool dss_replay_in_pass(struct drm_sched_serial_domain *d,
 			       const struct dss_arb *a, unsigned int j,
@@ -1106,8 +1107,10 @@ static void dss_drop_done_heads(struct drm_sched_serial_domain *d)
 		list_for_each_entry(job, &sched->pending_list, list) {
 			if (job->s_fence->parent || !dss_finish_if_done(d, job))
 				continue;
-			if (job == c->head)
+			if (job == c->head) {
 				c->head = NULL;
+				c->head_done = true;
+			}
 		}
 	}
 }
@@ -1355,6 +1358,7 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 		d->cands[i].retry = false;
 		d->cands[i].wait_retry = false;
 		d->cands[i].waiting = false;
+		d->cands[i].head_done = false;
 		if (d->cands[i].timed_out && ring != bad_ring)
 			ring->timeouts++;
 		drm_sched_stop(ring->sched, ring == bad_ring ? bad : NULL);

@@ -120,15 +120,6 @@ static inline int dss_sched_hw_in_flight(struct drm_gpu_scheduler *sched)
 #endif
 }
 
-/*
- * The id of the newest job armed on @sched: drm_sched_job_arm() numbers
- * the jobs of a scheduler in order from its job_id_count.
- */
-static inline u64 dss_sched_last_job_id(struct drm_gpu_scheduler *sched)
-{
-	return atomic64_read(&sched->job_id_count);
-}
-
 /* Tracepoints: __assign_str() takes only the field since 6.10. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
 #define dss_assign_str(field, src)	__assign_str(field)
