@@ -31,9 +31,9 @@
  * kunit.py run --kernel_args): drm_sched_serial_kunit_test.explore_scenarios
  * (how many, default 50) and drm_sched_serial_kunit_test.explore_seed (the
  * first seed, 0: fixed seeds 1..N-1 plus one random seed; any other value:
- * seeds explore_seed .. explore_seed + N - 1). A violation prints the seed
- * and the scenario; rerun it alone with explore_seed=<seed>
- * explore_scenarios=1.
+ * seeds explore_seed .. explore_seed + N - 1). They run in batches of 100,
+ * one case parameter each. A violation prints the seed and the scenario;
+ * rerun it alone with explore_seed=<seed> explore_scenarios=1.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -189,6 +189,20 @@ static void dss_x_print(struct kunit *test, const struct dss_x_scenario *s)
 			  r->producer_ring >= 0 ? dss_x_ring_names[r->producer_ring] : "",
 			  r->gap_ms, pos[i], r->behind ? ", a job behind" : "");
 	}
+}
+
+/* What happened to @job, one line. */
+static void dss_x_print_job(struct kunit *test, const char *what, int ring,
+			    struct dss_mock_job *job)
+{
+	if (!job)
+		return;
+	kunit_err(test, "explorer:   job %s on %s: runs %d (probes %d, reemits %d), starts %d, completions %d, drops %d, verdict %d, error %d, recoveries %llu..%llu\n",
+		  what, dss_x_ring_names[ring], atomic_read(&job->runs),
+		  atomic_read(&job->probes), atomic_read(&job->reemits),
+		  atomic_read(&job->starts), atomic_read(&job->completions),
+		  atomic_read(&job->drops), job->verdict, job->finished_error,
+		  job->recoveries_at_start, job->recoveries_at_verdict);
 }
 
 /* What the domain says of itself, its last recovery's timeline included. */
@@ -395,48 +409,98 @@ static unsigned int dss_x_run(struct kunit *test, const struct dss_x_scenario *s
 		dss_x_violation(&c, "the domain wedged", "domain");
 	if (atomic_read(&mock->double_signals))
 		dss_x_violation(&c, "a fence signalled twice", "domain");
-	if (c.violations)
+	if (c.violations) {
+		for (i = 0; i < s->nr_rings; i++) {
+			dss_x_print_job(test, "head", i, jobs[i].head);
+			dss_x_print_job(test, "behind", i, jobs[i].behind);
+			dss_x_print_job(test, "producer", s->r[i].producer_ring,
+					jobs[i].producer);
+		}
 		dss_x_print_domain(test, mock);
+	}
 
 	dss_mock_fini(mock);
 	dss_mock_free(mock);
 	return c.violations;
 }
 
+/*
+ * The scenarios run in batches of DSS_X_BATCH, one parameter of the case
+ * each, so that no case runs into KUnit's timeout however many there are.
+ */
+#define DSS_X_BATCH		100
+#define DSS_X_MAX_BATCHES	1000
+
+static struct {
+	unsigned int batch[DSS_X_MAX_BATCHES];
+	u64 random_seed;
+	unsigned int scenarios, violations, failed;
+	ktime_t start;
+} dss_x;
+
+static unsigned int dss_x_batches(void)
+{
+	return min_t(unsigned int, DIV_ROUND_UP(explore_scenarios, DSS_X_BATCH),
+		     DSS_X_MAX_BATCHES);
+}
+
+static const void *dss_x_gen_params(const void *prev, char *desc)
+{
+	unsigned int next = prev ? *(const unsigned int *)prev + 1 : 0;
+
+	if (next >= dss_x_batches())
+		return NULL;
+	dss_x.batch[next] = next;
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "scenarios %u-%u",
+		 next * DSS_X_BATCH + 1,
+		 min(explore_scenarios, (next + 1) * DSS_X_BATCH));
+	return &dss_x.batch[next];
+}
+
 static void explorer_random_scenarios(struct kunit *test)
 {
-	unsigned int n = explore_scenarios, i, violations = 0, failed = 0;
-	u64 first = explore_seed, random_seed = 0;
+	unsigned int b = *(const unsigned int *)test->param_value;
+	unsigned int n = min(explore_scenarios, dss_x_batches() * DSS_X_BATCH);
+	unsigned int i, violations = 0;
+	u64 first = explore_seed;
 	struct dss_x_scenario *s;
-	ktime_t t0 = ktime_get();
 
 	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, s);
-	if (!first && n) {
-		random_seed = get_random_u32() | ((u64)1 << 32);
-		kunit_info(test, "explorer: random seed %llu\n", random_seed);
+	if (!b) {
+		memset(&dss_x.random_seed, 0,
+		       sizeof(dss_x) - offsetof(typeof(dss_x), random_seed));
+		dss_x.start = ktime_get();
+		if (!first) {
+			dss_x.random_seed = get_random_u32() | ((u64)1 << 32);
+			kunit_info(test, "explorer: random seed %llu\n",
+				   dss_x.random_seed);
+		}
 	}
-	for (i = 0; i < n; i++) {
+	for (i = b * DSS_X_BATCH; i < min(n, (b + 1) * DSS_X_BATCH); i++) {
 		u64 seed;
 		unsigned int v;
 
 		if (first)
 			seed = first + i;
 		else
-			seed = i == n - 1 ? random_seed : i + 1;
+			seed = i == n - 1 ? dss_x.random_seed : i + 1;
 		dss_x_generate(s, seed);
 		v = dss_x_run(test, s);
 		violations += v;
-		failed += !!v;
+		dss_x.failed += !!v;
+		dss_x.scenarios++;
 	}
-	kunit_info(test, "explorer: %u scenarios, %u violations in %u, %lld ms\n",
-		   n, violations, failed,
-		   ktime_ms_delta(ktime_get(), t0));
+	dss_x.violations += violations;
+	if (b == dss_x_batches() - 1)
+		kunit_info(test, "explorer: %u scenarios, %u violations in %u, %lld ms\n",
+			   dss_x.scenarios, dss_x.violations, dss_x.failed,
+			   ktime_ms_delta(ktime_get(), dss_x.start));
 	KUNIT_EXPECT_EQ(test, violations, 0);
 }
 
 static struct kunit_case drm_sched_serial_explorer_cases[] = {
-	KUNIT_CASE(explorer_random_scenarios),
+	KUNIT_CASE_PARAM(explorer_random_scenarios, dss_x_gen_params),
 	{}
 };
 
