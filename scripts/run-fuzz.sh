@@ -27,7 +27,8 @@
 #                     lockdep + KASAN + kmemleak guest kernel (run-vm.sh)
 #   PPU_FUZZ_LOG      serial log (default: PPU_IGT_LOG if set, else
 #                     build/fuzz/serial.log)
-#   PPU_PARAMS        ppu.ko parameters (default: short job timeouts)
+#   PPU_PARAMS        ppu.ko parameters (default: short job timeouts, no
+#                     per-process bans)
 #   PPU_SKIP_BUILD=1  use the modules and the tool as built
 #   plus what scripts/vm/run-vm.sh and mkinitramfs.sh read; PPU_VM_TIMEOUT
 #   defaults to the budget plus 420 s (debug kernel: plus 1500 s)
@@ -39,7 +40,10 @@ LOG=${PPU_FUZZ_LOG:-${PPU_IGT_LOG:-$ROOT/build/fuzz/serial.log}}
 SECS=${PPU_FUZZ_SECONDS:-60}
 THREADS=${PPU_FUZZ_THREADS:-4}
 SEED=${PPU_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
-export PPU_PARAMS=${PPU_PARAMS:-gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500}
+# No per-process bans: the fuzzer is one process that hangs the device on
+# purpose, run after run; banned, it would fuzz little else than -ECANCELED
+# (its per-file bans stay: it rotates its files)
+export PPU_PARAMS=${PPU_PARAMS:-gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500 max_guilty_per_process=0 max_suspects_per_process=0}
 export PPU_VM_KERNEL=${PPU_VM_KERNEL:-prod}
 # The guest gives up on ppu-fuzz after the budget + 300 s (its own
 # watchdog, 120 s, and final check, at most 122 s, come first); then boot,
