@@ -29,6 +29,8 @@
  * @hint: what the hardware said of the ring before the reset
  * @order: ring index of the candidate replayed in this position (the
  *	replay order of a recovery, kept in the scratch of its rings)
+ * @group_start: a group of the group strategy begins at this position of
+ *	the order (scratch, like @order)
  * @probe: hardware fence of the head's replay in a group, or NULL
  * @dump: devcoredump text of a guilty head, preallocated: it is written
  *	inside the recovery, where nothing may allocate, and published after
@@ -49,6 +51,7 @@ struct drm_sched_serial_cand {
 	enum drm_sched_serial_verdict verdict;
 	enum drm_sched_serial_hint hint;
 	unsigned int order;
+	bool group_start;
 	struct dma_fence *probe;
 	char *dump;
 	size_t dump_len;

@@ -665,95 +665,43 @@ static unsigned int dss_order(struct drm_sched_serial_domain *d)
 	return n;
 }
 
+/* Below this many heads a failed group is replayed one head at a time. */
+#define DSS_HALVE_MIN	4
+
 /* Progress of an arbitration. */
 struct dss_arb {
+	enum drm_sched_serial_cause cause;
 	unsigned int n;
 	unsigned int guilty;
 	unsigned int completed;
 	unsigned int used_ms;
+	bool out;
 };
 
 /*
- * The group strategy: replay at once every head not called hung. Each
- * head that completes is done and innocent (it ran to its end); if some
- * do not complete within the window, which dss_group_more() extends while
- * the hardware calls them all busy, reset and leave them to the serial
- * replays. Returns the reset's result (non-zero: wedged).
+ * How long the next replay window may last: what is left of the recovery's
+ * budget. A retried head (see dss_order()) gets a budget of its own, at
+ * least its ring's timeout, so that a hang is seen whole: @c is that head,
+ * or NULL for a group. It stays bounded: a head that progresses past it is
+ * cut, undecided.
  */
-static int dss_group(struct drm_sched_serial_domain *d,
-		     enum drm_sched_serial_cause cause, struct dss_arb *a)
+static unsigned int dss_budget_left(struct drm_sched_serial_domain *d,
+				    const struct dss_arb *a,
+				    const struct drm_sched_serial_cand *c)
 {
-	unsigned int i, nr = 0, done = 0, limit = U32_MAX, elapsed = 0;
 	const unsigned int budget = d->params.budget_ms;
-	ktime_t t = ktime_get();
-	unsigned int more;
-	int ret = 0;
 
-	for (i = 0; i < a->n; i++) {
-		unsigned int r = d->cands[i].order;
+	if (c && c->retry)
+		return max(budget, dss_ring_timeout_ms(d->rings[c - d->cands]));
+	return budget > a->used_ms ? budget - a->used_ms : 0;
+}
 
-		if (d->cands[r].hint == DRM_SCHED_SERIAL_HINT_HUNG)
-			continue;
-		nr++;
-		limit = min(limit, max(dss_ring_timeout_ms(d->rings[r]),
-				       d->params.probe_timeout_ms));
-	}
-	/* A group of one is a serial replay; a failed group needs a reset. */
-	if (nr < 2 || d->last.resets + 1 > d->params.max_resets || !budget)
-		return 0;
+/* How many more resets this recovery may do (max_resets). */
+static unsigned int dss_resets_left(struct drm_sched_serial_domain *d)
+{
+	const unsigned int max = d->params.max_resets;
 
-	d->stats.group_probes++;
-	for (i = 0; i < a->n; i++) {
-		unsigned int r = d->cands[i].order;
-		struct drm_sched_serial_cand *c = &d->cands[r];
-		struct dma_fence *f;
-
-		if (c->hint == DRM_SCHED_SERIAL_HINT_HUNG)
-			continue;
-		d->rings[r]->probes++;
-		d->stats.probes++;
-		f = d->ops->probe(c->head);
-		/* One that cannot start stays undecided: nothing ran. */
-		c->probe = IS_ERR(f) ? NULL : f;
-	}
-	while ((more = dss_group_more(d, elapsed, limit))) {
-		ktime_t deadline = ktime_add_ms(t, elapsed +
-						min(more, budget > elapsed ?
-						    budget - elapsed : 0));
-		bool all = true;
-
-		for (i = 0; i < d->nr_rings; i++) {
-			struct dma_fence *f = d->cands[i].probe;
-			s64 left = ktime_ms_delta(deadline, ktime_get());
-
-			if (f && !dma_fence_is_signaled(f) &&
-			    !(left > 0 && dss_probe_wait(f, left)))
-				all = false;
-		}
-		elapsed = ktime_ms_delta(ktime_get(), t);
-		if (all || elapsed >= budget)
-			break;
-	}
-
-	for (i = 0; i < d->nr_rings; i++) {
-		struct drm_sched_serial_cand *c = &d->cands[i];
-
-		if (c->probe && dss_fence_done(c->probe)) {
-			dss_mark_innocent(c, dss_probe_done_late(c));
-			done++;
-		}
-	}
-	dss_step(d, "group", -1, t, done);
-	if (done < nr)
-		ret = dss_reset(d, cause);	/* cancel what still runs */
-	/*
-	 * A replay that completed between the end of the window and the
-	 * reset ran to its end: innocent, and it must not run again.
-	 */
-	for (i = 0; i < d->nr_rings; i++)
-		dss_mark_innocent(&d->cands[i], dss_probe_done_late(&d->cands[i]));
-	a->used_ms += ktime_ms_delta(ktime_get(), t);
-	return ret;
+	return max > d->last.resets ? max - d->last.resets : 0;
 }
 
 /*
@@ -775,9 +723,20 @@ static void dss_leave_rest_undecided(struct drm_sched_serial_domain *d,
 	}
 }
 
+/* No window left before position @j: the rest stays undecided. */
+static void dss_fall_back(struct drm_sched_serial_domain *d,
+			  struct dss_arb *a, unsigned int j)
+{
+	unsigned int i = d->cands[j].order;
+
+	dss_step(d, "fallback", d->rings[i]->index, ktime_get(), 0);
+	dss_leave_rest_undecided(d, a, j);
+	a->out = true;
+}
+
 /*
  * Should position @j of the order be replayed in @pass? Pass 0 replays
- * every head (but a waiter's first, see dss_arbitrate()); pass 1 the
+ * every head (but a waiter's first, see dss_replay_one()); pass 1 the
  * waiters (dss_hung_alone()) again, each only if a replay completed since
  * its first window: what it waits for may have been written since. A
  * head that did not time out only stalled behind the hang: it is replayed
@@ -798,101 +757,279 @@ static bool dss_replay_in_pass(struct drm_sched_serial_domain *d,
 }
 
 /*
- * Arbitrate the shared rings: replay each head alone, one ring at a time,
- * in dss_order()'s order; with the group strategy, first every head
- * presumed innocent at once. A head is convicted only by a hang in its own
- * full window (dss_window_more()), never by elimination: "the others
- * completed, so the last one hangs" is false when a hang does not
- * reproduce; and a head that may wait only by one in a window fair to it
- * (dss_hung_alone()). A probe that cannot start (nothing ran) or whose
- * window the budget cut short leaves the head undecided. Returns true if
- * the budget ran out: the undecided heads run again.
+ * Replay the head of position @j of the order alone, in its whole window
+ * (dss_window_more()): the only replay that convicts. Returns true if the
+ * arbitration ends here: the domain wedged, or the budget or the reset cap
+ * left no window (@a->out: the rest stays undecided).
+ */
+static bool dss_replay_one(struct drm_sched_serial_domain *d,
+			   struct dss_arb *a, unsigned int j)
+{
+	unsigned int i = d->cands[j].order, budget;
+	struct drm_sched_serial_ring *ring = d->rings[i];
+	struct drm_sched_serial_cand *c = &d->cands[i];
+	bool cut;
+	ktime_t t;
+	int ret;
+
+	/*
+	 * No window of the first recovery is fair to a head that may wait
+	 * (dss_wait_fair()): a replay could not convict it and would cost a
+	 * window and a reset. It waits on after the restart, with what it
+	 * waits for.
+	 */
+	if (c->may_wait && !c->wait_retry) {
+		c->waiting = true;
+		c->wait_mark = UINT_MAX;
+		return false;
+	}
+	budget = dss_budget_left(d, a, c);
+	if (!budget || !dss_resets_left(d)) {
+		dss_fall_back(d, a, j);
+		return true;
+	}
+
+	t = ktime_get();
+	ret = dss_probe(d, ring, c, budget, &cut);
+	if (ret < 0 || (ret == 0 && cut))
+		dss_leave_undecided(ring, c);
+	if (ret == 0) {
+		/* Cancel the probe's DMA first. */
+		int wedged = dss_reset(d, a->cause);
+
+		if (dss_probe_done_late(c))
+			ret = 1;
+		else if (!cut)
+			a->guilty += dss_hung_alone(d, i, a->completed);
+		if (wedged || (cut && !ret)) {
+			dss_mark_innocent(c, ret > 0);
+			if (cut && !ret) {
+				dss_leave_rest_undecided(d, a, j + 1);
+				a->out = true;
+			}
+			return true;
+		}
+	}
+	/* It ran to its end: innocent (see dss_settle()). */
+	dss_mark_innocent(c, ret > 0);
+	a->completed += ret > 0;
+	a->used_ms += ktime_ms_delta(ktime_get(), t);
+	return false;
+}
+
+/*
+ * Stable-move the positions in [@lo, @hi) of the order for which @first
+ * holds to the front. Returns where the others begin. The order is the
+ * recovery's scratch: a few rings, no allocation.
+ */
+static unsigned int dss_move_first(struct drm_sched_serial_domain *d,
+				   const struct dss_arb *a,
+				   unsigned int lo, unsigned int hi,
+				   bool (*first)(struct drm_sched_serial_domain *d,
+						 const struct dss_arb *a,
+						 unsigned int j))
+{
+	unsigned int j, k, m = lo;
+
+	for (j = lo; j < hi; j++) {
+		unsigned int r = d->cands[j].order;
+
+		if (!first(d, a, j))
+			continue;
+		for (k = j; k > m; k--)
+			d->cands[k].order = d->cands[k - 1].order;
+		d->cands[m++].order = r;
+	}
+	return m;
+}
+
+/* Not called hung: the first group (dss_replay_groups()). */
+static bool dss_called_not_hung(struct drm_sched_serial_domain *d,
+				const struct dss_arb *a, unsigned int j)
+{
+	return d->cands[d->cands[j].order].hint != DRM_SCHED_SERIAL_HINT_HUNG;
+}
+
+/* Still to be replayed in pass 0. */
+static bool dss_to_replay(struct drm_sched_serial_domain *d,
+			  const struct dss_arb *a, unsigned int j)
+{
+	return dss_replay_in_pass(d, a, j, 0);
+}
+
+/*
+ * Replay the heads of positions [@lo, @hi) of the order at once, in a
+ * window of probe_timeout_ms that dss_group_more() extends while the
+ * hardware calls every unfinished head busy rather than hung. Each head
+ * that completes is done and innocent (it ran to its end); if some do not,
+ * reset: they stay undecided (a group convicts nobody). Returns true if
+ * the arbitration ends here (see dss_replay_one()).
+ */
+static bool dss_group(struct drm_sched_serial_domain *d, struct dss_arb *a,
+		      unsigned int lo, unsigned int hi)
+{
+	const unsigned int budget = dss_budget_left(d, a, NULL);
+	unsigned int j, done = 0, limit = U32_MAX, elapsed = 0, more;
+	ktime_t t = ktime_get();
+
+	if (!budget || !dss_resets_left(d)) {
+		dss_fall_back(d, a, lo);
+		return true;
+	}
+	d->stats.group_probes++;
+	for (j = lo; j < hi; j++) {
+		unsigned int r = d->cands[j].order;
+		struct drm_sched_serial_cand *c = &d->cands[r];
+		struct dma_fence *f;
+
+		limit = min(limit, max(dss_ring_timeout_ms(d->rings[r]),
+				       d->params.probe_timeout_ms));
+		d->rings[r]->probes++;
+		d->stats.probes++;
+		f = d->ops->probe(c->head);
+		/* One that cannot start stays undecided: nothing ran. */
+		c->probe = IS_ERR(f) ? NULL : f;
+	}
+	while ((more = dss_group_more(d, elapsed, limit))) {
+		ktime_t deadline = ktime_add_ms(t, elapsed +
+						min(more, budget > elapsed ?
+						    budget - elapsed : 0));
+		bool all = true;
+
+		for (j = lo; j < hi; j++) {
+			struct dma_fence *f = d->cands[d->cands[j].order].probe;
+			s64 left = ktime_ms_delta(deadline, ktime_get());
+
+			if (f && !dma_fence_is_signaled(f) &&
+			    !(left > 0 && dss_probe_wait(f, left)))
+				all = false;
+		}
+		elapsed = ktime_ms_delta(ktime_get(), t);
+		if (all || elapsed >= budget)
+			break;
+	}
+
+	for (j = lo; j < hi; j++) {
+		struct drm_sched_serial_cand *c = &d->cands[d->cands[j].order];
+
+		if (c->probe && dss_fence_done(c->probe)) {
+			dss_mark_innocent(c, dss_probe_done_late(c));
+			done++;
+		}
+	}
+	dss_step(d, "group", -1, t, done);
+	/* Cancel what still runs. */
+	if (done < hi - lo && dss_reset(d, a->cause))
+		return true;
+	/*
+	 * A replay that completed between the end of the window and the
+	 * reset ran to its end: innocent, and it must not run again.
+	 */
+	for (j = lo; j < hi; j++) {
+		struct drm_sched_serial_cand *c = &d->cands[d->cands[j].order];
+		bool late = dss_probe_done_late(c);
+
+		dss_mark_innocent(c, late);
+		done += late;
+	}
+	a->completed += done;
+	a->used_ms += ktime_ms_delta(ktime_get(), t);
+	return false;
+}
+
+/*
+ * The group strategy from position @from of the order on: first every head
+ * not called hung at once, then the heads called hung at once. A group
+ * that does not complete is split in halves, each replayed the same way,
+ * while more than DSS_HALVE_MIN of its heads are left and max_resets
+ * leaves room for three more resets (the failing half's, a hang's and one
+ * for the replays after it); else its heads are replayed one at a time: a
+ * failed group costs a window and a reset, more than a few short replays.
+ * A group of one is a serial replay (dss_replay_one()), the only one that
+ * convicts. Every hint right, the first group completes and the hung head
+ * is replayed alone; every hint wrong, the hung head is replayed alone
+ * first and the innocent heads complete together after it: the same
+ * windows and resets. A wrong or missing hint costs at most the failed
+ * groups of a halving, about log2(heads) short windows and their resets,
+ * never a verdict. Ranges are replayed depth first, left to right, so the
+ * ones still to come always tile [range end, @a->n): @group_start marks
+ * where each begins. Returns true if the arbitration ends here.
+ */
+static bool dss_replay_groups(struct drm_sched_serial_domain *d,
+			      struct dss_arb *a, unsigned int from)
+{
+	unsigned int lo, hi, mid, j;
+
+	for (j = from; j < a->n; j++)
+		d->cands[j].group_start = false;
+	mid = dss_move_first(d, a, from, a->n, dss_called_not_hung);
+	if (mid < a->n)
+		d->cands[mid].group_start = true;
+
+	lo = from;
+	while (lo < a->n) {
+		for (hi = lo + 1; hi < a->n && !d->cands[hi].group_start; hi++)
+			;
+		mid = dss_move_first(d, a, lo, hi, dss_to_replay);
+		if (mid == lo + 1 && dss_replay_one(d, a, lo))
+			return true;
+		if (mid > lo + 1 && dss_group(d, a, lo, mid))
+			return true;
+		if (mid <= lo + 1) {
+			lo = hi;
+			continue;
+		}
+		/* Replay the heads that did not complete (from @lo on). */
+		mid = dss_move_first(d, a, lo, mid, dss_to_replay);
+		if (mid < a->n)
+			d->cands[mid].group_start = true;
+		if (mid - lo > DSS_HALVE_MIN && dss_resets_left(d) >= 3) {
+			d->cands[lo + (mid - lo + 1) / 2].group_start = true;
+		} else {
+			for (j = lo + 1; j < mid; j++)
+				d->cands[j].group_start = true;
+		}
+		if (mid <= lo)
+			lo = hi;
+	}
+	return false;
+}
+
+/*
+ * Arbitrate the shared rings, in dss_order()'s order: each head alone, one
+ * ring at a time (serial strategy), or the heads the last recovery left
+ * undecided alone and then the others in groups (dss_replay_groups()). A
+ * head is convicted only by a hang in its own full window
+ * (dss_window_more()), never by elimination: "the others completed, so
+ * the last one hangs" is false when a hang does not reproduce; and a head
+ * that may wait only by one in a window fair to it (dss_hung_alone()). A
+ * probe that cannot start (nothing ran) or whose window the budget cut
+ * short leaves the head undecided. Returns true if the budget ran out:
+ * the undecided heads run again.
  */
 static bool dss_arbitrate(struct drm_sched_serial_domain *d,
 			  enum drm_sched_serial_cause cause)
 {
-	const struct drm_sched_serial_params *p = &d->params;
-	struct dss_arb a = { .n = dss_order(d) };
-	unsigned int j, pass;
-	bool cut, out = false;
-	int ret;
+	struct dss_arb a = { .cause = cause, .n = dss_order(d) };
+	unsigned int j, serial = a.n;
 
-	if (p->probe_strategy == DRM_SCHED_SERIAL_PROBE_GROUP &&
-	    dss_group(d, cause, &a))
+	if (d->params.probe_strategy == DRM_SCHED_SERIAL_PROBE_GROUP)
+		for (serial = 0; serial < a.n &&
+		     d->cands[d->cands[serial].order].retry; serial++)
+			;
+	for (j = 0; j < serial; j++)
+		if (dss_replay_in_pass(d, &a, j, 0) && dss_replay_one(d, &a, j))
+			goto settle;
+	if (serial < a.n && dss_replay_groups(d, &a, serial))
 		goto settle;
-
-	for (pass = 0; pass < 2; pass++) {
-		for (j = 0; j < a.n; j++) {
-			unsigned int i = d->cands[j].order;
-			struct drm_sched_serial_ring *ring = d->rings[i];
-			struct drm_sched_serial_cand *c = &d->cands[i];
-			unsigned int budget;
-			ktime_t t;
-
-			if (!dss_replay_in_pass(d, &a, j, pass))
-				continue;
-			/*
-			 * No window of the first recovery is fair to a head
-			 * that may wait (dss_wait_fair()): a replay could not
-			 * convict it and would cost a window and a reset. It
-			 * waits on after the restart, with what it waits for.
-			 */
-			if (c->may_wait && !c->wait_retry) {
-				c->waiting = true;
-				c->wait_mark = UINT_MAX;
-				continue;
-			}
-
-			/*
-			 * A retried head (see dss_order()) gets a budget of
-			 * its own, at least its ring's timeout: a hang is seen
-			 * whole. It stays bounded: a head that progresses past
-			 * it is cut, undecided.
-			 */
-			budget = c->retry ?
-				 max(p->budget_ms, dss_ring_timeout_ms(ring)) :
-				 p->budget_ms > a.used_ms ?
-				 p->budget_ms - a.used_ms : 0;
-			if (!budget || d->last.resets + 1 > p->max_resets) {
-				dss_step(d, "fallback", ring->index,
-					 ktime_get(), 0);
-				dss_leave_rest_undecided(d, &a, j);
-				out = true;
-				goto settle;
-			}
-
-			t = ktime_get();
-			ret = dss_probe(d, ring, c, budget, &cut);
-			if (ret < 0 || (ret == 0 && cut))
-				dss_leave_undecided(ring, c);
-			if (ret == 0) {
-				/* Cancel the probe's DMA first. */
-				int wedged = dss_reset(d, cause);
-
-				if (dss_probe_done_late(c))
-					ret = 1;
-				else if (!cut)
-					a.guilty += dss_hung_alone(d, i,
-								   a.completed);
-				if (wedged || (cut && !ret)) {
-					dss_mark_innocent(c, ret > 0);
-					if (cut && !ret)
-						dss_leave_rest_undecided(d, &a,
-									 j + 1);
-					out = cut && !ret;
-					goto settle;
-				}
-			}
-			/* It ran to its end: innocent (see dss_settle()). */
-			dss_mark_innocent(c, ret > 0);
-			a.completed += ret > 0;
-			a.used_ms += ktime_ms_delta(ktime_get(), t);
-		}
-	}
+	for (j = 0; j < a.n; j++)
+		if (dss_replay_in_pass(d, &a, j, 1) &&
+		    dss_replay_one(d, &a, j))
+			goto settle;
 settle:
 	dss_leave_waiters(d);
 	dss_settle(d);
-	return out;
+	return a.out;
 }
 
 struct dss_error_fence {
