@@ -160,6 +160,12 @@ END {
 	info("wrong_hints_rfc_guilty_first_time_ratio", "time over right hints, no target")
 	info("wrong_hints_serial_time_ratio_16", "time over right hints, no target")
 	info("wrong_hints_group_time_ratio_16", "time over right hints, no target")
+	# what every hint wrong costs over right hints, in one recovery
+	split("serial group", vst, " ")
+	for (i = 1; i <= 2; i++) {
+		check("wrong_hints_" vst[i] "_extra_windows_16", "<=", 1)
+		check("wrong_hints_" vst[i] "_extra_resets_16", "<=", 2)
+	}
 	# adversarial sets against the evidence rule, right/wrong/no hints
 	split("flaky_bystander stalled_victim long_head starvation wait_pairs", vs, " ")
 	split("right wrong unknown", vh, " ")

@@ -2072,7 +2072,8 @@ static const struct scale_variant scale_variants[] = {
 };
 
 static enum run_outcome scale_run(unsigned int n, const char *tag,
-				  uint32_t slot0, double *ms)
+				  uint32_t slot0, double *ms, double *windows,
+				  double *resets)
 {
 	struct stream s_hang = stream_hang();
 	uint32_t a = ctx_new(), b = ctx_new(), so_a, so[BENCH_MAX_RINGS];
@@ -2135,6 +2136,9 @@ static enum run_outcome scale_run(unsigned int n, const char *tag,
 		return wrong ? RUN_WRONG : RUN_OTHER;
 	}
 	*ms = r.duration_us / 1000.0;
+	/* replay windows: heads replayed alone and groups */
+	*windows = r.probes;
+	*resets = r.resets;
 	return RUN_OK;
 }
 
@@ -2144,11 +2148,11 @@ static enum run_outcome scale_run(unsigned int n, const char *tag,
  * (no wrong_hints_pct in ppu_sim).
  */
 static int scale_series(unsigned int n, unsigned int vi, double *t,
-			 unsigned int *wrong)
+			double *windows, double *resets, unsigned int *wrong)
 {
 	const struct scale_variant *v = &scale_variants[vi];
 	unsigned int got = 0, attempt;
-	double total[SCALE_REPS];
+	double total[SCALE_REPS], win[SCALE_REPS], rst[SCALE_REPS];
 	struct recovery h0, h1;
 	char tag[48];
 	bool have;
@@ -2169,7 +2173,7 @@ static int scale_series(unsigned int n, unsigned int vi, double *t,
 		enum run_outcome o;
 
 		o = scale_run(n, tag, 300 + (vi * SCALE_ATTEMPTS + attempt) * 32,
-			      &total[got]);
+			      &total[got], &win[got], &rst[got]);
 		*wrong += o == RUN_WRONG;
 		got += o == RUN_OK;
 	}
@@ -2187,14 +2191,19 @@ static int scale_series(unsigned int n, unsigned int vi, double *t,
 		return 0;
 	}
 	*t = median(total, SCALE_REPS);
+	*windows = median(win, SCALE_REPS);
+	*resets = median(rst, SCALE_REPS);
 	printf("bench: %s_%u %.1f ms\n", v->fig, n, *t);
+	printf("# scale %u%s: median %.0f replay windows (heads alone and groups), %.0f resets\n",
+	       n, tag, *windows, *resets);
 	return 1;
 }
 
 static int bench_scale(unsigned int n, int argc, char **argv)
 {
 	int ok[ARRAY_SIZE(scale_variants)] = { 0 };
-	double t[ARRAY_SIZE(scale_variants)];
+	double t[ARRAY_SIZE(scale_variants)], w[ARRAY_SIZE(scale_variants)];
+	double rs[ARRAY_SIZE(scale_variants)];
 	unsigned int vi, wrong = 0;
 	struct recovery r;
 	char name[16];
@@ -2219,7 +2228,7 @@ static int bench_scale(unsigned int n, int argc, char **argv)
 				break;
 		if (vi == ARRAY_SIZE(scale_variants))
 			fail("scale N: unknown variant %s", name);
-		ok[vi] = scale_series(n, vi, &t[vi], &wrong);
+		ok[vi] = scale_series(n, vi, &t[vi], &w[vi], &rs[vi], &wrong);
 		if (!ok[vi])
 			ret = 1;
 		if (ok[vi] > 0 && !vi)
@@ -2230,10 +2239,21 @@ static int bench_scale(unsigned int n, int argc, char **argv)
 		 * (variants 2 and 3 are 0 and 1 with wrong hints)
 		 */
 		if (ok[vi] > 0 && scale_variants[vi].wrong_pct &&
-		    ok[vi - 2] > 0)
+		    ok[vi - 2] > 0) {
 			printf("bench: wrong_hints_%s_time_ratio_%u %.3f ratio\n",
 			       scale_variants[vi].strategy, n,
 			       t[vi] / t[vi - 2]);
+			/*
+			 * the cost in windows and resets: at most one window
+			 * and two resets more than with right hints
+			 */
+			printf("bench: wrong_hints_%s_extra_windows_%u %.0f count\n",
+			       scale_variants[vi].strategy, n,
+			       w[vi] - w[vi - 2]);
+			printf("bench: wrong_hints_%s_extra_resets_%u %.0f count\n",
+			       scale_variants[vi].strategy, n,
+			       rs[vi] - rs[vi - 2]);
+		}
 	}
 	printf("# scale_wrong_verdicts_%u: runs whose innocent jobs were lost or struck or whose hanging job was not found guilty; target 0\n",
 	       n);
