@@ -1429,7 +1429,6 @@ static void hints_wrong_cost_time_not_verdicts(struct kunit *test)
  * convicted at the end of a probe_timeout_ms window. It completes,
  * innocent.
  */
-#define LONG_US		((2 * PROBE_MS + 30) * USEC_PER_MSEC)
 static void evidence_long_head_gets_whole_window(struct kunit *test)
 {
 	struct drm_sched_serial_params p;
@@ -1718,18 +1717,6 @@ static void evidence_stalled_victim_of_flaky_hang(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&victim->serial.banned), 0);
 }
 
-static const long hint_modes[] = {
-	DSS_MOCK_HINTS_NONE, DSS_MOCK_HINTS_RIGHT, DSS_MOCK_HINTS_WRONG,
-};
-
-static void hint_mode_desc(const long *mode, char *desc)
-{
-	static const char * const names[] = { "no hints", "right hints",
-					       "wrong hints" };
-
-	strscpy(desc, names[*mode], KUNIT_PARAM_DESC_SIZE);
-}
-
 KUNIT_ARRAY_PARAM(hint_mode, hint_modes, hint_mode_desc);
 
 /*
@@ -1779,7 +1766,6 @@ static void params_check_refuses_bad_values(struct kunit *test)
  * follows its window. It is innocent, finished by that run, never run
  * again; the compute hang is guilty.
  */
-#define LATE_US		((JOB_TIMEOUT_MS + 30) * USEC_PER_MSEC)
 static void serial_replay_done_before_reset_is_innocent(struct kunit *test)
 {
 	struct drm_sched_serial_params p;

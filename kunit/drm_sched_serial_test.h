@@ -14,6 +14,7 @@
 
 #include <kunit/test.h>
 #include <linux/jiffies.h>
+#include <linux/string.h>
 
 #include "drm_sched_serial_mock.h"
 
@@ -31,6 +32,13 @@
 /* A short job and one that is still running when a reset lands. */
 #define SHORT_US	(10 * USEC_PER_MSEC)
 #define HEAD_US		(20 * USEC_PER_MSEC)
+/*
+ * A head that needs more than two group windows, less than the job
+ * timeout: a replay that gives it only probe_timeout_ms cuts it short.
+ */
+#define LONG_US		((2 * PROBE_MS + 30) * USEC_PER_MSEC)
+/* A head that needs a little more than its ring's timeout. */
+#define LATE_US		((JOB_TIMEOUT_MS + 30) * USEC_PER_MSEC)
 
 static const struct dss_mock_ring_desc test_rings[] __maybe_unused = {
 	[GFX] = { .name = "gfx" },
@@ -89,6 +97,31 @@ static inline void expect_finished(struct kunit *test,
 	KUNIT_EXPECT_EQ(test, atomic_read(&job->finished_signals), 1);
 	KUNIT_EXPECT_EQ(test, job->finished_error, error);
 	KUNIT_EXPECT_EQ(test, job->finished->error, error);
+}
+
+/* @ctx was neither convicted nor struck nor banned. */
+static inline void expect_unstruck(struct kunit *test, struct dss_mock_ctx *ctx)
+{
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->serial.guilty), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->serial.suspect), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->serial.banned), 0);
+}
+
+/*
+ * The hint modes a scenario runs under, one case parameter each: a suite
+ * turns them into its generator with
+ * KUNIT_ARRAY_PARAM(hint_mode, hint_modes, hint_mode_desc).
+ */
+static const long hint_modes[] __maybe_unused = {
+	DSS_MOCK_HINTS_NONE, DSS_MOCK_HINTS_RIGHT, DSS_MOCK_HINTS_WRONG,
+};
+
+static inline void hint_mode_desc(const long *mode, char *desc)
+{
+	static const char * const names[] = { "no hints", "right hints",
+					       "wrong hints" };
+
+	strscpy(desc, names[*mode], KUNIT_PARAM_DESC_SIZE);
 }
 
 static inline int dss_test_init(struct kunit *test)
