@@ -1507,95 +1507,6 @@ static void hints_stalled_victim_never_struck(struct kunit *test)
 }
 
 /*
- * probe_strategy=group: the heads the hardware calls stalled are replayed
- * together and all complete, then the hung head alone, guilty: two resets
- * and two replay steps for three rings.
- */
-static void group_replays_innocents_at_once(struct kunit *test)
-{
-	struct dss_mock_job *bad, *head0, *head1;
-	struct dss_mock_ctx *gfx, *cmp0, *cmp1;
-	struct drm_sched_serial_params p;
-	struct dss_mock *mock;
-
-	test_params(&p);
-	p.probe_strategy = DRM_SCHED_SERIAL_PROBE_GROUP;
-	mock = test_mock(test, &p);
-	mock->hints = DSS_MOCK_HINTS_RIGHT;
-	gfx = dss_mock_ctx_new(mock, GFX);
-	cmp0 = dss_mock_ctx_new(mock, COMPUTE0);
-	cmp1 = dss_mock_ctx_new(mock, COMPUTE1);
-
-	dss_mock_hold_timeouts(mock);
-	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
-	head0 = submit(cmp0, HEAD_US, 0);
-	head1 = submit(cmp1, HEAD_US, 0);
-	KUNIT_ASSERT_TRUE(test, time_out_together(mock, SHARED_RINGS));
-
-	expect_finished(test, bad, -ETIME);
-	expect_finished(test, head0, 0);
-	expect_finished(test, head1, 0);
-	sync_recovery(mock);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.group_probes, 1);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 2);
-	KUNIT_EXPECT_EQ(test, atomic_read(&bad->probes), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head0->probes), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head1->probes), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head0->completions), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head1->completions), 1);
-	KUNIT_EXPECT_EQ(test, head0->verdict, DRM_SCHED_SERIAL_INNOCENT);
-	KUNIT_EXPECT_EQ(test, head1->verdict, DRM_SCHED_SERIAL_INNOCENT);
-	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp0->serial.banned), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp1->serial.banned), 0);
-}
-
-/*
- * probe_strategy=group without hints: the hung head is in the group, the
- * group stalls; it is reset and the heads are replayed one at a time. A
- * group that hangs costs a reset, never a wrong verdict.
- */
-static void group_that_hangs_is_split(struct kunit *test)
-{
-	struct dss_mock_job *bad, *head0, *head1;
-	struct dss_mock_ctx *gfx, *cmp0, *cmp1;
-	struct drm_sched_serial_params p;
-	struct dss_mock *mock;
-
-	test_params(&p);
-	p.probe_strategy = DRM_SCHED_SERIAL_PROBE_GROUP;
-	mock = test_mock(test, &p);
-	gfx = dss_mock_ctx_new(mock, GFX);
-	cmp0 = dss_mock_ctx_new(mock, COMPUTE0);
-	cmp1 = dss_mock_ctx_new(mock, COMPUTE1);
-
-	dss_mock_hold_timeouts(mock);
-	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
-	head0 = submit(cmp0, HEAD_US, 0);
-	head1 = submit(cmp1, HEAD_US, 0);
-	KUNIT_ASSERT_TRUE(test, time_out_together(mock, SHARED_RINGS));
-
-	expect_finished(test, bad, -ETIME);
-	expect_finished(test, head0, 0);
-	expect_finished(test, head1, 0);
-	sync_recovery(mock);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.group_probes, 1);
-	/* The domain's, the failed group's, the guilty replay's. */
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 3);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head0->completions), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head1->completions), 1);
-	KUNIT_EXPECT_EQ(test, head0->verdict, DRM_SCHED_SERIAL_INNOCENT);
-	KUNIT_EXPECT_EQ(test, head1->verdict, DRM_SCHED_SERIAL_INNOCENT);
-	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp0->serial.banned), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp1->serial.banned), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
-}
-
-/*
  * A hang that does not reproduce, submitted after its victim: the victim's
  * ring times out first; the attacker's ring had not timed out yet. Nobody
  * hangs in the replays, and nobody is struck, whatever the hints say: with
@@ -1797,48 +1708,6 @@ static void serial_replay_done_before_reset_is_innocent(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, head->verdict, DRM_SCHED_SERIAL_INNOCENT);
 	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.guilty), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
-	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
-}
-
-/*
- * The same with a group replay: the gfx head does not complete within the
- * group's window but inside the reset that ends it. It ran to its end:
- * innocent, and not replayed again one at a time (its work would run
- * twice).
- */
-static void group_replay_done_before_reset_not_rerun(struct kunit *test)
-{
-	struct dss_mock_job *bad, *head0, *head1;
-	struct dss_mock_ctx *gfx, *cmp0, *cmp1;
-	struct drm_sched_serial_params p;
-	struct dss_mock *mock;
-
-	test_params(&p);
-	p.probe_strategy = DRM_SCHED_SERIAL_PROBE_GROUP;
-	mock = test_mock(test, &p);
-	mock->hints = DSS_MOCK_HINTS_RIGHT;
-	gfx = dss_mock_ctx_new(mock, GFX);
-	cmp0 = dss_mock_ctx_new(mock, COMPUTE0);
-	cmp1 = dss_mock_ctx_new(mock, COMPUTE1);
-
-	dss_mock_hold_timeouts(mock);
-	bad = submit(cmp0, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
-	head0 = submit(gfx, LATE_US, 0);
-	head1 = submit(cmp1, HEAD_US, 0);
-	mock->complete_in_reset_skip = 1;
-	mock->complete_in_reset = BIT(GFX);
-	KUNIT_ASSERT_TRUE(test, time_out_together(mock, SHARED_RINGS));
-
-	expect_finished(test, head0, 0);
-	expect_finished(test, head1, 0);
-	expect_finished(test, bad, -ETIME);
-	sync_recovery(mock);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.group_probes, 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head0->probes), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head0->completions), 1);
-	KUNIT_EXPECT_EQ(test, head0->verdict, DRM_SCHED_SERIAL_INNOCENT);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head1->completions), 1);
 	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
 }
 
@@ -2112,14 +1981,11 @@ static struct kunit_case drm_sched_serial_cases[] = {
 	KUNIT_CASE(report_long_print_job_never_allocates),
 	KUNIT_CASE_PARAM(evidence_long_head_gets_whole_window, hint_mode_gen_params),
 	KUNIT_CASE(hints_stalled_victim_never_struck),
-	KUNIT_CASE(group_replays_innocents_at_once),
-	KUNIT_CASE(group_that_hangs_is_split),
 	KUNIT_CASE_PARAM(late_non_reproducing_hang_strikes_nobody, hint_mode_gen_params),
 	KUNIT_CASE_PARAM(evidence_bystander_of_flaky_hang, hint_mode_gen_params),
 	KUNIT_CASE_PARAM(evidence_stalled_victim_of_flaky_hang, hint_mode_gen_params),
 	KUNIT_CASE(params_check_refuses_bad_values),
 	KUNIT_CASE(serial_replay_done_before_reset_is_innocent),
-	KUNIT_CASE(group_replay_done_before_reset_not_rerun),
 	KUNIT_CASE(coalescing_never_convicts_independent_ring),
 	KUNIT_CASE(runtime_cap_survives_recoveries),
 	KUNIT_CASE(timed_out_job_done_before_recovery_no_reset),
