@@ -8,6 +8,17 @@
  * one scheduler each, in one reset domain, and small helpers. Short
  * timeouts keep the suites fast: jobs time out after JOB_TIMEOUT_MS
  * (SDMA_TIMEOUT_MS on sdma), replays after PROBE_MS.
+ *
+ * Counters of a job: runs = handed to the hardware (run_job, probe or
+ * reemit), completions = runs the hardware completed, finished_signals =
+ * signals of the job's finished fence. Every test ends in dss_mock_fini(),
+ * which also expects every finished fence to have signalled once and every
+ * hardware fence to have been signalled once and freed.
+ *
+ * The suites: drm_sched_serial_serial (verdicts of the serial replay),
+ * _hints, _group (probe_strategy=group), _recover (the machinery around
+ * the verdicts), _wait (heads that wait for another ring) and _explorer
+ * (random scenarios).
  */
 #ifndef _DRM_SCHED_SERIAL_TEST_H_
 #define _DRM_SCHED_SERIAL_TEST_H_

@@ -2,26 +2,21 @@
 /*
  * Copyright (c) 2026 The PPU driver authors
  *
- * KUnit suite "drm_sched_serial": the recovery library driven by a mock
- * GPU (drm_sched_serial_mock.c); its rings and the helpers are in
- * drm_sched_serial_test.h.
- *
- * Counters of a job: runs = handed to the hardware (run_job, probe or
- * reemit), completions = runs the hardware completed, finished_signals =
- * signals of the job's finished fence. Every test ends in dss_mock_fini(),
- * which also expects every finished fence to have signalled once and every
- * hardware fence to have been signalled once and freed.
+ * KUnit suite "drm_sched_serial_serial": the verdicts of the serial
+ * replay, one ring at a time. A hang is guilty, the heads it stalled are
+ * innocent, two hangs are both guilty, a hang on an independent ring is
+ * guilty without a replay; false timeouts, coalesced timeouts, the replay
+ * budget and the fallback it leads to, the classic and off modes, and the
+ * evidence rule (evidence_*: nobody is convicted without a replay that
+ * hung for a fair window, run per hint mode). The mock GPU and the helpers
+ * are in drm_sched_serial_test.h.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/dma-fence.h>
 #include <linux/jiffies.h>
-#include <linux/seq_file.h>
-#include <linux/string.h>
-#include <linux/workqueue.h>
 
 #include "drm_sched_serial_test.h"
-#include "../drm_sched_serial/drm_sched_serial_internal.h"
 
 /*
  * The scenario of the amd-gfx RFC (seed 003): a compute job hangs, the gfx
@@ -1131,7 +1126,7 @@ static void false_timeout_job_done_off_list_freed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&job->runs), 1);
 }
 
-static struct kunit_case drm_sched_serial_cases[] = {
+static struct kunit_case drm_sched_serial_serial_cases[] = {
 	KUNIT_CASE(serial_guilty_compute_innocent_gfx),
 	KUNIT_CASE(serial_guilty_gfx_innocent_compute),
 	KUNIT_CASE(serial_two_guilty_rings),
@@ -1160,14 +1155,14 @@ static struct kunit_case drm_sched_serial_cases[] = {
 	{}
 };
 
-static struct kunit_suite drm_sched_serial_suite = {
-	.name = "drm_sched_serial",
+static struct kunit_suite drm_sched_serial_serial_suite = {
+	.name = "drm_sched_serial_serial",
 	.init = dss_test_init,
 	.exit = dss_test_exit,
-	.test_cases = drm_sched_serial_cases,
+	.test_cases = drm_sched_serial_serial_cases,
 };
 
-kunit_test_suite(drm_sched_serial_suite);
+kunit_test_suite(drm_sched_serial_serial_suite);
 
 MODULE_DESCRIPTION("KUnit tests for drm_sched_serial");
 MODULE_LICENSE("GPL");
