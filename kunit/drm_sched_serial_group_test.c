@@ -31,9 +31,7 @@ static void group_replays_innocents_at_once(struct kunit *test)
 	cmp0 = dss_mock_ctx_new(mock, COMPUTE0);
 	cmp1 = dss_mock_ctx_new(mock, COMPUTE1);
 
-	dss_mock_hold_timeouts(mock);
-	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = hold_and_start(test, mock, gfx, 0, DSS_MOCK_JOB_HANG);
 	head0 = submit(cmp0, HEAD_US, 0);
 	head1 = submit(cmp1, HEAD_US, 0);
 	KUNIT_ASSERT_TRUE(test, time_out_together(mock, SHARED_RINGS));
@@ -76,9 +74,7 @@ static void group_that_hangs_is_split(struct kunit *test)
 	cmp0 = dss_mock_ctx_new(mock, COMPUTE0);
 	cmp1 = dss_mock_ctx_new(mock, COMPUTE1);
 
-	dss_mock_hold_timeouts(mock);
-	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = hold_and_start(test, mock, gfx, 0, DSS_MOCK_JOB_HANG);
 	head0 = submit(cmp0, HEAD_US, 0);
 	head1 = submit(cmp1, HEAD_US, 0);
 	KUNIT_ASSERT_TRUE(test, time_out_together(mock, SHARED_RINGS));
@@ -122,9 +118,7 @@ static void group_replay_done_before_reset_not_rerun(struct kunit *test)
 	cmp0 = dss_mock_ctx_new(mock, COMPUTE0);
 	cmp1 = dss_mock_ctx_new(mock, COMPUTE1);
 
-	dss_mock_hold_timeouts(mock);
-	bad = submit(cmp0, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = hold_and_start(test, mock, cmp0, 0, DSS_MOCK_JOB_HANG);
 	head0 = submit(gfx, LATE_US, 0);
 	head1 = submit(cmp1, HEAD_US, 0);
 	mock->complete_in_reset_skip = 1;

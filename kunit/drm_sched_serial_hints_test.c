@@ -33,9 +33,7 @@ static void hints_replay_stalled_first_hung_last(struct kunit *test)
 	gfx = dss_mock_ctx_new(mock, GFX);
 	cmp = dss_mock_ctx_new(mock, COMPUTE0);
 
-	dss_mock_hold_timeouts(mock);
-	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = hold_and_start(test, mock, gfx, 0, DSS_MOCK_JOB_HANG);
 	head = submit(cmp, HEAD_US, 0);
 	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
 
@@ -77,9 +75,7 @@ static void hints_wrong_cost_time_not_verdicts(struct kunit *test)
 	gfx = dss_mock_ctx_new(mock, GFX);
 	cmp = dss_mock_ctx_new(mock, COMPUTE0);
 
-	dss_mock_hold_timeouts(mock);
-	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = hold_and_start(test, mock, gfx, 0, DSS_MOCK_JOB_HANG);
 	head = submit(cmp, HEAD_US, 0);
 	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
 
@@ -134,9 +130,7 @@ static void hints_stalled_victim_never_struck(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_INNOCENT);
 		sync_recovery(mock);
 	}
-	KUNIT_EXPECT_EQ(test, atomic_read(&victim->serial.suspect), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&victim->serial.guilty), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&victim->serial.banned), 0);
+	expect_unstruck(test, victim);
 	KUNIT_EXPECT_EQ(test, atomic_read(&victim->serial.innocent), 4);
 }
 
@@ -160,13 +154,10 @@ static void late_non_reproducing_hang_strikes_nobody(struct kunit *test)
 	victim = dss_mock_ctx_new(mock, GFX);
 	attacker = dss_mock_ctx_new(mock, COMPUTE0);
 
-	dss_mock_hold_timeouts(mock);
-	head = submit(victim, LONG_US, 0);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(head, WAIT_MS));
+	head = hold_and_start(test, mock, victim, LONG_US, 0);
 	/* Later than the coalescing window: compute0 has not timed out. */
 	msleep(2 * p.coalesce_ms);
-	bad = submit(attacker, SHORT_US, DSS_MOCK_JOB_HANG_ONCE);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = submit_started(test, attacker, SHORT_US, DSS_MOCK_JOB_HANG_ONCE);
 	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX)));
 
 	expect_finished(test, head, 0);

@@ -20,6 +20,20 @@
 #include "drm_sched_serial_test.h"
 #include "../drm_sched_serial/drm_sched_serial_internal.h"
 
+/*
+ * A job of @ctx whose hang does not reproduce, alone on the shared rings:
+ * a suspect verdict, a strike for its context.
+ */
+static void strike_suspect(struct kunit *test, struct dss_mock *mock,
+			   struct dss_mock_ctx *ctx)
+{
+	struct dss_mock_job *job = submit(ctx, SHORT_US, DSS_MOCK_JOB_HANG_ONCE);
+
+	expect_finished(test, job, 0);
+	KUNIT_EXPECT_EQ(test, job->verdict, DRM_SCHED_SERIAL_SUSPECT);
+	sync_recovery(mock);
+}
+
 /* A context suspect ban_suspect (3) times within the window is banned. */
 static void suspect_three_times_bans(struct kunit *test)
 {
@@ -35,10 +49,7 @@ static void suspect_three_times_bans(struct kunit *test)
 	gfx = dss_mock_ctx_new(mock, GFX);
 
 	for (i = 1; i <= 3; i++) {
-		job = submit(gfx, SHORT_US, DSS_MOCK_JOB_HANG_ONCE);
-		expect_finished(test, job, 0);
-		KUNIT_EXPECT_EQ(test, job->verdict, DRM_SCHED_SERIAL_SUSPECT);
-		sync_recovery(mock);
+		strike_suspect(test, mock, gfx);
 		KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.suspect), i);
 		KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned),
 				i == 3 ? 1 : 0);
@@ -46,8 +57,7 @@ static void suspect_three_times_bans(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.bans, 1);
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 0);
 
-	job = submit(gfx, SHORT_US, 0);
-	expect_finished(test, job, -ECANCELED);
+	job = run_short(test, gfx, -ECANCELED);
 	KUNIT_EXPECT_EQ(test, atomic_read(&job->runs), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&job->cancelled), 1);
 }
@@ -69,8 +79,7 @@ static void banned_context_later_jobs_cancelled(struct kunit *test)
 	evil = dss_mock_ctx_new(mock, COMPUTE0);
 	good = dss_mock_ctx_new(mock, COMPUTE0);
 
-	bad = submit(evil, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = submit_started(test, evil, 0, DSS_MOCK_JOB_HANG);
 	bad2 = submit(evil, SHORT_US, 0);
 	good1 = submit(good, SHORT_US, 0);
 
@@ -239,14 +248,12 @@ static void wedge_ends_every_job_once(struct kunit *test)
 	gfx = dss_mock_ctx_new(mock, GFX);
 	cmp = dss_mock_ctx_new(mock, COMPUTE0);
 
-	done = submit(gfx, SHORT_US, 0);
-	expect_finished(test, done, 0);
+	done = run_short(test, gfx, 0);
 	running = submit(gfx, 2 * WAIT_MS * USEC_PER_MSEC, 0);
 	queued = submit(gfx, SHORT_US, 0);
 	/* The hang stalls gfx: only once running runs (run_job order). */
 	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(running, WAIT_MS));
-	hang = submit(cmp, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(hang, WAIT_MS));
+	hang = submit_started(test, cmp, 0, DSS_MOCK_JOB_HANG);
 
 	recoveries = mock->domain.stats.recoveries;
 	KUNIT_EXPECT_EQ(test, drm_sched_serial_domain_wedge(&mock->domain, 1),
@@ -262,8 +269,7 @@ static void wedge_ends_every_job_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&queued->completions), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&done->finished_signals), 1);
 
-	later = submit(gfx, SHORT_US, 0);
-	expect_finished(test, later, -ENODEV);
+	later = run_short(test, gfx, -ENODEV);
 	KUNIT_EXPECT_EQ(test, atomic_read(&later->runs), 0);
 
 	/* Past every timeout: nothing recovers a wedged domain. */
@@ -294,9 +300,7 @@ static void failed_reset_wedges_until_unwedged(struct kunit *test)
 	cmp = dss_mock_ctx_new(mock, COMPUTE0);
 
 	atomic_set(&mock->fail_resets, 1);
-	dss_mock_hold_timeouts(mock);
-	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = hold_and_start(test, mock, cmp, 0, DSS_MOCK_JOB_HANG);
 	head = submit(gfx, HEAD_US, 0);
 	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
 
@@ -311,15 +315,13 @@ static void failed_reset_wedges_until_unwedged(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 0);
 	KUNIT_EXPECT_EQ(test, drm_sched_serial_wedged(&mock->domain), -EIO);
 
-	later = submit(gfx, SHORT_US, 0);
-	expect_finished(test, later, -EIO);
+	later = run_short(test, gfx, -EIO);
 	KUNIT_EXPECT_EQ(test, atomic_read(&later->runs), 0);
 
 	KUNIT_EXPECT_EQ(test, drm_sched_serial_domain_unwedge(&mock->domain), 0);
 	KUNIT_EXPECT_EQ(test, drm_sched_serial_domain_unwedge(&mock->domain),
 			-EINVAL);
-	after = submit(gfx, SHORT_US, 0);
-	expect_finished(test, after, 0);
+	after = run_short(test, gfx, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&after->completions), 1);
 }
 
@@ -349,8 +351,7 @@ static void show_answers_during_recovery(struct kunit *test)
 	mock->reset_delay_ms = 4 * PROBE_MS;
 	gfx = dss_mock_ctx_new(mock, GFX);
 
-	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = submit_started(test, gfx, 0, DSS_MOCK_JOB_HANG);
 	while (!seen && time_before(jiffies, deadline)) {
 		m.count = 0;
 		t = ktime_get();
@@ -415,15 +416,11 @@ static void ban_limits_zero_never_ban(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
 	}
 	for (i = 1; i <= 3; i++) {
-		job = submit(gfx, SHORT_US, DSS_MOCK_JOB_HANG_ONCE);
-		expect_finished(test, job, 0);
-		KUNIT_EXPECT_EQ(test, job->verdict, DRM_SCHED_SERIAL_SUSPECT);
-		sync_recovery(mock);
+		strike_suspect(test, mock, gfx);
 		KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
 	}
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.bans, 0);
-	job = submit(gfx, SHORT_US, 0);
-	expect_finished(test, job, 0);
+	job = run_short(test, gfx, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&job->completions), 1);
 }
 
@@ -478,9 +475,7 @@ static void false_timeouts_end_at_max_runtime(struct kunit *test)
 	gfx2 = dss_mock_ctx_new(mock, GFX);
 
 	/* Progress every 10 ms for 20 s: far beyond the cap. */
-	endless = dss_mock_job_new(gfx, 20 * USEC_PER_SEC, 0);
-	endless->progress_us = SHORT_US;
-	dss_mock_job_submit(endless);
+	endless = submit_progressing(gfx, 20 * USEC_PER_SEC);
 	next = submit(gfx2, SHORT_US, 0);
 	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(endless, WAIT_MS));
 	t = ktime_get();
@@ -503,9 +498,7 @@ static void false_timeouts_end_at_max_runtime(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&gfx2->serial.banned), 0);
 
 	/* Long but within the cap: false timeouts only, no recovery. */
-	longjob = dss_mock_job_new(gfx2, 2 * JOB_TIMEOUT_MS * USEC_PER_MSEC, 0);
-	longjob->progress_us = SHORT_US;
-	dss_mock_job_submit(longjob);
+	longjob = submit_progressing(gfx2, 2 * JOB_TIMEOUT_MS * USEC_PER_MSEC);
 	expect_finished(test, longjob, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&longjob->runs), 1);
 	sync_recovery(mock);
@@ -575,9 +568,7 @@ static void runtime_cap_survives_recoveries(struct kunit *test)
 	mock = test_mock(test, &p);
 	gfx = dss_mock_ctx_new(mock, GFX);
 
-	endless = dss_mock_job_new(gfx, 20 * USEC_PER_SEC, 0);
-	endless->progress_us = SHORT_US;
-	dss_mock_job_submit(endless);
+	endless = submit_progressing(gfx, 20 * USEC_PER_SEC);
 	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(endless, WAIT_MS));
 	t = ktime_get();
 
@@ -620,9 +611,7 @@ static void runtime_cap_spares_a_stalled_head(struct kunit *test)
 	gfx = dss_mock_ctx_new(mock, GFX);
 	cmp = dss_mock_ctx_new(mock, COMPUTE0);
 
-	job = dss_mock_job_new(gfx, (p.max_runtime_ms - 50) * USEC_PER_MSEC, 0);
-	job->progress_us = SHORT_US;
-	dss_mock_job_submit(job);
+	job = submit_progressing(gfx, (p.max_runtime_ms - 50) * USEC_PER_MSEC);
 	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(job, WAIT_MS));
 	msleep(p.max_runtime_ms - 2 * JOB_TIMEOUT_MS / 3);
 	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);

@@ -36,9 +36,7 @@ static void serial_guilty_compute_innocent_gfx(struct kunit *test)
 	gfx = dss_mock_ctx_new(mock, GFX);
 	cmp = dss_mock_ctx_new(mock, COMPUTE0);
 
-	dss_mock_hold_timeouts(mock);
-	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = hold_and_start(test, mock, cmp, 0, DSS_MOCK_JOB_HANG);
 	head = submit(gfx, HEAD_US, 0);
 	next = submit(gfx, SHORT_US, 0);
 	bad_next = submit(cmp, SHORT_US, 0);
@@ -64,9 +62,7 @@ static void serial_guilty_compute_innocent_gfx(struct kunit *test)
 	sync_recovery(mock);
 	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.guilty), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.guilty), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.suspect), 0);
+	expect_unstruck(test, gfx);
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.innocent, 1);
@@ -75,8 +71,7 @@ static void serial_guilty_compute_innocent_gfx(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mock->rings[GFX].serial.timeouts, 1);
 	KUNIT_EXPECT_EQ(test, mock->rings[COMPUTE0].serial.timeouts, 1);
 
-	later = submit(gfx, SHORT_US, 0);
-	expect_finished(test, later, 0);
+	later = run_short(test, gfx, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&later->runs), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&later->completions), 1);
 }
@@ -94,9 +89,7 @@ static void serial_guilty_gfx_innocent_compute(struct kunit *test)
 	gfx = dss_mock_ctx_new(mock, GFX);
 	cmp = dss_mock_ctx_new(mock, COMPUTE0);
 
-	dss_mock_hold_timeouts(mock);
-	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = hold_and_start(test, mock, gfx, 0, DSS_MOCK_JOB_HANG);
 	head = submit(cmp, HEAD_US, 0);
 	next = submit(cmp, SHORT_US, 0);
 	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
@@ -123,8 +116,7 @@ static void serial_guilty_gfx_innocent_compute(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
 	KUNIT_EXPECT_EQ(test, mock->domain.last.guilty_ring, GFX);
 
-	later = submit(cmp, SHORT_US, 0);
-	expect_finished(test, later, 0);
+	later = run_short(test, cmp, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&later->completions), 1);
 }
 
@@ -142,9 +134,7 @@ static void serial_two_guilty_rings(struct kunit *test)
 	cmp = dss_mock_ctx_new(mock, COMPUTE0);
 	other = dss_mock_ctx_new(mock, GFX);
 
-	dss_mock_hold_timeouts(mock);
-	bad1 = submit(gfx, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad1, WAIT_MS));
+	bad1 = hold_and_start(test, mock, gfx, 0, DSS_MOCK_JOB_HANG);
 	bad2 = submit(cmp, 0, DSS_MOCK_JOB_HANG);
 	inn = submit(other, SHORT_US, 0);
 	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
@@ -188,8 +178,7 @@ static void serial_independent_ring_guilty_without_probe(struct kunit *test)
 	sdma2 = dss_mock_ctx_new(mock, SDMA);
 	gfx = dss_mock_ctx_new(mock, GFX);
 
-	bad = submit(sdma, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = submit_started(test, sdma, 0, DSS_MOCK_JOB_HANG);
 	/*
 	 * The shared rings keep running while sdma hangs: gfx work completes
 	 * before the recovery ended the hang (it would signal bad first).
@@ -201,9 +190,7 @@ static void serial_independent_ring_guilty_without_probe(struct kunit *test)
 	 * Still running when the reset lands: it takes two job timeouts but
 	 * shows progress, so its own timeouts are false ones.
 	 */
-	running = dss_mock_job_new(gfx, 2 * JOB_TIMEOUT_MS * USEC_PER_MSEC, 0);
-	running->progress_us = SHORT_US;
-	dss_mock_job_submit(running);
+	running = submit_progressing(gfx, 2 * JOB_TIMEOUT_MS * USEC_PER_MSEC);
 	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(running, WAIT_MS));
 
 	expect_finished(test, bad, -ETIME);
@@ -229,11 +216,9 @@ static void serial_independent_ring_guilty_without_probe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&sdma->serial.banned), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
 
-	bad_later = submit(sdma, SHORT_US, 0);
-	expect_finished(test, bad_later, -ECANCELED);
+	bad_later = run_short(test, sdma, -ECANCELED);
 	KUNIT_EXPECT_EQ(test, atomic_read(&bad_later->runs), 0);
-	dma = submit(sdma2, SHORT_US, 0);
-	expect_finished(test, dma, 0);
+	dma = run_short(test, sdma2, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&dma->completions), 1);
 }
 
@@ -256,12 +241,8 @@ static void serial_progressing_ring_does_not_join_recovery(struct kunit *test)
 	sdma = dss_mock_ctx_new(mock, SDMA);
 	gfx = dss_mock_ctx_new(mock, GFX);
 
-	dss_mock_hold_timeouts(mock);
-	bad = submit(sdma, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
-	job = dss_mock_job_new(gfx, 2 * JOB_TIMEOUT_MS * USEC_PER_MSEC, 0);
-	job->progress_us = SHORT_US;
-	dss_mock_job_submit(job);
+	bad = hold_and_start(test, mock, sdma, 0, DSS_MOCK_JOB_HANG);
+	job = submit_progressing(gfx, 2 * JOB_TIMEOUT_MS * USEC_PER_MSEC);
 	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(SDMA) | BIT(GFX)));
 	KUNIT_EXPECT_EQ(test, atomic_read(&mock->tdr_first), SDMA);
 
@@ -313,9 +294,7 @@ static void serial_non_reproducing_hang_strikes_only_a_lone_head(struct kunit *t
 
 	gfx2 = dss_mock_ctx_new(mock, GFX);
 	cmp = dss_mock_ctx_new(mock, COMPUTE0);
-	dss_mock_hold_timeouts(mock);
-	flaky2 = submit(gfx2, SHORT_US, DSS_MOCK_JOB_HANG_ONCE);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(flaky2, WAIT_MS));
+	flaky2 = hold_and_start(test, mock, gfx2, SHORT_US, DSS_MOCK_JOB_HANG_ONCE);
 	head = submit(cmp, HEAD_US, 0);
 	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
 
@@ -351,9 +330,7 @@ static void serial_false_timeout_no_reset(struct kunit *test)
 	mock = test_mock(test, &p);
 	gfx = dss_mock_ctx_new(mock, GFX);
 
-	job = dss_mock_job_new(gfx, 8 * JOB_TIMEOUT_MS * USEC_PER_MSEC / 3, 0);
-	job->progress_us = SHORT_US;
-	dss_mock_job_submit(job);
+	job = submit_progressing(gfx, 8 * JOB_TIMEOUT_MS * USEC_PER_MSEC / 3);
 
 	expect_finished(test, job, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&job->runs), 1);
@@ -384,9 +361,7 @@ static void serial_coalesced_timeouts_one_recovery(struct kunit *test)
 	cmp0 = dss_mock_ctx_new(mock, COMPUTE0);
 	cmp1 = dss_mock_ctx_new(mock, COMPUTE1);
 
-	dss_mock_hold_timeouts(mock);
-	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = hold_and_start(test, mock, gfx, 0, DSS_MOCK_JOB_HANG);
 	h0 = submit(cmp0, HEAD_US, 0);
 	h1 = submit(cmp1, HEAD_US, 0);
 	KUNIT_ASSERT_TRUE(test, time_out_together(mock, SHARED_RINGS));
@@ -429,9 +404,7 @@ static void serial_last_head_replayed_not_eliminated(struct kunit *test)
 	gfx = dss_mock_ctx_new(mock, GFX);
 	cmp = dss_mock_ctx_new(mock, COMPUTE0);
 
-	dss_mock_hold_timeouts(mock);
-	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = hold_and_start(test, mock, cmp, 0, DSS_MOCK_JOB_HANG);
 	head = submit(gfx, HEAD_US, 0);
 	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
 	expect_finished(test, bad, -ETIME);
@@ -469,9 +442,7 @@ static void serial_budget_cut_hang_convicted_next_recovery(struct kunit *test)
 	gfx = dss_mock_ctx_new(mock, GFX);
 	cmp = dss_mock_ctx_new(mock, COMPUTE0);
 
-	dss_mock_hold_timeouts(mock);
-	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = hold_and_start(test, mock, gfx, 0, DSS_MOCK_JOB_HANG);
 	head = submit(cmp, HEAD_US, 0);
 	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
 
@@ -507,9 +478,7 @@ static void classic_mode_blames_timed_out_heads(struct kunit *test)
 	cmp = dss_mock_ctx_new(mock, COMPUTE0);
 	other = dss_mock_ctx_new(mock, GFX);
 
-	dss_mock_hold_timeouts(mock);
-	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = hold_and_start(test, mock, cmp, 0, DSS_MOCK_JOB_HANG);
 	head = submit(gfx, HEAD_US, 0);
 	behind = submit(other, SHORT_US, 0);
 	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
@@ -564,8 +533,7 @@ static void off_mode_does_not_recover(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
 
 	gfx = dss_mock_ctx_new(mock, GFX);
-	later = submit(gfx, SHORT_US, 0);
-	expect_finished(test, later, 0);
+	later = run_short(test, gfx, 0);
 }
 
 /*
@@ -585,9 +553,7 @@ static void serial_job_signalled_between_quiesce_and_replay_not_rerun(struct kun
 	gfx = dss_mock_ctx_new(mock, GFX);
 	cmp = dss_mock_ctx_new(mock, COMPUTE0);
 
-	dss_mock_hold_timeouts(mock);
-	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = hold_and_start(test, mock, cmp, 0, DSS_MOCK_JOB_HANG);
 	head = submit(gfx, HEAD_US, 0);
 	next = submit(gfx, SHORT_US, 0);
 	mock->complete_in_reset = BIT(GFX);
@@ -624,9 +590,7 @@ static void serial_jobs_behind_head_completing_before_reset_not_rerun(struct kun
 	gfx = dss_mock_ctx_new(mock, GFX);
 	cmp = dss_mock_ctx_new(mock, COMPUTE0);
 
-	dss_mock_hold_timeouts(mock);
-	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = hold_and_start(test, mock, cmp, 0, DSS_MOCK_JOB_HANG);
 	head = submit(gfx, HEAD_US, 0);
 	next = submit(gfx, SHORT_US, 0);
 	last = submit(gfx, SHORT_US, 0);
@@ -739,9 +703,7 @@ static void serial_probe_that_cannot_start_convicts_nobody(struct kunit *test)
 	gfx = dss_mock_ctx_new(mock, GFX);
 	cmp = dss_mock_ctx_new(mock, COMPUTE0);
 
-	dss_mock_hold_timeouts(mock);
-	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = hold_and_start(test, mock, cmp, 0, DSS_MOCK_JOB_HANG);
 	head = submit(gfx, HEAD_US, 0);
 	atomic_set(&mock->fail_probes, 1);	/* gfx is probed first */
 	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
@@ -787,9 +749,7 @@ static void serial_budget_cut_window_convicts_nobody(struct kunit *test)
 	expect_finished(test, bad, -ETIME);
 	expect_finished(test, head, 0);
 	sync_recovery(mock);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.guilty), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.suspect), 0);
+	expect_unstruck(test, cmp);
 	KUNIT_EXPECT_EQ(test, atomic_read(&head->probes), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&head->reemits), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
@@ -861,12 +821,9 @@ static void evidence_long_head_gets_whole_window(struct kunit *test)
 	gfx = dss_mock_ctx_new(mock, GFX);
 	cmp = dss_mock_ctx_new(mock, COMPUTE0);
 
-	dss_mock_hold_timeouts(mock);
-	head = submit(gfx, LONG_US, 0);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(head, WAIT_MS));
+	head = hold_and_start(test, mock, gfx, LONG_US, 0);
 	msleep(20);
-	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = submit_started(test, cmp, 0, DSS_MOCK_JOB_HANG);
 	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
 
 	expect_finished(test, head, 0);
@@ -876,9 +833,7 @@ static void evidence_long_head_gets_whole_window(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&head->probes), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&head->runs), 2);
 	KUNIT_EXPECT_EQ(test, head->verdict, DRM_SCHED_SERIAL_INNOCENT);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.guilty), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.suspect), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
+	expect_unstruck(test, gfx);
 	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
 	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 1);
 }
@@ -904,9 +859,7 @@ static void evidence_bystander_of_flaky_hang(struct kunit *test)
 	bystander = dss_mock_ctx_new(mock, GFX);
 	attacker = dss_mock_ctx_new(mock, COMPUTE0);
 
-	dss_mock_hold_timeouts(mock);
-	bad = submit(attacker, SHORT_US, DSS_MOCK_JOB_HANG_ONCE);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = hold_and_start(test, mock, attacker, SHORT_US, DSS_MOCK_JOB_HANG_ONCE);
 	head = submit(bystander, HEAD_US, 0);
 	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
 
@@ -918,12 +871,9 @@ static void evidence_bystander_of_flaky_hang(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_INNOCENT);
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 0);
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.suspects, 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&bystander->serial.guilty), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&bystander->serial.suspect), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&bystander->serial.banned), 0);
+	expect_unstruck(test, bystander);
 
-	next = submit(bystander, SHORT_US, 0);
-	expect_finished(test, next, 0);
+	next = run_short(test, bystander, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&next->completions), 1);
 }
 
@@ -947,9 +897,7 @@ static void evidence_stalled_victim_of_flaky_hang(struct kunit *test)
 	victim = dss_mock_ctx_new(mock, COMPUTE1);
 	attacker = dss_mock_ctx_new(mock, GFX);
 
-	dss_mock_hold_timeouts(mock);
-	bad = submit(attacker, SHORT_US, DSS_MOCK_JOB_HANG_ONCE);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = hold_and_start(test, mock, attacker, SHORT_US, DSS_MOCK_JOB_HANG_ONCE);
 	msleep(20);
 	head = submit(victim, SHORT_US, 0);
 	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX)));
@@ -987,9 +935,7 @@ static void serial_replay_done_before_reset_is_innocent(struct kunit *test)
 	gfx = dss_mock_ctx_new(mock, GFX);
 	cmp = dss_mock_ctx_new(mock, COMPUTE0);
 
-	dss_mock_hold_timeouts(mock);
-	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = hold_and_start(test, mock, cmp, 0, DSS_MOCK_JOB_HANG);
 	head = submit(gfx, LATE_US, 0);
 	/* Not in the domain's reset: in the one after gfx's window. */
 	mock->complete_in_reset_skip = 1;
@@ -1029,8 +975,7 @@ static void coalescing_never_convicts_independent_ring(struct kunit *test)
 	gfx = dss_mock_ctx_new(mock, GFX);
 	sdma = dss_mock_ctx_new(mock, SDMA);
 
-	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
+	bad = submit_started(test, gfx, 0, DSS_MOCK_JOB_HANG);
 	/* Due about 60 ms after gfx's timeout: within coalesce_ms. */
 	msleep(JOB_TIMEOUT_MS - 40);
 	dma = submit(sdma, DMA_US, 0);
@@ -1075,8 +1020,7 @@ static void timed_out_job_done_before_recovery_no_reset(struct kunit *test)
 							  WAIT_MS));
 	sync_recovery(mock);
 	expect_finished(test, slow, 0);
-	next = submit(gfx, SHORT_US, 0);
-	expect_finished(test, next, 0);
+	next = run_short(test, gfx, 0);
 	sync_recovery(mock);
 	KUNIT_EXPECT_EQ(test, atomic_read(&mock->resets), 0);
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 0);
@@ -1106,9 +1050,7 @@ static void false_timeout_job_done_off_list_freed(struct kunit *test)
 	gfx = dss_mock_ctx_new(mock, GFX);
 
 	dss_mock_hold_timeouts(mock);
-	job = dss_mock_job_new(gfx, SLOW_US, 0);
-	job->progress_us = SHORT_US;
-	dss_mock_job_submit(job);
+	job = submit_progressing(gfx, SLOW_US);
 	KUNIT_ASSERT_TRUE(test, dss_mock_wait_timeout_held(mock, WAIT_MS));
 	/* It completes while its timeout handler holds it off the list. */
 	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(job, WAIT_MS));

@@ -83,6 +83,45 @@ submit(struct dss_mock_ctx *ctx, unsigned int duration_us, unsigned long flags)
 	return job;
 }
 
+/* Submit a job of @ctx and wait until the hardware runs it. */
+static inline struct dss_mock_job *
+submit_started(struct kunit *test, struct dss_mock_ctx *ctx,
+	       unsigned int duration_us, unsigned long flags)
+{
+	struct dss_mock_job *job = submit(ctx, duration_us, flags);
+
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(job, WAIT_MS));
+	return job;
+}
+
+/*
+ * Hold the timeout handlers (dss_mock_hold_timeouts()), then submit the
+ * scenario's first job, of @ctx, and wait until it runs: in most
+ * scenarios a hang that stalls the shared rings.
+ */
+static inline struct dss_mock_job *
+hold_and_start(struct kunit *test, struct dss_mock *mock,
+	       struct dss_mock_ctx *ctx, unsigned int duration_us,
+	       unsigned long flags)
+{
+	dss_mock_hold_timeouts(mock);
+	return submit_started(test, ctx, duration_us, flags);
+}
+
+/*
+ * Submit a job of @ctx that needs @duration_us and shows progress every
+ * SHORT_US while it runs: its timeouts are false ones.
+ */
+static inline struct dss_mock_job *
+submit_progressing(struct dss_mock_ctx *ctx, unsigned int duration_us)
+{
+	struct dss_mock_job *job = dss_mock_job_new(ctx, duration_us, 0);
+
+	job->progress_us = SHORT_US;
+	dss_mock_job_submit(job);
+	return job;
+}
+
 /*
  * Let the held timeout handler go once every ring of @rings timed out:
  * one recovery sees them all as timed out. dss_mock_hold_timeouts() must
@@ -133,6 +172,16 @@ static inline void hint_mode_desc(const long *mode, char *desc)
 					       "wrong hints" };
 
 	strscpy(desc, names[*mode], KUNIT_PARAM_DESC_SIZE);
+}
+
+/* Submit a short job of @ctx; it finishes once, with @error. */
+static inline struct dss_mock_job *
+run_short(struct kunit *test, struct dss_mock_ctx *ctx, int error)
+{
+	struct dss_mock_job *job = submit(ctx, SHORT_US, 0);
+
+	expect_finished(test, job, error);
+	return job;
 }
 
 static inline int dss_test_init(struct kunit *test)
