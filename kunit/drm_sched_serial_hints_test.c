@@ -23,37 +23,29 @@
 static void hints_replay_stalled_first_hung_last(struct kunit *test)
 {
 	struct drm_sched_serial_params p;
-	struct dss_mock_ctx *gfx, *cmp;
-	struct dss_mock_job *bad, *head;
-	struct dss_mock *mock;
+	struct stall s;
 
 	test_params(&p);
-	mock = test_mock(test, &p);
-	mock->hints = DSS_MOCK_HINTS_RIGHT;
-	gfx = dss_mock_ctx_new(mock, GFX);
-	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+	stall_mock(test, &s, &p, DSS_MOCK_HINTS_RIGHT);
 
-	bad = hold_and_start(test, mock, gfx, 0, DSS_MOCK_JOB_HANG);
-	head = submit(cmp, HEAD_US, 0);
-	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+	stall_start(test, &s, GFX, HEAD_US);
+	stall_time_out(test, &s);
 
-	expect_finished(test, bad, -ETIME);
-	expect_finished(test, head, 0);
-	sync_recovery(mock);
-	KUNIT_EXPECT_EQ(test, atomic_read(&bad->probes), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->probes), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
-	KUNIT_EXPECT_EQ(test, head->verdict, DRM_SCHED_SERIAL_INNOCENT);
-	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 2);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.hints, 2);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.hints_wrong, 0);
-	KUNIT_EXPECT_EQ(test, mock->rings[GFX].serial.last_hint,
+	stall_end(test, &s);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.bad->probes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->probes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->completions), 1);
+	KUNIT_EXPECT_EQ(test, s.head->verdict, DRM_SCHED_SERIAL_INNOCENT);
+	KUNIT_EXPECT_EQ(test, s.bad->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.resets, 2);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.hints, 2);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.hints_wrong, 0);
+	KUNIT_EXPECT_EQ(test, s.mock->rings[GFX].serial.last_hint,
 			DRM_SCHED_SERIAL_HINT_HUNG);
-	KUNIT_EXPECT_EQ(test, mock->rings[COMPUTE0].serial.last_hint,
+	KUNIT_EXPECT_EQ(test, s.mock->rings[COMPUTE0].serial.last_hint,
 			DRM_SCHED_SERIAL_HINT_STALLED);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.cmp->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.gfx->serial.banned), 1);
 }
 
 /*
@@ -65,32 +57,24 @@ static void hints_replay_stalled_first_hung_last(struct kunit *test)
 static void hints_wrong_cost_time_not_verdicts(struct kunit *test)
 {
 	struct drm_sched_serial_params p;
-	struct dss_mock_ctx *gfx, *cmp;
-	struct dss_mock_job *bad, *head;
-	struct dss_mock *mock;
+	struct stall s;
 
 	test_params(&p);
-	mock = test_mock(test, &p);
-	mock->hints = DSS_MOCK_HINTS_WRONG;
-	gfx = dss_mock_ctx_new(mock, GFX);
-	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+	stall_mock(test, &s, &p, DSS_MOCK_HINTS_WRONG);
 
-	bad = hold_and_start(test, mock, gfx, 0, DSS_MOCK_JOB_HANG);
-	head = submit(cmp, HEAD_US, 0);
-	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+	stall_start(test, &s, GFX, HEAD_US);
+	stall_time_out(test, &s);
 
-	expect_finished(test, bad, -ETIME);
-	expect_finished(test, head, 0);
-	sync_recovery(mock);
-	KUNIT_EXPECT_EQ(test, atomic_read(&bad->probes), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
-	KUNIT_EXPECT_EQ(test, head->verdict, DRM_SCHED_SERIAL_INNOCENT);
-	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.hints_wrong, 2);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.suspect), 0);
+	stall_end(test, &s);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.bad->probes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->completions), 1);
+	KUNIT_EXPECT_EQ(test, s.head->verdict, DRM_SCHED_SERIAL_INNOCENT);
+	KUNIT_EXPECT_EQ(test, s.bad->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.hints_wrong, 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.cmp->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.cmp->serial.suspect), 0);
 	/* The guilty window ran to the job timeout, not just PROBE_MS. */
-	KUNIT_EXPECT_GE(test, mock->domain.last.duration_us,
+	KUNIT_EXPECT_GE(test, s.mock->domain.last.duration_us,
 			(u64)JOB_TIMEOUT_MS * USEC_PER_MSEC);
 }
 

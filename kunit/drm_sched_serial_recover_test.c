@@ -289,39 +289,35 @@ static void wedge_ends_every_job_once(struct kunit *test)
  */
 static void failed_reset_wedges_until_unwedged(struct kunit *test)
 {
-	struct dss_mock_job *bad, *head, *later, *after;
+	struct dss_mock_job *later, *after;
 	struct drm_sched_serial_params p;
-	struct dss_mock_ctx *gfx, *cmp;
-	struct dss_mock *mock;
+	struct stall s;
 
 	test_params(&p);
-	mock = test_mock(test, &p);
-	gfx = dss_mock_ctx_new(mock, GFX);
-	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+	stall_mock(test, &s, &p, DSS_MOCK_HINTS_NONE);
 
-	atomic_set(&mock->fail_resets, 1);
-	bad = hold_and_start(test, mock, cmp, 0, DSS_MOCK_JOB_HANG);
-	head = submit(gfx, HEAD_US, 0);
-	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+	atomic_set(&s.mock->fail_resets, 1);
+	stall_start(test, &s, COMPUTE0, HEAD_US);
+	stall_time_out(test, &s);
 
-	expect_finished(test, bad, -EIO);
-	expect_finished(test, head, -EIO);
-	sync_recovery(mock);
-	KUNIT_EXPECT_EQ(test, atomic_read(&mock->resets), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->probes), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->reemits), 0);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 0);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.wedges, 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 0);
-	KUNIT_EXPECT_EQ(test, drm_sched_serial_wedged(&mock->domain), -EIO);
+	expect_finished(test, s.bad, -EIO);
+	expect_finished(test, s.head, -EIO);
+	sync_recovery(s.mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.mock->resets), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->probes), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->reemits), 0);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.guilty, 0);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.wedges, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.cmp->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, drm_sched_serial_wedged(&s.mock->domain), -EIO);
 
-	later = run_short(test, gfx, -EIO);
+	later = run_short(test, s.gfx, -EIO);
 	KUNIT_EXPECT_EQ(test, atomic_read(&later->runs), 0);
 
-	KUNIT_EXPECT_EQ(test, drm_sched_serial_domain_unwedge(&mock->domain), 0);
-	KUNIT_EXPECT_EQ(test, drm_sched_serial_domain_unwedge(&mock->domain),
+	KUNIT_EXPECT_EQ(test, drm_sched_serial_domain_unwedge(&s.mock->domain), 0);
+	KUNIT_EXPECT_EQ(test, drm_sched_serial_domain_unwedge(&s.mock->domain),
 			-EINVAL);
-	after = run_short(test, gfx, 0);
+	after = run_short(test, s.gfx, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&after->completions), 1);
 }
 

@@ -27,51 +27,47 @@
 static void serial_guilty_compute_innocent_gfx(struct kunit *test)
 {
 	struct drm_sched_serial_params p;
-	struct dss_mock_job *bad, *bad_next, *head, *next, *later;
-	struct dss_mock_ctx *gfx, *cmp;
-	struct dss_mock *mock;
+	struct dss_mock_job *bad_next, *next, *later;
+	struct stall s;
 
 	test_params(&p);
-	mock = test_mock(test, &p);
-	gfx = dss_mock_ctx_new(mock, GFX);
-	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+	stall_mock(test, &s, &p, DSS_MOCK_HINTS_NONE);
 
-	bad = hold_and_start(test, mock, cmp, 0, DSS_MOCK_JOB_HANG);
-	head = submit(gfx, HEAD_US, 0);
-	next = submit(gfx, SHORT_US, 0);
-	bad_next = submit(cmp, SHORT_US, 0);
-	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+	stall_start(test, &s, COMPUTE0, HEAD_US);
+	next = submit(s.gfx, SHORT_US, 0);
+	bad_next = submit(s.cmp, SHORT_US, 0);
+	stall_time_out(test, &s);
 
-	expect_finished(test, head, 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
+	expect_finished(test, s.head, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->completions), 1);
 	/* Stalled first run, then the replay; never run a third time. */
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->runs), 2);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->probes), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->reemits), 0);
-	KUNIT_EXPECT_EQ(test, head->verdict, DRM_SCHED_SERIAL_INNOCENT);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->runs), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->probes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->reemits), 0);
+	KUNIT_EXPECT_EQ(test, s.head->verdict, DRM_SCHED_SERIAL_INNOCENT);
 
 	expect_finished(test, next, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&next->completions), 1);
 
-	expect_finished(test, bad, -ETIME);
-	KUNIT_EXPECT_EQ(test, atomic_read(&bad->completions), 0);
-	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
+	expect_finished(test, s.bad, -ETIME);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.bad->completions), 0);
+	KUNIT_EXPECT_EQ(test, s.bad->verdict, DRM_SCHED_SERIAL_GUILTY);
 	expect_finished(test, bad_next, -ECANCELED);
 	KUNIT_EXPECT_EQ(test, atomic_read(&bad_next->completions), 0);
 
-	sync_recovery(mock);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.guilty), 1);
-	expect_unstruck(test, gfx);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.innocent, 1);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.bans, 1);
-	KUNIT_EXPECT_EQ(test, mock->domain.last.guilty_ring, COMPUTE0);
-	KUNIT_EXPECT_EQ(test, mock->rings[GFX].serial.timeouts, 1);
-	KUNIT_EXPECT_EQ(test, mock->rings[COMPUTE0].serial.timeouts, 1);
+	sync_recovery(s.mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.cmp->serial.banned), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.cmp->serial.guilty), 1);
+	expect_unstruck(test, s.gfx);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.recoveries, 1);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.guilty, 1);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.innocent, 1);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.bans, 1);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.last.guilty_ring, COMPUTE0);
+	KUNIT_EXPECT_EQ(test, s.mock->rings[GFX].serial.timeouts, 1);
+	KUNIT_EXPECT_EQ(test, s.mock->rings[COMPUTE0].serial.timeouts, 1);
 
-	later = run_short(test, gfx, 0);
+	later = run_short(test, s.gfx, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&later->runs), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&later->completions), 1);
 }
@@ -79,44 +75,40 @@ static void serial_guilty_compute_innocent_gfx(struct kunit *test)
 /* The mirror case: gfx hangs, the compute head stalled behind it. */
 static void serial_guilty_gfx_innocent_compute(struct kunit *test)
 {
-	struct dss_mock_job *bad, *head, *next, *later;
+	struct dss_mock_job *next, *later;
 	struct drm_sched_serial_params p;
-	struct dss_mock_ctx *gfx, *cmp;
-	struct dss_mock *mock;
+	struct stall s;
 
 	test_params(&p);
-	mock = test_mock(test, &p);
-	gfx = dss_mock_ctx_new(mock, GFX);
-	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+	stall_mock(test, &s, &p, DSS_MOCK_HINTS_NONE);
 
-	bad = hold_and_start(test, mock, gfx, 0, DSS_MOCK_JOB_HANG);
-	head = submit(cmp, HEAD_US, 0);
-	next = submit(cmp, SHORT_US, 0);
-	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+	stall_start(test, &s, GFX, HEAD_US);
+	next = submit(s.cmp, SHORT_US, 0);
+	stall_time_out(test, &s);
 
-	expect_finished(test, bad, -ETIME);
-	KUNIT_EXPECT_EQ(test, atomic_read(&bad->probes), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&bad->completions), 0);
+	expect_finished(test, s.bad, -ETIME);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.bad->probes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.bad->completions), 0);
 
-	expect_finished(test, head, 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->runs), 2);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->probes), 1);
-	KUNIT_EXPECT_EQ(test, head->verdict, DRM_SCHED_SERIAL_INNOCENT);
+	expect_finished(test, s.head, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->runs), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->probes), 1);
+	KUNIT_EXPECT_EQ(test, s.head->verdict, DRM_SCHED_SERIAL_INNOCENT);
 	expect_finished(test, next, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&next->completions), 1);
 
-	sync_recovery(mock);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.guilty), 0);
+	sync_recovery(s.mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.gfx->serial.banned), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.cmp->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.cmp->serial.guilty), 0);
 	/* The initial reset, then one to cancel the hanging replay. */
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 2);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.probes, 2);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
-	KUNIT_EXPECT_EQ(test, mock->domain.last.guilty_ring, GFX);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.resets, 2);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.probes, 2);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.guilty, 1);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.last.guilty_ring, GFX);
 
-	later = run_short(test, cmp, 0);
+	later = run_short(test, s.cmp, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&later->completions), 1);
 }
 
@@ -395,28 +387,21 @@ static void serial_coalesced_timeouts_one_recovery(struct kunit *test)
 static void serial_last_head_replayed_not_eliminated(struct kunit *test)
 {
 	struct drm_sched_serial_params p;
-	struct dss_mock_ctx *gfx, *cmp;
-	struct dss_mock_job *bad, *head;
-	struct dss_mock *mock;
+	struct stall s;
 
 	test_params(&p);
-	mock = test_mock(test, &p);
-	gfx = dss_mock_ctx_new(mock, GFX);
-	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+	stall_mock(test, &s, &p, DSS_MOCK_HINTS_NONE);
 
-	bad = hold_and_start(test, mock, cmp, 0, DSS_MOCK_JOB_HANG);
-	head = submit(gfx, HEAD_US, 0);
-	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
-	expect_finished(test, bad, -ETIME);
-	expect_finished(test, head, 0);
-	sync_recovery(mock);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 2);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.probes, 2);
-	KUNIT_EXPECT_EQ(test, atomic_read(&bad->probes), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->probes), 1);
-	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
-	KUNIT_EXPECT_EQ(test, head->verdict, DRM_SCHED_SERIAL_INNOCENT);
-	KUNIT_EXPECT_GE(test, mock->domain.last.duration_us,
+	stall_start(test, &s, COMPUTE0, HEAD_US);
+	stall_time_out(test, &s);
+	stall_end(test, &s);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.resets, 2);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.probes, 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.bad->probes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->probes), 1);
+	KUNIT_EXPECT_EQ(test, s.bad->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_EQ(test, s.head->verdict, DRM_SCHED_SERIAL_INNOCENT);
+	KUNIT_EXPECT_GE(test, s.mock->domain.last.duration_us,
 			(u64)JOB_TIMEOUT_MS * USEC_PER_MSEC);
 }
 
@@ -432,71 +417,61 @@ static void serial_last_head_replayed_not_eliminated(struct kunit *test)
 static void serial_budget_cut_hang_convicted_next_recovery(struct kunit *test)
 {
 	struct drm_sched_serial_params p;
-	struct dss_mock_ctx *gfx, *cmp;
-	struct dss_mock_job *bad, *head;
-	struct dss_mock *mock;
+	struct stall s;
 
 	test_params(&p);
 	p.budget_ms = PROBE_MS;
-	mock = test_mock(test, &p);
-	gfx = dss_mock_ctx_new(mock, GFX);
-	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+	stall_mock(test, &s, &p, DSS_MOCK_HINTS_NONE);
 
-	bad = hold_and_start(test, mock, gfx, 0, DSS_MOCK_JOB_HANG);
-	head = submit(cmp, HEAD_US, 0);
-	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+	stall_start(test, &s, GFX, HEAD_US);
+	stall_time_out(test, &s);
 
-	expect_finished(test, bad, -ETIME);
-	expect_finished(test, head, 0);
-	sync_recovery(mock);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 2);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.fallbacks, 1);
-	KUNIT_EXPECT_FALSE(test, mock->domain.last.fallback);
-	KUNIT_EXPECT_EQ(test, atomic_read(&bad->probes), 2);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
-	KUNIT_EXPECT_EQ(test, head->verdict, DRM_SCHED_SERIAL_INNOCENT);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.suspect), 0);
-	KUNIT_EXPECT_FALSE(test, mock->rings[GFX].serial.retry);
-	KUNIT_EXPECT_FALSE(test, mock->rings[COMPUTE0].serial.retry);
+	stall_end(test, &s);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.recoveries, 2);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.fallbacks, 1);
+	KUNIT_EXPECT_FALSE(test, s.mock->domain.last.fallback);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.bad->probes), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->completions), 1);
+	KUNIT_EXPECT_EQ(test, s.head->verdict, DRM_SCHED_SERIAL_INNOCENT);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.guilty, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.gfx->serial.banned), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.cmp->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.cmp->serial.suspect), 0);
+	KUNIT_EXPECT_FALSE(test, s.mock->rings[GFX].serial.retry);
+	KUNIT_EXPECT_FALSE(test, s.mock->rings[COMPUTE0].serial.retry);
 }
 
 /* Classic mode: every timed-out head is guilty, no replay. */
 static void classic_mode_blames_timed_out_heads(struct kunit *test)
 {
-	struct dss_mock_job *bad, *head, *behind;
-	struct dss_mock_ctx *gfx, *cmp, *other;
+	struct dss_mock_job *behind;
+	struct dss_mock_ctx *other;
 	struct drm_sched_serial_params p;
-	struct dss_mock *mock;
+	struct stall s;
 
 	test_params(&p);
 	p.mode = DRM_SCHED_SERIAL_MODE_CLASSIC;
-	mock = test_mock(test, &p);
-	gfx = dss_mock_ctx_new(mock, GFX);
-	cmp = dss_mock_ctx_new(mock, COMPUTE0);
-	other = dss_mock_ctx_new(mock, GFX);
+	stall_mock(test, &s, &p, DSS_MOCK_HINTS_NONE);
+	other = dss_mock_ctx_new(s.mock, GFX);
 
-	bad = hold_and_start(test, mock, cmp, 0, DSS_MOCK_JOB_HANG);
-	head = submit(gfx, HEAD_US, 0);
+	stall_start(test, &s, COMPUTE0, HEAD_US);
 	behind = submit(other, SHORT_US, 0);
-	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+	stall_time_out(test, &s);
 
-	expect_finished(test, bad, -ETIME);
-	expect_finished(test, head, -ETIME);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->runs), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 0);
+	expect_finished(test, s.bad, -ETIME);
+	expect_finished(test, s.head, -ETIME);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->runs), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->completions), 0);
 	expect_finished(test, behind, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&behind->runs), 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&behind->completions), 1);
-	sync_recovery(mock);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.probes, 0);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 1);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 2);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.innocent, 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 1);
+	sync_recovery(s.mock);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.probes, 0);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.resets, 1);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.guilty, 2);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.innocent, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.gfx->serial.banned), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.cmp->serial.banned), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&other->serial.banned), 0);
 }
 
@@ -543,34 +518,30 @@ static void off_mode_does_not_recover(struct kunit *test)
  */
 static void serial_job_signalled_between_quiesce_and_replay_not_rerun(struct kunit *test)
 {
-	struct dss_mock_job *bad, *head, *next;
+	struct dss_mock_job *next;
 	struct drm_sched_serial_params p;
-	struct dss_mock_ctx *gfx, *cmp;
-	struct dss_mock *mock;
+	struct stall s;
 
 	test_params(&p);
-	mock = test_mock(test, &p);
-	gfx = dss_mock_ctx_new(mock, GFX);
-	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+	stall_mock(test, &s, &p, DSS_MOCK_HINTS_NONE);
 
-	bad = hold_and_start(test, mock, cmp, 0, DSS_MOCK_JOB_HANG);
-	head = submit(gfx, HEAD_US, 0);
-	next = submit(gfx, SHORT_US, 0);
-	mock->complete_in_reset = BIT(GFX);
-	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+	stall_start(test, &s, COMPUTE0, HEAD_US);
+	next = submit(s.gfx, SHORT_US, 0);
+	s.mock->complete_in_reset = BIT(GFX);
+	stall_time_out(test, &s);
 
-	expect_finished(test, head, 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->runs), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->probes), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->reemits), 0);
+	expect_finished(test, s.head, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->runs), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->probes), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->reemits), 0);
 	expect_finished(test, next, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&next->completions), 1);
-	expect_finished(test, bad, -ETIME);
-	sync_recovery(mock);
-	KUNIT_EXPECT_EQ(test, mock->complete_in_reset, 0UL);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 1);
+	expect_finished(test, s.bad, -ETIME);
+	sync_recovery(s.mock);
+	KUNIT_EXPECT_EQ(test, s.mock->complete_in_reset, 0UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.gfx->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.cmp->serial.banned), 1);
 }
 
 /*
@@ -580,34 +551,30 @@ static void serial_job_signalled_between_quiesce_and_replay_not_rerun(struct kun
  */
 static void serial_jobs_behind_head_completing_before_reset_not_rerun(struct kunit *test)
 {
-	struct dss_mock_job *bad, *head, *next, *last;
+	struct dss_mock_job *next, *last;
 	struct drm_sched_serial_params p;
-	struct dss_mock_ctx *gfx, *cmp;
-	struct dss_mock *mock;
+	struct stall s;
 
 	test_params(&p);
-	mock = test_mock(test, &p);
-	gfx = dss_mock_ctx_new(mock, GFX);
-	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+	stall_mock(test, &s, &p, DSS_MOCK_HINTS_NONE);
 
-	bad = hold_and_start(test, mock, cmp, 0, DSS_MOCK_JOB_HANG);
-	head = submit(gfx, HEAD_US, 0);
-	next = submit(gfx, SHORT_US, 0);
-	last = submit(gfx, SHORT_US, 0);
-	mock->complete_all_in_reset = BIT(GFX);
-	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+	stall_start(test, &s, COMPUTE0, HEAD_US);
+	next = submit(s.gfx, SHORT_US, 0);
+	last = submit(s.gfx, SHORT_US, 0);
+	s.mock->complete_all_in_reset = BIT(GFX);
+	stall_time_out(test, &s);
 
-	expect_finished(test, head, 0);
+	expect_finished(test, s.head, 0);
 	expect_finished(test, next, 0);
 	expect_finished(test, last, 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->completions), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&next->completions), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&last->completions), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&next->reemits), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&last->reemits), 0);
-	expect_finished(test, bad, -ETIME);
-	sync_recovery(mock);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
+	expect_finished(test, s.bad, -ETIME);
+	sync_recovery(s.mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.gfx->serial.banned), 0);
 }
 
 /*
@@ -693,30 +660,25 @@ static void serial_every_fence_signals_exactly_once(struct kunit *test)
  */
 static void serial_probe_that_cannot_start_convicts_nobody(struct kunit *test)
 {
-	struct dss_mock_job *bad, *head;
 	struct drm_sched_serial_params p;
-	struct dss_mock_ctx *gfx, *cmp;
-	struct dss_mock *mock;
+	struct stall s;
 
 	test_params(&p);
-	mock = test_mock(test, &p);
-	gfx = dss_mock_ctx_new(mock, GFX);
-	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+	stall_mock(test, &s, &p, DSS_MOCK_HINTS_NONE);
 
-	bad = hold_and_start(test, mock, cmp, 0, DSS_MOCK_JOB_HANG);
-	head = submit(gfx, HEAD_US, 0);
-	atomic_set(&mock->fail_probes, 1);	/* gfx is probed first */
-	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+	stall_start(test, &s, COMPUTE0, HEAD_US);
+	atomic_set(&s.mock->fail_probes, 1);	/* gfx is probed first */
+	stall_time_out(test, &s);
 
-	expect_finished(test, bad, -ETIME);
-	expect_finished(test, head, 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
-	sync_recovery(mock);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.guilty), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 1);
+	expect_finished(test, s.bad, -ETIME);
+	expect_finished(test, s.head, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->completions), 1);
+	sync_recovery(s.mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.gfx->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.gfx->serial.guilty), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.cmp->serial.banned), 1);
 	/* the quiesce reset and the guilty probe's: none for the failed one */
-	KUNIT_EXPECT_EQ(test, atomic_read(&mock->resets), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.mock->resets), 2);
 }
 
 /*
@@ -727,35 +689,29 @@ static void serial_probe_that_cannot_start_convicts_nobody(struct kunit *test)
  */
 static void serial_budget_cut_window_convicts_nobody(struct kunit *test)
 {
-	struct dss_mock_job *bad, *head;
 	struct drm_sched_serial_params p;
-	struct dss_mock_ctx *gfx, *cmp;
-	struct dss_mock *mock;
+	struct stall s;
 
 	test_params(&p);
 	/* the hang's whole window, then PROBE_MS / 2 at most */
 	p.budget_ms = JOB_TIMEOUT_MS + PROBE_MS / 2;
-	mock = test_mock(test, &p);
-	gfx = dss_mock_ctx_new(mock, GFX);
-	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+	stall_mock(test, &s, &p, DSS_MOCK_HINTS_NONE);
 
-	dss_mock_hold_timeouts(mock);
-	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);	/* probed first: hangs */
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(bad, WAIT_MS));
-	/* needs more than the PROBE_MS / 2 the budget leaves, less than PROBE_MS */
-	head = submit(cmp, PROBE_MS * 4 / 5 * USEC_PER_MSEC, 0);
-	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+	/*
+	 * The gfx hang is probed first. The head needs more than the
+	 * PROBE_MS / 2 the budget leaves, less than PROBE_MS.
+	 */
+	stall_start(test, &s, GFX, PROBE_MS * 4 / 5 * USEC_PER_MSEC);
+	stall_time_out(test, &s);
 
-	expect_finished(test, bad, -ETIME);
-	expect_finished(test, head, 0);
-	sync_recovery(mock);
-	expect_unstruck(test, cmp);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->probes), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->reemits), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.fallbacks, 1);
-	KUNIT_EXPECT_TRUE(test, mock->rings[COMPUTE0].serial.retry);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
+	stall_end(test, &s);
+	expect_unstruck(test, s.cmp);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->probes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->reemits), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->completions), 1);
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.fallbacks, 1);
+	KUNIT_EXPECT_TRUE(test, s.mock->rings[COMPUTE0].serial.retry);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.gfx->serial.banned), 1);
 }
 
 /*
@@ -925,33 +881,25 @@ KUNIT_ARRAY_PARAM(hint_mode, hint_modes, hint_mode_desc);
 static void serial_replay_done_before_reset_is_innocent(struct kunit *test)
 {
 	struct drm_sched_serial_params p;
-	struct dss_mock_ctx *gfx, *cmp;
-	struct dss_mock_job *bad, *head;
-	struct dss_mock *mock;
+	struct stall s;
 
 	test_params(&p);
-	mock = test_mock(test, &p);
-	mock->hints = DSS_MOCK_HINTS_RIGHT;
-	gfx = dss_mock_ctx_new(mock, GFX);
-	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+	stall_mock(test, &s, &p, DSS_MOCK_HINTS_RIGHT);
 
-	bad = hold_and_start(test, mock, cmp, 0, DSS_MOCK_JOB_HANG);
-	head = submit(gfx, LATE_US, 0);
+	stall_start(test, &s, COMPUTE0, LATE_US);
 	/* Not in the domain's reset: in the one after gfx's window. */
-	mock->complete_in_reset_skip = 1;
-	mock->complete_in_reset = BIT(GFX);
-	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+	s.mock->complete_in_reset_skip = 1;
+	s.mock->complete_in_reset = BIT(GFX);
+	stall_time_out(test, &s);
 
-	expect_finished(test, head, 0);
-	expect_finished(test, bad, -ETIME);
-	sync_recovery(mock);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->probes), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->runs), 2);
-	KUNIT_EXPECT_EQ(test, atomic_read(&head->completions), 1);
-	KUNIT_EXPECT_EQ(test, head->verdict, DRM_SCHED_SERIAL_INNOCENT);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.guilty), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 0);
-	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
+	stall_end(test, &s);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->probes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->runs), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.head->completions), 1);
+	KUNIT_EXPECT_EQ(test, s.head->verdict, DRM_SCHED_SERIAL_INNOCENT);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.gfx->serial.guilty), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.gfx->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, s.bad->verdict, DRM_SCHED_SERIAL_GUILTY);
 }
 
 /*

@@ -174,6 +174,58 @@ static inline void hint_mode_desc(const long *mode, char *desc)
 	strscpy(desc, names[*mode], KUNIT_PARAM_DESC_SIZE);
 }
 
+/*
+ * The most common scenario: a job that hangs on gfx or compute0 stalls
+ * a head on the other ring, and both rings time out together.
+ * @gfx, @cmp: a context on gfx and one on compute0
+ * @bad: the job that hangs; @head: the head it stalls
+ */
+struct stall {
+	struct dss_mock *mock;
+	struct dss_mock_ctx *gfx, *cmp;
+	struct dss_mock_job *bad, *head;
+};
+
+/* A mock with @p whose hardware answers @hints, and the two contexts. */
+static inline void stall_mock(struct kunit *test, struct stall *s,
+			      const struct drm_sched_serial_params *p,
+			      long hints)
+{
+	s->mock = test_mock(test, p);
+	s->mock->hints = hints;
+	s->gfx = dss_mock_ctx_new(s->mock, GFX);
+	s->cmp = dss_mock_ctx_new(s->mock, COMPUTE0);
+}
+
+/*
+ * With the timeouts held, the job of @hang_ring's context that hangs,
+ * running, then the other context's head, which needs @head_us, stalled
+ * behind it. The test may queue more before stall_time_out().
+ */
+static inline void stall_start(struct kunit *test, struct stall *s,
+			       unsigned int hang_ring, unsigned int head_us)
+{
+	bool gfx_hangs = hang_ring == GFX;
+
+	s->bad = hold_and_start(test, s->mock, gfx_hangs ? s->gfx : s->cmp,
+				0, DSS_MOCK_JOB_HANG);
+	s->head = submit(gfx_hangs ? s->cmp : s->gfx, head_us, 0);
+}
+
+static inline void stall_time_out(struct kunit *test, struct stall *s)
+{
+	KUNIT_ASSERT_TRUE(test, time_out_together(s->mock, BIT(GFX) |
+						  BIT(COMPUTE0)));
+}
+
+/* The hang ends with -ETIME, the head completes, the recovery is over. */
+static inline void stall_end(struct kunit *test, struct stall *s)
+{
+	expect_finished(test, s->bad, -ETIME);
+	expect_finished(test, s->head, 0);
+	sync_recovery(s->mock);
+}
+
 /* Submit a short job of @ctx; it finishes once, with @error. */
 static inline struct dss_mock_job *
 run_short(struct kunit *test, struct dss_mock_ctx *ctx, int error)
