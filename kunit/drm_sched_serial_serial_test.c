@@ -341,27 +341,14 @@ static void serial_false_timeout_no_reset(struct kunit *test)
  */
 static void serial_coalesced_timeouts_one_recovery(struct kunit *test)
 {
-	struct dss_mock_ctx *gfx, *cmp0, *cmp1;
-	struct dss_mock_job *bad, *h0, *h1;
 	struct drm_sched_serial_params p;
-	struct dss_mock *mock;
 	unsigned int i, calls = 0;
+	struct shared_stall s;
+	struct dss_mock *mock;
 
 	test_params(&p);
-	mock = test_mock(test, &p);
-	gfx = dss_mock_ctx_new(mock, GFX);
-	cmp0 = dss_mock_ctx_new(mock, COMPUTE0);
-	cmp1 = dss_mock_ctx_new(mock, COMPUTE1);
-
-	bad = hold_and_start(test, mock, gfx, 0, DSS_MOCK_JOB_HANG);
-	h0 = submit(cmp0, HEAD_US, 0);
-	h1 = submit(cmp1, HEAD_US, 0);
-	KUNIT_ASSERT_TRUE(test, time_out_together(mock, SHARED_RINGS));
-
-	expect_finished(test, bad, -ETIME);
-	expect_finished(test, h0, 0);
-	expect_finished(test, h1, 0);
-	sync_recovery(mock);
+	shared_stall_run(test, &s, &p, DSS_MOCK_HINTS_NONE);
+	mock = s.mock;
 	for (i = 0; i < mock->nr_rings; i++)
 		calls += atomic_read(&mock->rings[i].tdr_calls);
 	KUNIT_EXPECT_EQ(test, calls, 1);
@@ -374,8 +361,8 @@ static void serial_coalesced_timeouts_one_recovery(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.probes, 3);
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.innocent, 2);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp0->serial.banned), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp1->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.cmp0->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.cmp1->serial.banned), 0);
 }
 
 /*

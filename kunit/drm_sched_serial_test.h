@@ -226,6 +226,39 @@ static inline void stall_end(struct kunit *test, struct stall *s)
 	sync_recovery(s->mock);
 }
 
+/*
+ * A hang on gfx stalls a head on compute0 and one on compute1, and the
+ * three shared rings time out together: run to the end of the recovery
+ * with @p, the hardware answering @hints. The hang ends with -ETIME, the
+ * heads complete.
+ */
+struct shared_stall {
+	struct dss_mock *mock;
+	struct dss_mock_ctx *gfx, *cmp0, *cmp1;
+	struct dss_mock_job *bad, *head0, *head1;
+};
+
+static inline void shared_stall_run(struct kunit *test, struct shared_stall *s,
+				    const struct drm_sched_serial_params *p,
+				    long hints)
+{
+	s->mock = test_mock(test, p);
+	s->mock->hints = hints;
+	s->gfx = dss_mock_ctx_new(s->mock, GFX);
+	s->cmp0 = dss_mock_ctx_new(s->mock, COMPUTE0);
+	s->cmp1 = dss_mock_ctx_new(s->mock, COMPUTE1);
+
+	s->bad = hold_and_start(test, s->mock, s->gfx, 0, DSS_MOCK_JOB_HANG);
+	s->head0 = submit(s->cmp0, HEAD_US, 0);
+	s->head1 = submit(s->cmp1, HEAD_US, 0);
+	KUNIT_ASSERT_TRUE(test, time_out_together(s->mock, SHARED_RINGS));
+
+	expect_finished(test, s->bad, -ETIME);
+	expect_finished(test, s->head0, 0);
+	expect_finished(test, s->head1, 0);
+	sync_recovery(s->mock);
+}
+
 /* Submit a short job of @ctx; it finishes once, with @error. */
 static inline struct dss_mock_job *
 run_short(struct kunit *test, struct dss_mock_ctx *ctx, int error)
