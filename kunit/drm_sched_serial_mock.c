@@ -2,7 +2,7 @@
 /*
  * Copyright (c) 2026 The PPU driver authors
  *
- * The mock multi-ring GPU of the drm_sched_serial KUnit suite: the
+ * The mock multi-ring GPU of the drm_sched_serial KUnit suites: the
  * drm_sched backend (run_job, timedout_job, free_job), the drm_sched_serial
  * ops (reset, hw_fence, probe, reemit, ...) and a small engine model with
  * one hrtimer per ring. See drm_sched_serial_mock.h for the model.

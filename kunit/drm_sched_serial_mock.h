@@ -2,7 +2,7 @@
 /*
  * Copyright (c) 2026 The PPU driver authors
  *
- * A mock multi-ring "GPU" for the drm_sched_serial KUnit suite: N rings,
+ * A mock multi-ring "GPU" for the drm_sched_serial KUnit suites: N rings,
  * each with its own drm_gpu_scheduler, in one drm_sched_serial reset domain.
  *
  * Hardware model:

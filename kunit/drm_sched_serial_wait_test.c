@@ -60,14 +60,6 @@ static struct dss_mock_job *submit_waiter(struct dss_mock_ctx *ctx,
 	return job;
 }
 
-/* @ctx was neither convicted nor struck nor banned. */
-static void expect_unstruck(struct kunit *test, struct dss_mock_ctx *ctx)
-{
-	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->serial.guilty), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->serial.suspect), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->serial.banned), 0);
-}
-
 /*
  * Issue 17: a consumer at the head of gfx waits for a value that its
  * producer, queued on compute0 behind a real hang, writes. Both rings time
