@@ -134,7 +134,7 @@ static void late_non_reproducing_hang_strikes_nobody(struct kunit *test)
 
 	test_params(&p);
 	mock = test_mock(test, &p);
-	mock->hints = (long)test->param_value;
+	mock->hints = *(const long *)test->param_value;
 	victim = dss_mock_ctx_new(mock, GFX);
 	attacker = dss_mock_ctx_new(mock, COMPUTE0);
 

@@ -760,7 +760,7 @@ static void evidence_long_head_gets_whole_window(struct kunit *test)
 
 	test_params(&p);
 	mock = test_mock(test, &p);
-	mock->hints = (long)test->param_value;
+	mock->hints = *(const long *)test->param_value;
 	gfx = dss_mock_ctx_new(mock, GFX);
 	cmp = dss_mock_ctx_new(mock, COMPUTE0);
 
@@ -798,7 +798,7 @@ static void evidence_bystander_of_flaky_hang(struct kunit *test)
 
 	test_params(&p);
 	mock = test_mock(test, &p);
-	mock->hints = (long)test->param_value;
+	mock->hints = *(const long *)test->param_value;
 	bystander = dss_mock_ctx_new(mock, GFX);
 	attacker = dss_mock_ctx_new(mock, COMPUTE0);
 
@@ -836,7 +836,7 @@ static void evidence_stalled_victim_of_flaky_hang(struct kunit *test)
 	test_params(&p);
 	p.coalesce_ms = JOB_TIMEOUT_MS;
 	mock = test_mock(test, &p);
-	mock->hints = (long)test->param_value;
+	mock->hints = *(const long *)test->param_value;
 	victim = dss_mock_ctx_new(mock, COMPUTE1);
 	attacker = dss_mock_ctx_new(mock, GFX);
 
