@@ -23,6 +23,7 @@
 #include <drm/drm_sched_serial.h>
 
 #include "drm_sched_serial_internal.h"
+#include "drm_sched_serial_sched.h"
 #include "drm_sched_serial_trace.h"
 
 static struct drm_sched_serial_ctx *dss_ctx(struct drm_sched_serial_domain *d,
@@ -120,7 +121,7 @@ static void dss_complete_with(struct drm_sched_job *job, struct dma_fence *fence
 {
 	if (fence->error && !job->s_fence->finished.error)
 		dma_fence_set_error(&job->s_fence->finished, fence->error);
-	job->s_fence->parent = fence;
+	dss_sched_job_set_hw_fence(job, fence);
 }
 
 static bool dss_fence_done(struct dma_fence *f)
@@ -161,7 +162,7 @@ static void dss_find_heads(struct drm_sched_serial_domain *d)
 		struct drm_sched_job *job;
 
 		c->head = NULL;
-		list_for_each_entry(job, &sched->pending_list, list) {
+		dss_sched_for_each_pending(job, sched) {
 			if (dss_finish_if_done(d, job))
 				continue;
 			if (job->s_fence->finished.error)
@@ -239,7 +240,7 @@ static enum drm_sched_serial_hint dss_classify(struct drm_sched_serial_domain *d
 /* A job may run this long without progress before its ring times out. */
 static unsigned int dss_ring_timeout_ms(struct drm_sched_serial_ring *ring)
 {
-	return jiffies_to_msecs(ring->sched->timeout);
+	return dss_sched_timeout_ms(ring->sched);
 }
 
 /* @ring retired work within the last half timeout: it is not hung. */
@@ -248,7 +249,7 @@ static bool dss_progressing(struct drm_sched_serial_domain *d,
 {
 	return d->ops->last_progress &&
 	       ktime_ms_delta(ktime_get(), d->ops->last_progress(ring)) <
-	       jiffies_to_msecs(ring->sched->timeout) / 2;
+	       dss_sched_timeout_ms(ring->sched) / 2;
 }
 
 /*
@@ -454,7 +455,7 @@ static void dss_find_retries(struct drm_sched_serial_domain *d)
 static bool dss_job_to_run(struct drm_sched_serial_domain *d,
 			   struct drm_sched_job *job)
 {
-	return !job->s_fence->parent && !job->s_fence->finished.error &&
+	return !dss_sched_job_hw_fence(job) && !job->s_fence->finished.error &&
 	       !atomic_read(&dss_ctx(d, job)->banned);
 }
 
@@ -478,7 +479,7 @@ static bool dss_wait_fair(struct drm_sched_serial_domain *d, unsigned int self)
 
 		if (i == self)
 			continue;
-		list_for_each_entry(job, &d->rings[i]->sched->pending_list, list)
+		dss_sched_for_each_pending(job, d->rings[i]->sched)
 			if (dss_job_to_run(d, job))
 				return false;
 	}
@@ -1088,11 +1089,12 @@ static void dss_attach_error_fences(struct drm_sched_serial_domain *d)
 		struct drm_gpu_scheduler *sched = d->rings[i]->sched;
 		struct drm_sched_job *job;
 
-		list_for_each_entry(job, &sched->pending_list, list) {
+		dss_sched_for_each_pending(job, sched) {
 			int error = job->s_fence->finished.error;
 
-			if (!job->s_fence->parent && error)
-				job->s_fence->parent = dss_error_fence(d, error);
+			if (!dss_sched_job_hw_fence(job) && error)
+				dss_sched_job_set_hw_fence(job,
+							   dss_error_fence(d, error));
 		}
 	}
 }
@@ -1186,12 +1188,12 @@ static void dss_restart(struct drm_sched_serial_domain *d, ktime_t start)
 		struct drm_sched_job *job;
 		bool head = true;
 
-		list_for_each_entry(job, &sched->pending_list, list) {
+		dss_sched_for_each_pending(job, sched) {
 			struct dma_fence *finished = &job->s_fence->finished;
 			struct drm_sched_serial_ctx *ctx = dss_ctx(d, job);
 			struct dma_fence *f;
 
-			if (job->s_fence->parent || finished->error)
+			if (dss_sched_job_hw_fence(job) || finished->error)
 				continue;
 			if (d->wedged) {
 				dma_fence_set_error(finished, d->wedged);
@@ -1206,7 +1208,7 @@ static void dss_restart(struct drm_sched_serial_domain *d, ktime_t start)
 				dma_fence_set_error(finished, PTR_ERR(f));
 				continue;
 			}
-			job->s_fence->parent = f;
+			dss_sched_job_set_hw_fence(job, f);
 			n++;
 			if (head)
 				dss_runtime_resume(d->rings[i], job, start);
@@ -1241,8 +1243,9 @@ static void dss_drop_done_heads(struct drm_sched_serial_domain *d)
 		struct drm_sched_serial_cand *c = &d->cands[i];
 		struct drm_sched_job *job;
 
-		list_for_each_entry(job, &sched->pending_list, list) {
-			if (job->s_fence->parent || !dss_finish_if_done(d, job))
+		dss_sched_for_each_pending(job, sched) {
+			if (dss_sched_job_hw_fence(job) ||
+			    !dss_finish_if_done(d, job))
 				continue;
 			if (job == c->head) {
 				c->head = NULL;
@@ -1292,16 +1295,8 @@ static void dss_convict_overruns(struct drm_sched_serial_domain *d)
 static bool dss_timer_due(struct drm_sched_serial_domain *d,
 			  struct drm_sched_serial_ring *ring)
 {
-	struct delayed_work *tdr = &ring->sched->work_tdr;
-	unsigned long expires = READ_ONCE(tdr->timer.expires);
-
-	if (!delayed_work_pending(tdr))
-		return false;
-	if (!timer_pending(&tdr->timer))
-		return true;
-	return !ring->independent &&
-	       time_before_eq(expires, jiffies +
-			      msecs_to_jiffies(d->params.coalesce_ms));
+	return dss_sched_timeout_due(ring->sched, ring->independent ? 0 :
+				     d->params.coalesce_ms);
 }
 
 /*
@@ -1364,10 +1359,11 @@ static void dss_resume_running(struct drm_sched_serial_domain *d)
 		struct drm_gpu_scheduler *sched = d->rings[i]->sched;
 		struct drm_sched_job *job;
 
-		list_for_each_entry(job, &sched->pending_list, list)
-			if (!job->s_fence->parent &&
+		dss_sched_for_each_pending(job, sched)
+			if (!dss_sched_job_hw_fence(job) &&
 			    !job->s_fence->finished.error)
-				job->s_fence->parent = d->ops->hw_fence(job);
+				dss_sched_job_set_hw_fence(job,
+							   d->ops->hw_fence(job));
 	}
 	dss_step(d, "no hang", -1, ktime_get(), 0);
 }
@@ -1528,15 +1524,6 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 	d->in_recovery = false;
 }
 
-/* Put the job back where drm_sched took it from. */
-static void dss_requeue(struct drm_gpu_scheduler *sched,
-			struct drm_sched_job *job)
-{
-	spin_lock(&sched->job_list_lock);
-	list_add(&job->list, &sched->pending_list);
-	spin_unlock(&sched->job_list_lock);
-}
-
 /*
  * A false timeout: the job keeps running. Where drm_sched knows the
  * answer (NO_HANG), it puts the job back itself and also frees it should
@@ -1548,7 +1535,7 @@ dss_false_timeout(struct drm_gpu_scheduler *sched, struct drm_sched_job *job)
 #ifdef DSS_HAVE_SCHED_STAT_NO_HANG
 	return DRM_GPU_SCHED_STAT_NO_HANG;
 #else
-	dss_requeue(sched, job);
+	dss_sched_job_reinsert(sched, job);
 	/*
 	 * Completed while off the list: its cleanup found nothing. Back on
 	 * the list it would never be freed on an idle ring, and the timeout
@@ -1587,7 +1574,7 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 	cookie = dma_fence_begin_signalling();
 	if (d->wedged) {
 		/* Nothing runs any more: the teardown ends the job. */
-		dss_requeue(sched, job);
+		dss_sched_job_reinsert(sched, job);
 		stat = DRM_GPU_SCHED_STAT_ENODEV;
 		goto out;
 	}
@@ -1667,7 +1654,7 @@ static bool dss_on_timeout_wq(struct drm_sched_serial_domain *d)
 	if (READ_ONCE(d->wq_task) == current)
 		return true;
 	for (i = 0; i < d->nr_rings; i++)
-		if (work == &d->rings[i]->sched->work_tdr.work)
+		if (dss_sched_is_timeout_work(d->rings[i]->sched, work))
 			return true;
 	return false;
 }
@@ -1764,7 +1751,7 @@ static void dss_wedge_work(struct work_struct *work)
 		struct drm_gpu_scheduler *sched = d->rings[i]->sched;
 		struct drm_sched_job *job;
 
-		list_for_each_entry(job, &sched->pending_list, list) {
+		dss_sched_for_each_pending(job, sched) {
 			if (dss_finish_if_done(d, job))
 				continue;
 			if (!job->s_fence->finished.error)

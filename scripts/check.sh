@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # make check: checkpatch --strict over the kernel sources of the project (igt
 # tests and tools are userspace and follow igt style), no kernel version
-# test outside the two compat headers, and a sparse (C=1) W=1 build of the
-# modules against the headers of PPU_KSERIES (scripts/kernel-env.sh).
+# test outside the compat headers ($COMPAT below: drm_sched_serial_sched.h
+# is the library's one file of drm_sched internals, versions included), and
+# a sparse (C=1) W=1 build of the modules against the headers of
+# PPU_KSERIES (scripts/kernel-env.sh).
 # Exits non-zero on any finding.
 set -e
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,7 +14,7 @@ CACHE=${PPU_CACHE:-/var/cache/ppu}
 . "$ROOT/scripts/kernel-env.sh"
 SRC=$CACHE/linux-source-6.1
 # the only files that may test kernel versions
-COMPAT="include/drm/drm_sched_serial_compat.h ppu_drv/ppu_compat.h"
+COMPAT="include/drm/drm_sched_serial_compat.h drm_sched_serial/drm_sched_serial_sched.h ppu_drv/ppu_compat.h"
 
 if [ ! -x "$SRC/scripts/checkpatch.pl" ]; then
 	mkdir -p "$CACHE"

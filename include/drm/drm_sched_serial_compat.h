@@ -54,24 +54,6 @@ static inline void dss_sched_start(struct drm_gpu_scheduler *sched)
 #endif
 
 /*
- * Before 6.17 a timeout handler that dismisses a timeout puts the job back
- * on the pending list itself. A job that completed meanwhile, off the
- * list, missed the cleanup its completion woke: wake drm_sched's cleanup
- * again (the scheduler thread on 6.1, the free_job work item from 6.8).
- */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 8, 0)
-static inline void dss_sched_wake_cleanup(struct drm_gpu_scheduler *sched)
-{
-	wake_up_interruptible(&sched->wake_up_worker);
-}
-#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 17, 0)
-static inline void dss_sched_wake_cleanup(struct drm_gpu_scheduler *sched)
-{
-	queue_work(sched->submit_wq, &sched->work_free_job);
-}
-#endif
-
-/*
  * &drm_sched_backend_ops.cancel_job (6.17): drm_sched_fini() ends and
  * frees the jobs still pending through it. Before, the driver frees them
  * after drm_sched_fini().

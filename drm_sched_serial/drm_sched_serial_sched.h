@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * drm_sched's internals, as drm_sched_serial uses them: this file alone
+ * touches them (the pending list and its lock, a pending job's hardware
+ * fence in s_fence->parent, the timeout work), the rest of the library
+ * calls these helpers and drm_sched's API. Each helper stands for one a
+ * drm-misc series would add first (Documentation/drm_sched_serial.rst,
+ * "What the library touches" and "Towards drm-misc"); where the kernels
+ * differ, this file says so too.
+ */
+#ifndef _DRM_SCHED_SERIAL_SCHED_H_
+#define _DRM_SCHED_SERIAL_SCHED_H_
+
+#include <linux/jiffies.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/version.h>
+#include <linux/workqueue.h>
+#include <drm/gpu_scheduler.h>
+
+/*
+ * Walk the jobs @sched has on the hardware, oldest first. Only on a
+ * stopped scheduler (drm_sched_stop()), with no lock, as drm_sched_start()
+ * walks them (drm_sched_for_each_pending_job() from 7.x).
+ */
+#define dss_sched_for_each_pending(job, sched) \
+	list_for_each_entry(job, &(sched)->pending_list, list)
+
+/* The hardware fence drm_sched_start() will finish @job with, or NULL. */
+static inline struct dma_fence *
+dss_sched_job_hw_fence(const struct drm_sched_job *job)
+{
+	return job->s_fence->parent;
+}
+
+/*
+ * Give @job of a stopped scheduler the hardware fence drm_sched_start()
+ * finishes it with (a signalled one: at once, without running again; a
+ * fresh one of a re-emission: when that run ends). The reference passes to
+ * the scheduler fence. Unlike drm_sched's static drm_sched_fence_set_parent()
+ * (6.12), it passes no deadline on.
+ */
+static inline void dss_sched_job_set_hw_fence(struct drm_sched_job *job,
+					      struct dma_fence *fence)
+{
+	job->s_fence->parent = fence;
+}
+
+/*
+ * Put back at the head of @sched's pending list the job its timeout work
+ * took off before it called timedout_job, when the handler keeps it
+ * without a drm_sched_stop() that would.
+ */
+static inline void dss_sched_job_reinsert(struct drm_gpu_scheduler *sched,
+					  struct drm_sched_job *job)
+{
+	spin_lock(&sched->job_list_lock);
+	list_add(&job->list, &sched->pending_list);
+	spin_unlock(&sched->job_list_lock);
+}
+
+/*
+ * Before 6.17 a timeout handler that dismisses a timeout puts the job back
+ * on the pending list itself. A job that completed meanwhile, off the
+ * list, missed the cleanup its completion woke: wake drm_sched's cleanup
+ * again (the scheduler thread on 6.1, the free_job work item from 6.8).
+ * From 6.17 drm_sched does both (DRM_GPU_SCHED_STAT_NO_HANG).
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 8, 0)
+static inline void dss_sched_wake_cleanup(struct drm_gpu_scheduler *sched)
+{
+	wake_up_interruptible(&sched->wake_up_worker);
+}
+#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 17, 0)
+static inline void dss_sched_wake_cleanup(struct drm_gpu_scheduler *sched)
+{
+	queue_work(sched->submit_wq, &sched->work_free_job);
+}
+#endif
+
+/* Is @work @sched's timeout handler (it runs on the timeout_wq)? */
+static inline bool dss_sched_is_timeout_work(struct drm_gpu_scheduler *sched,
+					     struct work_struct *work)
+{
+	return work == &sched->work_tdr.work;
+}
+
+/*
+ * Has @sched's timeout fired, or will it fire within @margin_ms? A timeout
+ * work that is pending while its timer is not has fired and waits on the
+ * ordered timeout_wq. Read only: drm_sched_stop() cancels it, and
+ * drm_sched_start() re-arms it.
+ */
+static inline bool dss_sched_timeout_due(struct drm_gpu_scheduler *sched,
+					 unsigned int margin_ms)
+{
+	struct delayed_work *tdr = &sched->work_tdr;
+	unsigned long expires = READ_ONCE(tdr->timer.expires);
+
+	if (!delayed_work_pending(tdr))
+		return false;
+	if (!timer_pending(&tdr->timer))
+		return true;
+	return margin_ms &&
+	       time_before_eq(expires, jiffies + msecs_to_jiffies(margin_ms));
+}
+
+/* @sched's job timeout. */
+static inline unsigned int dss_sched_timeout_ms(struct drm_gpu_scheduler *sched)
+{
+	return jiffies_to_msecs(sched->timeout);
+}
+
+#endif /* _DRM_SCHED_SERIAL_SCHED_H_ */
