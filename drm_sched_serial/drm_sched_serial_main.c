@@ -39,6 +39,7 @@ static const char * const drm_sched_serial_cause_names[] = {
 	[DRM_SCHED_SERIAL_CAUSE_TIMEOUT] = "timeout",
 	[DRM_SCHED_SERIAL_CAUSE_UECC] = "uecc",
 	[DRM_SCHED_SERIAL_CAUSE_PARITY] = "parity",
+	[DRM_SCHED_SERIAL_CAUSE_WEDGE] = "wedge",
 };
 
 /**
@@ -125,7 +126,8 @@ EXPORT_SYMBOL(drm_sched_serial_probe_strategy_parse);
  * drm_sched_serial_cause_name - printable name of a recovery cause
  * @cause: the cause
  *
- * Return: "timeout", "uecc", "parity", or "unknown".
+ * Return: "timeout", "uecc", "parity", "wedge" (the record of
+ * drm_sched_serial_domain_wedge()), or "unknown".
  */
 const char *drm_sched_serial_cause_name(enum drm_sched_serial_cause cause)
 {

@@ -185,11 +185,12 @@ static int dss_reset(struct drm_sched_serial_domain *d,
 	d->stats.resets++;
 	d->last.resets++;
 	dss_step(d, "reset", -1, t, ret);
-	if (ret) {
+	if (ret && !d->wedged) {
 		/*
 		 * Nothing may run on hardware in an unknown state: no probe,
 		 * no re-emission. Every job ends with -EIO until the driver
-		 * reset the device successfully and unwedges the domain.
+		 * reset the device successfully and unwedges the domain. (A
+		 * domain wedged on purpose keeps its error.)
 		 */
 		WRITE_ONCE(d->wedged, -EIO);
 		d->stats.wedges++;
@@ -1465,8 +1466,10 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 	bool cookie;
 
 	d->in_recovery = true;
-	d->stats.recoveries++;
-	d->stats.by_cause[cause]++;
+	if (cause != DRM_SCHED_SERIAL_CAUSE_WEDGE) {
+		d->stats.recoveries++;
+		d->stats.by_cause[cause]++;
+	}
 	dss_report_begin(d, cause);
 	trace_drm_sched_serial_recovery_begin(d->name,
 					      drm_sched_serial_cause_name(cause),
@@ -1484,7 +1487,8 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 
 		d->cands[i].progressing = dss_progressing(d, ring);
 		d->cands[i].timed_out = ring == bad_ring ||
-			(dss_timer_due(d, ring) && !d->cands[i].progressing);
+			(cause != DRM_SCHED_SERIAL_CAUSE_WEDGE &&
+			 dss_timer_due(d, ring) && !d->cands[i].progressing);
 		d->cands[i].decided = false;
 		d->cands[i].hint = DRM_SCHED_SERIAL_HINT_UNKNOWN;
 		d->cands[i].probe = NULL;
@@ -1622,7 +1626,6 @@ struct dss_recover_work {
 	struct work_struct work;
 	struct drm_sched_serial_domain *domain;
 	enum drm_sched_serial_cause cause;
-	int error;
 };
 
 static void dss_recover_work(struct work_struct *work)
@@ -1726,44 +1729,22 @@ int drm_sched_serial_recover(struct drm_sched_serial_domain *domain,
 EXPORT_SYMBOL(drm_sched_serial_recover);
 
 /*
- * Stop every ring, reset once, and end every pending job: the ones whose
- * work completed before the reset with their hardware fence, the others
- * with d->wedged. The restart then finishes them all; the driver's run_job
- * ends later jobs at once (drm_sched_serial_wedged()).
+ * The recovery sequence with d->wedged set: stop every ring, reset once,
+ * end every pending job, the ones whose work completed before the reset
+ * with their hardware fence (dss_drop_done_heads()), the others with
+ * d->wedged (dss_restart()), and restart, which finishes them all; the
+ * driver's run_job ends later jobs at once (drm_sched_serial_wedged()).
+ * Nobody is judged, no recovery is counted and no recovery uevent sent;
+ * the record shows "cause=wedge".
  */
 static void dss_wedge_work(struct work_struct *work)
 {
 	struct dss_recover_work *w = container_of(work, typeof(*w), work);
 	struct drm_sched_serial_domain *d = w->domain;
-	unsigned int i;
-	bool cookie;
 
 	WRITE_ONCE(d->wq_task, current);
 	mutex_lock(&d->lock);
-	/* drm_sched_stop() outside the section, as in a recovery. */
-	for (i = 0; i < d->nr_rings; i++)
-		drm_sched_stop(d->rings[i]->sched, NULL);
-	cookie = dma_fence_begin_signalling();
-	d->ops->reset(d, DRM_SCHED_SERIAL_CAUSE_WEDGE);
-	d->stats.resets++;
-
-	for (i = 0; i < d->nr_rings; i++) {
-		struct drm_gpu_scheduler *sched = d->rings[i]->sched;
-		struct drm_sched_job *job;
-
-		dss_sched_for_each_pending(job, sched) {
-			if (dss_finish_if_done(d, job))
-				continue;
-			if (!job->s_fence->finished.error)
-				dma_fence_set_error(&job->s_fence->finished,
-						    w->error);
-		}
-	}
-	dss_snapshot(d);
-	dss_attach_error_fences(d);
-	for (i = 0; i < d->nr_rings; i++)
-		dss_sched_start(d->rings[i]->sched);
-	dma_fence_end_signalling(cookie);
+	dss_recover_locked(d, DRM_SCHED_SERIAL_CAUSE_WEDGE, NULL, NULL, false);
 	mutex_unlock(&d->lock);
 	WRITE_ONCE(d->wq_task, NULL);
 }
@@ -1792,7 +1773,7 @@ static void dss_wedge_work(struct work_struct *work)
 int drm_sched_serial_domain_wedge(struct drm_sched_serial_domain *domain,
 				  int error)
 {
-	struct dss_recover_work w = { .error = error };
+	struct dss_recover_work w = { };
 	int ret;
 
 	if (error >= 0 || error < -MAX_ERRNO)

@@ -209,7 +209,9 @@ void dss_report_end(struct drm_sched_serial_domain *d)
 		}
 		c->dump_len = 0;
 	}
-	if (pub->nr_events == ARRAY_SIZE(pub->events)) {
+	if (r->cause == DRM_SCHED_SERIAL_CAUSE_WEDGE) {
+		/* No recovery: the driver announces its wedged device. */
+	} else if (pub->nr_events == ARRAY_SIZE(pub->events)) {
 		d->stats.reports_lost++;
 	} else {
 		ev = &pub->events[pub->nr_events++];

@@ -261,6 +261,11 @@ static void wedge_ends_every_job_once(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, drm_sched_serial_domain_wedge(&mock->domain,
 							    -ENODEV), 0);
 	KUNIT_EXPECT_EQ(test, drm_sched_serial_wedged(&mock->domain), -ENODEV);
+	/* The recovery sequence ran, as a wedge: one reset, no recovery. */
+	KUNIT_EXPECT_EQ(test, mock->domain.last.cause,
+			DRM_SCHED_SERIAL_CAUSE_WEDGE);
+	KUNIT_EXPECT_EQ(test, mock->domain.last.resets, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, recoveries);
 
 	expect_finished(test, running, -ENODEV);
 	expect_finished(test, queued, -ENODEV);

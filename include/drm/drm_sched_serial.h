@@ -39,8 +39,10 @@ enum drm_sched_serial_mode {
  * @DRM_SCHED_SERIAL_CAUSE_UECC: an uncorrectable memory error
  * @DRM_SCHED_SERIAL_CAUSE_PARITY: an address/command parity error
  * @DRM_SCHED_SERIAL_CAUSE_COUNT: number of causes
- * @DRM_SCHED_SERIAL_CAUSE_WEDGE: not a recovery: passed to
- *	&drm_sched_serial_ops.reset by drm_sched_serial_domain_wedge() only
+ * @DRM_SCHED_SERIAL_CAUSE_WEDGE: not a recovery: drm_sched_serial_domain_wedge()
+ *	runs the recovery sequence with it, judging nobody; passed to
+ *	&drm_sched_serial_ops.reset, named in the domain's last record, not
+ *	counted in the recoveries
  */
 enum drm_sched_serial_cause {
 	DRM_SCHED_SERIAL_CAUSE_TIMEOUT,
