@@ -8,6 +8,33 @@
 #include <drm/drm_sched_serial.h>
 
 /**
+ * enum dss_state - where a candidate head is in a recovery
+ * @DSS_UNTRIED: not replayed yet (or its replay could not start)
+ * @DSS_UNDECIDED: no verdict in this recovery: its window was cut by the
+ *	budget or the reset cap, or its probe could not start; replayed
+ *	first next time (the ring's retry mark)
+ * @DSS_WAITING: it may wait for another ring's work and no window was
+ *	fair to it yet: replayed once more after the others, else undecided
+ * @DSS_COMPLETED: its replay ran to its end; dss_settle() gives the verdict
+ * @DSS_INNOCENT: verdict innocent
+ * @DSS_GUILTY: verdict guilty: seen hung in a fair window
+ * @DSS_SUSPECT: verdict suspect: struck
+ *
+ * Changed only by the helpers of drm_sched_serial_recovery.c
+ * (dss_mark_completed(), dss_mark_waiting(), dss_leave_undecided(),
+ * dss_verdict()); from @DSS_COMPLETED on the head is decided.
+ */
+enum dss_state {
+	DSS_UNTRIED,
+	DSS_UNDECIDED,
+	DSS_WAITING,
+	DSS_COMPLETED,
+	DSS_INNOCENT,
+	DSS_GUILTY,
+	DSS_SUSPECT,
+};
+
+/**
  * struct drm_sched_serial_cand - what a recovery knows about one ring
  * @head: first pending job whose work is not done, or NULL
  * @timed_out: the ring reported a timeout in this recovery
@@ -19,13 +46,11 @@
  *	with a budget of its own of at least its ring's timeout
  * @wait_retry: @retry, and it was left undecided as a waiter
  * @may_wait: @head may wait for work of another ring (&drm_sched_serial_ops.may_wait)
- * @waiting: @head may wait, did not complete alone and its window was not
- *	fair to it: replayed once more after the other heads, else undecided
- * @wait_mark: replays completed in this recovery when @waiting was set
+ * @wait_mark: replays completed in this recovery when @head became
+ *	@DSS_WAITING
  * @head_done: the ring's head was found done after the first reset of
  *	this recovery (it completed just before the reset landed)
- * @decided: @head has a verdict
- * @verdict: the verdict
+ * @state: where @head is in this recovery
  * @hint: what the hardware said of the ring before the reset
  * @order: ring index of the candidate replayed in this position (the
  *	replay order of a recovery, kept in the scratch of its rings)
@@ -44,11 +69,9 @@ struct drm_sched_serial_cand {
 	bool retry;
 	bool wait_retry;
 	bool may_wait;
-	bool waiting;
 	unsigned int wait_mark;
 	bool head_done;
-	bool decided;
-	enum drm_sched_serial_verdict verdict;
+	enum dss_state state;
 	enum drm_sched_serial_hint hint;
 	unsigned int order;
 	bool group_start;

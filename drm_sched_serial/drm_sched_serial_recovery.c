@@ -32,6 +32,24 @@ static struct drm_sched_serial_ctx *dss_ctx(struct drm_sched_serial_domain *d,
 	return d->ops->job_ctx(job);
 }
 
+/* Has @c's head a verdict, or one to be given (dss_settle())? */
+static bool dss_decided(const struct drm_sched_serial_cand *c)
+{
+	return c->state >= DSS_COMPLETED;
+}
+
+/*
+ * @c's head may wait and no window was fair to it: replayed again after
+ * the others once more than @completed replays completed, else left
+ * undecided (dss_leave_waiting()).
+ */
+static void dss_mark_waiting(struct drm_sched_serial_cand *c,
+			     unsigned int completed)
+{
+	c->state = DSS_WAITING;
+	c->wait_mark = completed;
+}
+
 /* Record a suspect verdict; true if it bans the context. */
 static bool dss_ctx_suspect(struct drm_sched_serial_domain *d,
 			    struct drm_sched_serial_ctx *ctx)
@@ -69,9 +87,11 @@ static void dss_verdict(struct drm_sched_serial_domain *d,
 	struct drm_sched_job *job = c->head;
 	struct drm_sched_serial_ctx *ctx = dss_ctx(d, job);
 	struct dma_fence *finished = &job->s_fence->finished;
+	bool waiter = c->state == DSS_WAITING;
 
-	c->decided = true;
-	c->verdict = verdict;
+	c->state = verdict == DRM_SCHED_SERIAL_GUILTY ? DSS_GUILTY :
+		   verdict == DRM_SCHED_SERIAL_SUSPECT ? DSS_SUSPECT :
+		   DSS_INNOCENT;
 	ring->last_verdict = verdict;
 	/* A replay contradicted the hardware: count it, trust it less. */
 	if ((verdict == DRM_SCHED_SERIAL_GUILTY &&
@@ -99,7 +119,7 @@ static void dss_verdict(struct drm_sched_serial_domain *d,
 	case DRM_SCHED_SERIAL_SUSPECT:
 		d->stats.suspects++;
 		dev_info(d->dev, "%s: %s: %s, job %llu of %s[%d] suspect\n",
-			 d->name, ring->name, c->waiting ?
+			 d->name, ring->name, waiter ?
 			 "waits through recovery after recovery" :
 			 "hang did not reproduce", finished->seqno, ctx->comm,
 			 ctx->pid);
@@ -382,7 +402,7 @@ static void dss_blame_timed_out(struct drm_sched_serial_domain *d)
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_serial_cand *c = &d->cands[i];
 
-		if (c->head && c->timed_out && !c->decided)
+		if (c->head && c->timed_out && !dss_decided(c))
 			dss_verdict(d, d->rings[i], c, DRM_SCHED_SERIAL_GUILTY);
 	}
 }
@@ -404,8 +424,7 @@ static void dss_settle(struct drm_sched_serial_domain *d)
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_serial_cand *c = &d->cands[i];
 
-		if (!c->head || !c->decided ||
-		    c->verdict != DRM_SCHED_SERIAL_INNOCENT)
+		if (!c->head || c->state != DSS_COMPLETED)
 			continue;
 		dss_verdict(d, d->rings[i], c, c->alone ?
 			    DRM_SCHED_SERIAL_SUSPECT : DRM_SCHED_SERIAL_INNOCENT);
@@ -428,6 +447,8 @@ static void dss_leave_undecided(struct drm_sched_serial_ring *ring,
 {
 	const struct dma_fence *f = &c->head->s_fence->finished;
 
+	if (c->state == DSS_UNTRIED)
+		c->state = DSS_UNDECIDED;
 	ring->retry = true;
 	ring->retry_context = f->context;
 	ring->retry_seqno = f->seqno;
@@ -500,8 +521,8 @@ static bool dss_settled_other(struct drm_sched_serial_domain *d,
 	for (j = 0; j < d->nr_rings; j++)
 		if (j != self &&
 		    (d->cands[j].head_done ||
-		     (d->cands[j].head && d->cands[j].decided &&
-		      d->cands[j].verdict != DRM_SCHED_SERIAL_SUSPECT)))
+		     (d->cands[j].head && dss_decided(&d->cands[j]) &&
+		      d->cands[j].state != DSS_SUSPECT)))
 			return true;
 	return false;
 }
@@ -538,8 +559,7 @@ static void dss_leave_waiters(struct drm_sched_serial_domain *d)
 	unsigned int i;
 
 	for (i = 0; i < d->nr_rings; i++)
-		if (d->cands[i].head && d->cands[i].waiting &&
-		    !d->cands[i].decided)
+		if (d->cands[i].head && d->cands[i].state == DSS_WAITING)
 			dss_leave_waiting(d, i);
 }
 
@@ -554,7 +574,7 @@ static void dss_keep_retries(struct drm_sched_serial_domain *d)
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_serial_cand *c = &d->cands[i];
 
-		if (!c->head || !c->retry || c->waiting)
+		if (!c->head || !c->retry || c->state == DSS_WAITING)
 			continue;
 		dss_leave_undecided(d->rings[i], c);
 		d->rings[i]->retry_wait = c->wait_retry;
@@ -574,8 +594,7 @@ static bool dss_hung_alone(struct drm_sched_serial_domain *d, unsigned int i,
 	struct drm_sched_serial_cand *c = &d->cands[i];
 
 	if (c->may_wait && !dss_wait_fair(d, i)) {
-		c->waiting = true;
-		c->wait_mark = completed;
+		dss_mark_waiting(c, completed);
 		return false;
 	}
 	dss_verdict(d, d->rings[i], c, DRM_SCHED_SERIAL_GUILTY);
@@ -603,12 +622,10 @@ static void dss_find_alone(struct drm_sched_serial_domain *d)
 }
 
 /* @c's replay ran to its end (if @done): innocent, see dss_settle(). */
-static void dss_mark_innocent(struct drm_sched_serial_cand *c, bool done)
+static void dss_mark_completed(struct drm_sched_serial_cand *c, bool done)
 {
-	if (!done)
-		return;
-	c->decided = true;
-	c->verdict = DRM_SCHED_SERIAL_INNOCENT;
+	if (done)
+		c->state = DSS_COMPLETED;
 }
 
 /* Replay rank of a hint: stalled heads first, hung heads last. */
@@ -720,7 +737,7 @@ static void dss_leave_rest_undecided(struct drm_sched_serial_domain *d,
 		unsigned int i = d->cands[j].order;
 		struct drm_sched_serial_cand *c = &d->cands[i];
 
-		if (!c->decided && (c->timed_out || !a->guilty))
+		if (!dss_decided(c) && (c->timed_out || !a->guilty))
 			dss_leave_undecided(d->rings[i], c);
 	}
 }
@@ -751,11 +768,11 @@ static bool dss_replay_in_pass(struct drm_sched_serial_domain *d,
 {
 	const struct drm_sched_serial_cand *c = &d->cands[d->cands[j].order];
 
-	if (c->decided || (!c->timed_out && a->guilty))
+	if (dss_decided(c) || (!c->timed_out && a->guilty))
 		return false;
 	if (!pass)
 		return true;
-	return c->waiting && a->completed > c->wait_mark;
+	return c->state == DSS_WAITING && a->completed > c->wait_mark;
 }
 
 /*
@@ -781,8 +798,7 @@ static bool dss_replay_one(struct drm_sched_serial_domain *d,
 	 * waits for.
 	 */
 	if (c->may_wait && !c->wait_retry) {
-		c->waiting = true;
-		c->wait_mark = UINT_MAX;
+		dss_mark_waiting(c, UINT_MAX);
 		return false;
 	}
 	budget = dss_budget_left(d, a, c);
@@ -804,7 +820,7 @@ static bool dss_replay_one(struct drm_sched_serial_domain *d,
 		else if (!cut)
 			a->guilty += dss_hung_alone(d, i, a->completed);
 		if (wedged || (cut && !ret)) {
-			dss_mark_innocent(c, ret > 0);
+			dss_mark_completed(c, ret > 0);
 			if (cut && !ret) {
 				dss_leave_rest_undecided(d, a, j + 1);
 				a->out = true;
@@ -813,7 +829,7 @@ static bool dss_replay_one(struct drm_sched_serial_domain *d,
 		}
 	}
 	/* It ran to its end: innocent (see dss_settle()). */
-	dss_mark_innocent(c, ret > 0);
+	dss_mark_completed(c, ret > 0);
 	a->completed += ret > 0;
 	a->used_ms += ktime_ms_delta(ktime_get(), t);
 	return false;
@@ -915,7 +931,7 @@ static bool dss_group(struct drm_sched_serial_domain *d, struct dss_arb *a,
 		struct drm_sched_serial_cand *c = &d->cands[d->cands[j].order];
 
 		if (c->probe && dss_fence_done(c->probe)) {
-			dss_mark_innocent(c, dss_probe_done_late(c));
+			dss_mark_completed(c, dss_probe_done_late(c));
 			done++;
 		}
 	}
@@ -931,7 +947,7 @@ static bool dss_group(struct drm_sched_serial_domain *d, struct dss_arb *a,
 		struct drm_sched_serial_cand *c = &d->cands[d->cands[j].order];
 		bool late = dss_probe_done_late(c);
 
-		dss_mark_innocent(c, late);
+		dss_mark_completed(c, late);
 		done += late;
 	}
 	a->completed += done;
@@ -1489,12 +1505,11 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 		d->cands[i].timed_out = ring == bad_ring ||
 			(cause != DRM_SCHED_SERIAL_CAUSE_WEDGE &&
 			 dss_timer_due(d, ring) && !d->cands[i].progressing);
-		d->cands[i].decided = false;
+		d->cands[i].state = DSS_UNTRIED;
 		d->cands[i].hint = DRM_SCHED_SERIAL_HINT_UNKNOWN;
 		d->cands[i].probe = NULL;
 		d->cands[i].retry = false;
 		d->cands[i].wait_retry = false;
-		d->cands[i].waiting = false;
 		d->cands[i].head_done = false;
 		if (d->cands[i].timed_out && ring != bad_ring)
 			ring->timeouts++;
