@@ -15,15 +15,19 @@
  * no progress past its timeout and completes just before the first reset
  * lands); behind some heads an innocent job; heads submitted in random
  * order with random gaps; hints none, right, wrong or random (each answer
- * drawn); serial or group replay.
+ * drawn); serial or group replay; a third of the heads' clients with a ban
+ * history (earlier guilty and suspect verdicts: such contexts are replayed
+ * last, and a guilty one is banned by its next conviction).
  *
  * Invariants, checked when every job has finished:
  * - a job that completes when run with its producers (short, long, behind,
  *   producer, waiter) completes exactly once, without error, is never
- *   GUILTY or SUSPECT, and its context is never struck or banned;
+ *   GUILTY or SUSPECT, and its context is never struck or banned, whatever
+ *   its history: its counts end as they began;
  * - a job that hangs on every run ends with an error, GUILTY, and by the
  *   second recovery that ran after it started (the third if the
- *   independent ring also hangs: its recovery may come between);
+ *   independent ring also hangs: its recovery may come between); its
+ *   client is banned exactly when its history reaches the ban limit;
  * - no fence signals twice (checked by the mock's teardown too), the
  *   domain never wedges, and the scenario ends within DSS_X_BOUND_MS.
  *
@@ -79,7 +83,15 @@ struct dss_x_ring {
 	bool behind;
 	int producer_ring;
 	unsigned int gap_ms;
+	unsigned int guilty_before, suspect_before;
 };
+
+/*
+ * Clients with a ban history: the head's context starts with earlier
+ * guilty and suspect verdicts (the replay order puts such contexts last).
+ * A context with DSS_X_BAN_GUILTY - 1 is banned by its next conviction.
+ */
+#define DSS_X_BAN_GUILTY	2
 
 struct dss_x_scenario {
 	u64 seed;
@@ -139,6 +151,10 @@ static void dss_x_generate(struct dss_x_scenario *s, u64 seed)
 		r->producer_ring = -1;
 		/* every job is submitted before a head can time out */
 		r->gap_ms = dss_x_rand(&st, 4) ? dss_x_rand(&st, 15) : 0;
+		if (!dss_x_rand(&st, 3)) {
+			r->guilty_before = dss_x_rand(&st, DSS_X_BAN_GUILTY);
+			r->suspect_before = dss_x_rand(&st, 4);
+		}
 		s->order[i] = i;
 	}
 	/* A waiter's producer goes on another shared ring whose head waits not. */
@@ -183,11 +199,12 @@ static void dss_x_print(struct kunit *test, const struct dss_x_scenario *s)
 	for (i = 0; i < s->nr_rings; i++) {
 		const struct dss_x_ring *r = &s->r[i];
 
-		kunit_err(test, "explorer:   %s: head %s%s%s, gap %u ms, submitted as head %u%s\n",
+		kunit_err(test, "explorer:   %s: head %s%s%s, gap %u ms, submitted as head %u%s, its client %u times guilty and %u times suspect before\n",
 			  dss_x_ring_names[i], dss_x_kind_names[r->head],
 			  r->producer_ring >= 0 ? " for a producer on " : "",
 			  r->producer_ring >= 0 ? dss_x_ring_names[r->producer_ring] : "",
-			  r->gap_ms, pos[i], r->behind ? ", a job behind" : "");
+			  r->gap_ms, pos[i], r->behind ? ", a job behind" : "",
+			  r->guilty_before, r->suspect_before);
 	}
 }
 
@@ -246,10 +263,14 @@ static void dss_x_violation(struct dss_x_check *c, const char *what,
 		  what);
 }
 
-/* @job should have completed once and nobody should have paid for it. */
+/*
+ * @job should have completed once and nobody should have paid for it: its
+ * client has the verdicts it had before (@guilty, @suspect), no more.
+ */
 static void dss_x_check_innocent(struct dss_x_check *c, const char *ring,
 				 struct dss_mock_job *job,
-				 struct dss_mock_ctx *ctx)
+				 struct dss_mock_ctx *ctx, unsigned int guilty,
+				 unsigned int suspect)
 {
 	if (!job)
 		return;
@@ -263,8 +284,8 @@ static void dss_x_check_innocent(struct dss_x_check *c, const char *ring,
 	if (job->verdict == DRM_SCHED_SERIAL_GUILTY ||
 	    job->verdict == DRM_SCHED_SERIAL_SUSPECT)
 		dss_x_violation(c, "an innocent job was convicted", ring);
-	if (atomic_read(&ctx->serial.guilty) ||
-	    atomic_read(&ctx->serial.suspect) ||
+	if (atomic_read(&ctx->serial.guilty) != guilty ||
+	    atomic_read(&ctx->serial.suspect) != suspect ||
 	    atomic_read(&ctx->serial.banned))
 		dss_x_violation(c, "an innocent client was struck or banned",
 				ring);
@@ -293,7 +314,12 @@ static unsigned int dss_x_run(struct kunit *test, const struct dss_x_scenario *s
 	/* room for a recovery that replays every head in its own window */
 	p.budget_ms = 2 * s->nr_rings * JOB_TIMEOUT_MS;
 	p.max_resets = s->nr_rings + 2;
-	/* bans would cancel later work of a struck client: none here */
+	/*
+	 * A guilty client with history is banned (its own jobs only: every
+	 * job has a context of its own); suspect bans would cancel later
+	 * work of a struck client: none here.
+	 */
+	p.ban_guilty = DSS_X_BAN_GUILTY;
 	p.ban_suspect = 0;
 	mock = dss_mock_new(test, descs, s->nr_rings, &p, JOB_TIMEOUT_MS);
 	mock->hints = s->hints;
@@ -319,6 +345,8 @@ static unsigned int dss_x_run(struct kunit *test, const struct dss_x_scenario *s
 		if (r->head == X_LATE)
 			us = 2 * DSS_X_LONG_US;
 		j->head_ctx = dss_mock_ctx_new(mock, i);
+		atomic_set(&j->head_ctx->serial.guilty, r->guilty_before);
+		atomic_set(&j->head_ctx->serial.suspect, r->suspect_before);
 		j->head = dss_mock_job_new(j->head_ctx, us, flags);
 		if (r->head == X_LONG)
 			j->head->progress_us = SHORT_US;
@@ -381,7 +409,9 @@ static unsigned int dss_x_run(struct kunit *test, const struct dss_x_scenario *s
 		case X_LONG:
 		case X_WAIT:
 		case X_LATE:
-			dss_x_check_innocent(&c, name, j->head, j->head_ctx);
+			dss_x_check_innocent(&c, name, j->head, j->head_ctx,
+					     s->r[i].guilty_before,
+					     s->r[i].suspect_before);
 			break;
 		case X_HANG:
 			if (atomic_read(&j->head->finished_signals) != 1)
@@ -396,14 +426,18 @@ static unsigned int dss_x_run(struct kunit *test, const struct dss_x_scenario *s
 				 j->head->recoveries_at_start > max_recoveries)
 				dss_x_violation(&c, "a hang took more than two recoveries",
 						name);
+			else if (!atomic_read(&j->head_ctx->serial.banned) !=
+				 (s->r[i].guilty_before + 1 < DSS_X_BAN_GUILTY))
+				dss_x_violation(&c, "a guilty client's ban does not follow its history",
+						name);
 			break;
 		default:
 			break;
 		}
-		dss_x_check_innocent(&c, name, j->behind, j->behind_ctx);
+		dss_x_check_innocent(&c, name, j->behind, j->behind_ctx, 0, 0);
 		if (j->producer)
 			dss_x_check_innocent(&c, dss_x_ring_names[s->r[i].producer_ring],
-					     j->producer, j->producer_ctx);
+					     j->producer, j->producer_ctx, 0, 0);
 	}
 	if (mock->domain.stats.wedges)
 		dss_x_violation(&c, "the domain wedged", "domain");
