@@ -527,15 +527,31 @@ static bool dss_settled_other(struct drm_sched_serial_domain *d,
 	return false;
 }
 
+/* Did this recovery convict a head other than ring @self's? */
+static bool dss_convicted_other(struct drm_sched_serial_domain *d,
+				unsigned int self)
+{
+	unsigned int j;
+
+	for (j = 0; j < d->nr_rings; j++)
+		if (j != self && d->cands[j].head &&
+		    d->cands[j].state == DSS_GUILTY)
+			return true;
+	return false;
+}
+
 /*
  * Ring @i's head may wait and no window was fair to it: undecided, replayed
  * first next time. Left so again by a recovery that settled no other
  * head, it waits on and on while nothing that held it up moves (a
  * deadlock between waiters): suspect, like a hang that does not
- * reproduce. Left so again by a recovery that did settle one (it convicted
- * the hang its producer was queued behind), it starts over, once: a third
- * recovery in a row strikes it whatever else moved, so that a client
- * cannot keep its waiters clear by settling throwaway heads.
+ * reproduce. Left so again by a recovery that convicted another head (the
+ * hang its producer may be queued behind), it starts over: hangs found one
+ * per recovery ahead of its producer are paid for by their clients, and
+ * bans bound how many there are. Left so again by a recovery that only saw
+ * another head complete or found it done, it starts over once: a third
+ * such recovery in a row strikes it, so that a client cannot keep its
+ * waiters clear by the completions of other heads.
  */
 static void dss_leave_waiting(struct drm_sched_serial_domain *d, unsigned int i)
 {
@@ -544,9 +560,12 @@ static void dss_leave_waiting(struct drm_sched_serial_domain *d, unsigned int i)
 
 	dss_leave_undecided(ring, c);
 	ring->retry_wait = true;
-	if (!c->wait_retry ||
-	    (ring->retry_waits < 2 && dss_settled_other(d, i))) {
-		ring->retry_waits = c->wait_retry ? 2 : 1;
+	if (!c->wait_retry || dss_convicted_other(d, i)) {
+		ring->retry_waits = 1;
+		return;
+	}
+	if (ring->retry_waits < 2 && dss_settled_other(d, i)) {
+		ring->retry_waits = 2;
 		return;
 	}
 	ring->retry_waits++;
