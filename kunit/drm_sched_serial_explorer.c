@@ -428,7 +428,7 @@ static unsigned int dss_x_run(struct kunit *test, const struct dss_x_scenario *s
 						name);
 			else if (!atomic_read(&j->head_ctx->serial.banned) !=
 				 (s->r[i].guilty_before + 1 < DSS_X_BAN_GUILTY))
-				dss_x_violation(&c, "a guilty client's ban does not follow its history",
+				dss_x_violation(&c, "a ban does not follow the history",
 						name);
 			break;
 		default:
