@@ -8,7 +8,8 @@
  * evidence rule. The other suites name scenarios someone imagined; this
  * one finds the ones nobody did.
  *
- * A scenario: 2 to DSS_X_MAX_SHARED shared rings plus an independent one;
+ * A scenario: 2 to DSS_X_MAX_SHARED (16) shared rings plus one or two
+ * independent ones;
  * at the head of each a job of its own client that is short, long (runs
  * past the ring timeout, showing progress), hangs, hangs only on its first
  * run, waits for a value a job of another ring writes, or is late (shows
@@ -25,8 +26,8 @@
  *   GUILTY or SUSPECT, and its context is never struck or banned, whatever
  *   its history: its counts end as they began;
  * - a job that hangs on every run ends with an error, GUILTY, and by the
- *   second recovery that ran after it started (the third if the
- *   independent ring also hangs: its recovery may come between); its
+ *   second recovery that ran after it started (one more for each
+ *   independent ring that also hangs: its recovery may come between); its
  *   client is banned exactly when its history reaches the ban limit;
  * - no fence signals twice (checked by the mock's teardown too), the
  *   domain never wedges, and the scenario ends within DSS_X_BOUND_MS.
@@ -57,7 +58,8 @@ static unsigned long explore_seed;
 module_param(explore_seed, ulong, 0444);
 MODULE_PARM_DESC(explore_seed, "First seed; 0: fixed seeds plus one random seed");
 
-#define DSS_X_MAX_SHARED	(DSS_MOCK_MAX_RINGS - 1)
+#define DSS_X_MAX_INDEPENDENT	2
+#define DSS_X_MAX_SHARED	(DSS_MOCK_MAX_RINGS - DSS_X_MAX_INDEPENDENT)
 /* Everything of a scenario is over by then. */
 #define DSS_X_BOUND_MS		20000
 #define DSS_X_LONG_US		((JOB_TIMEOUT_MS * 3 / 2) * USEC_PER_MSEC)
@@ -95,7 +97,8 @@ struct dss_x_ring {
 
 struct dss_x_scenario {
 	u64 seed;
-	unsigned int nr_rings;	/* the last one is independent */
+	unsigned int nr_rings;
+	unsigned int nr_shared;	/* the rings from nr_shared on are independent */
 	int hints;
 	enum drm_sched_serial_probe_strategy strategy;
 	unsigned int order[DSS_MOCK_MAX_RINGS];
@@ -109,7 +112,8 @@ struct dss_x_jobs {
 };
 
 static const char * const dss_x_ring_names[DSS_MOCK_MAX_RINGS] = {
-	"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7",
+	"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9",
+	"x10", "x11", "x12", "x13", "x14", "x15", "x16", "x17",
 };
 
 static unsigned int dss_x_rand(struct rnd_state *st, unsigned int n)
@@ -134,7 +138,8 @@ static void dss_x_generate(struct dss_x_scenario *s, u64 seed)
 	s->seed = seed;
 	prandom_seed_state(&st, seed);
 	nr_shared = 2 + dss_x_rand(&st, DSS_X_MAX_SHARED - 1);
-	s->nr_rings = nr_shared + 1;
+	s->nr_shared = nr_shared;
+	s->nr_rings = nr_shared + 1 + dss_x_rand(&st, DSS_X_MAX_INDEPENDENT);
 	s->hints = dss_x_rand(&st, 4);
 	s->strategy = dss_x_rand(&st, 2) ? DRM_SCHED_SERIAL_PROBE_GROUP :
 					   DRM_SCHED_SERIAL_PROBE_SERIAL;
@@ -192,8 +197,8 @@ static void dss_x_print(struct kunit *test, const struct dss_x_scenario *s)
 
 	for (k = 0; k < s->nr_rings; k++)
 		pos[s->order[k]] = k;
-	kunit_err(test, "explorer: seed %llu: %u rings (last independent), hints %s, %s replay; rerun with explore_seed=%llu explore_scenarios=1\n",
-		  s->seed, s->nr_rings, hints[s->hints],
+	kunit_err(test, "explorer: seed %llu: %u rings (x%u on independent), hints %s, %s replay; rerun with explore_seed=%llu explore_scenarios=1\n",
+		  s->seed, s->nr_rings, s->nr_shared, hints[s->hints],
 		  s->strategy == DRM_SCHED_SERIAL_PROBE_GROUP ? "group" : "serial",
 		  s->seed);
 	for (i = 0; i < s->nr_rings; i++) {
@@ -294,18 +299,24 @@ static void dss_x_check_innocent(struct dss_x_check *c, const char *ring,
 /* Run scenario @s; return its violations. */
 static unsigned int dss_x_run(struct kunit *test, const struct dss_x_scenario *s)
 {
-	struct dss_mock_ring_desc descs[DSS_MOCK_MAX_RINGS] = {};
-	struct dss_x_jobs jobs[DSS_MOCK_MAX_RINGS] = {};
 	struct dss_x_check c = { .test = test, .s = s };
+	struct dss_mock_ring_desc *descs;
+	struct dss_x_jobs *jobs;
 	struct drm_sched_serial_params p;
 	unsigned long deadline;
 	struct dss_mock *mock;
 	unsigned int i, k, max_recoveries;
 
-	max_recoveries = 2 + (s->r[s->nr_rings - 1].head == X_HANG);
+	descs = kunit_kcalloc(test, s->nr_rings, sizeof(*descs), GFP_KERNEL);
+	jobs = kunit_kcalloc(test, s->nr_rings, sizeof(*jobs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, descs);
+	KUNIT_ASSERT_NOT_NULL(test, jobs);
+	max_recoveries = 2;
 	for (i = 0; i < s->nr_rings; i++) {
 		descs[i].name = dss_x_ring_names[i];
-		descs[i].independent = i == s->nr_rings - 1;
+		descs[i].independent = i >= s->nr_shared;
+		max_recoveries += descs[i].independent &&
+				  s->r[i].head == X_HANG;
 		if (descs[i].independent)
 			descs[i].timeout_ms = SDMA_TIMEOUT_MS;
 	}
@@ -455,6 +466,8 @@ static unsigned int dss_x_run(struct kunit *test, const struct dss_x_scenario *s
 
 	dss_mock_fini(mock);
 	dss_mock_free(mock);
+	kunit_kfree(test, jobs);
+	kunit_kfree(test, descs);
 	return c.violations;
 }
 

@@ -44,7 +44,7 @@
 #include <drm/drm_sched_serial.h>
 #include <drm/gpu_scheduler.h>
 
-#define DSS_MOCK_MAX_RINGS	8
+#define DSS_MOCK_MAX_RINGS	18
 
 /* Every run of the job hangs until a reset. */
 #define DSS_MOCK_JOB_HANG	BIT(0)
