@@ -509,49 +509,90 @@ static bool dss_wait_fair(struct drm_sched_serial_domain *d, unsigned int self)
 }
 
 /*
- * Did this recovery settle a head other than ring @self's: convict it, see
- * its replay complete, or find it done at the reset? Then what held a
- * waiter up may have changed.
+ * Are the waiters of this recovery all that is left: does every ring other
+ * than @self that holds a job that will still run have a waiter at its
+ * head (a head left undecided as a waiter in this recovery)? Then nothing
+ * but another waiter's own work can write what ring @self's head waits
+ * for, and those waiters wait too: a deadlock between waiters.
  */
-static bool dss_settled_other(struct drm_sched_serial_domain *d,
-			      unsigned int self)
+static bool dss_waiters_deadlocked(struct drm_sched_serial_domain *d,
+				   unsigned int self)
 {
-	unsigned int j;
+	unsigned int i;
 
-	for (j = 0; j < d->nr_rings; j++)
-		if (j != self &&
-		    (d->cands[j].head_done ||
-		     (d->cands[j].head && dss_decided(&d->cands[j]) &&
-		      d->cands[j].state != DSS_SUSPECT)))
-			return true;
-	return false;
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_job *job;
+
+		if (i == self || d->cands[i].state == DSS_WAITING)
+			continue;
+		dss_sched_for_each_pending(job, d->rings[i]->sched)
+			if (dss_job_to_run(d, job))
+				return false;
+	}
+	return true;
 }
 
-/* Did this recovery convict a head other than ring @self's? */
-static bool dss_convicted_other(struct drm_sched_serial_domain *d,
-				unsigned int self)
+/* Is @job the head whose runtime @ring counts? */
+static bool dss_runtime_of(struct drm_sched_serial_ring *ring,
+			   struct drm_sched_job *job)
 {
-	unsigned int j;
+	const struct dma_fence *f = &job->s_fence->finished;
 
-	for (j = 0; j < d->nr_rings; j++)
-		if (j != self && d->cands[j].head &&
-		    d->cands[j].state == DSS_GUILTY)
-			return true;
-	return false;
+	return ring->ext_tracking && ring->ext_context == f->context &&
+	       ring->ext_seqno == f->seqno;
+}
+
+/* Count @job's runtime at @ring's head from @since on. */
+static void dss_runtime_start(struct drm_sched_serial_ring *ring,
+			      struct drm_sched_job *job, ktime_t since)
+{
+	const struct dma_fence *f = &job->s_fence->finished;
+
+	ring->ext_tracking = true;
+	ring->ext_context = f->context;
+	ring->ext_seqno = f->seqno;
+	ring->ext_since = since;
+	ring->extensions = 0;
+}
+
+/* Has @job been @ring's head for max_runtime_ms, recoveries not counted? */
+static bool dss_runtime_over(struct drm_sched_serial_domain *d,
+			     struct drm_sched_serial_ring *ring,
+			     struct drm_sched_job *job)
+{
+	unsigned int max_ms = d->params.max_runtime_ms;
+
+	return max_ms && dss_runtime_of(ring, job) &&
+	       ktime_ms_delta(ktime_get(), ring->ext_since) >= max_ms;
+}
+
+/*
+ * Has the waiter of @ring had what a job gets outside a recovery? Its time
+ * at the ring's head, recoveries not counted (dss_runtime_resume()), up to
+ * max_runtime_ms, as a job that progresses (no cap with 0).
+ */
+static bool dss_wait_overdue(struct drm_sched_serial_domain *d,
+			     struct drm_sched_serial_ring *ring,
+			     struct drm_sched_serial_cand *c)
+{
+	return dss_runtime_over(d, ring, c->head);
 }
 
 /*
  * Ring @i's head may wait and no window was fair to it: undecided, replayed
- * first next time. Left so again by a recovery that settled no other
- * head, it waits on and on while nothing that held it up moves (a
- * deadlock between waiters): suspect, like a hang that does not
- * reproduce. Left so again by a recovery that convicted another head (the
- * hang its producer may be queued behind), it starts over: hangs found one
- * per recovery ahead of its producer are paid for by their clients, and
- * bans bound how many there are. Left so again by a recovery that only saw
- * another head complete or found it done, it starts over once: a third
- * such recovery in a row strikes it, so that a client cannot keep its
- * waiters clear by the completions of other heads.
+ * first next time. A waiter is never struck while some other ring holds
+ * work that will still run behind a head that does not wait: that work may
+ * be what it waits for, queued behind a hang or a late job of anyone. It
+ * is struck suspect (a strike, like a hang that does not reproduce; its
+ * job is not ended) when it is left undecided and either only waiters were
+ * left in this recovery and the one before (dss_waiters_deadlocked(),
+ * twice: what it waits for may have been queued in an entity, on no
+ * pending list, the first time; a deadlock between waiters ends in strikes
+ * and bans, never by convicting a third client), or it has been at its
+ * ring's head for max_runtime_ms (dss_wait_overdue()), so that a client
+ * cannot hold the rings with a head that waits for nothing while other
+ * work runs. @ring->retry_waits counts the recoveries in a row that found
+ * only waiters.
  */
 static void dss_leave_waiting(struct drm_sched_serial_domain *d, unsigned int i)
 {
@@ -560,16 +601,16 @@ static void dss_leave_waiting(struct drm_sched_serial_domain *d, unsigned int i)
 
 	dss_leave_undecided(ring, c);
 	ring->retry_wait = true;
-	if (!c->wait_retry || dss_convicted_other(d, i)) {
-		ring->retry_waits = 1;
+	if (!c->wait_retry) {
+		ring->retry_waits = 0;
 		return;
 	}
-	if (ring->retry_waits < 2 && dss_settled_other(d, i)) {
-		ring->retry_waits = 2;
-		return;
-	}
-	ring->retry_waits++;
-	dss_verdict(d, ring, c, DRM_SCHED_SERIAL_SUSPECT);
+	if (dss_waiters_deadlocked(d, i))
+		ring->retry_waits++;
+	else
+		ring->retry_waits = 0;
+	if (ring->retry_waits >= 2 || dss_wait_overdue(d, ring, c))
+		dss_verdict(d, ring, c, DRM_SCHED_SERIAL_SUSPECT);
 }
 
 /* Leave every waiter that has no verdict undecided (dss_leave_waiting()). */
@@ -1133,40 +1174,6 @@ static void dss_attach_error_fences(struct drm_sched_serial_domain *d)
 							   dss_error_fence(d, error));
 		}
 	}
-}
-
-/* Is @job the head whose runtime @ring counts? */
-static bool dss_runtime_of(struct drm_sched_serial_ring *ring,
-			   struct drm_sched_job *job)
-{
-	const struct dma_fence *f = &job->s_fence->finished;
-
-	return ring->ext_tracking && ring->ext_context == f->context &&
-	       ring->ext_seqno == f->seqno;
-}
-
-/* Count @job's runtime at @ring's head from @since on. */
-static void dss_runtime_start(struct drm_sched_serial_ring *ring,
-			      struct drm_sched_job *job, ktime_t since)
-{
-	const struct dma_fence *f = &job->s_fence->finished;
-
-	ring->ext_tracking = true;
-	ring->ext_context = f->context;
-	ring->ext_seqno = f->seqno;
-	ring->ext_since = since;
-	ring->extensions = 0;
-}
-
-/* Has @job been @ring's head for max_runtime_ms, recoveries not counted? */
-static bool dss_runtime_over(struct drm_sched_serial_domain *d,
-			     struct drm_sched_serial_ring *ring,
-			     struct drm_sched_job *job)
-{
-	unsigned int max_ms = d->params.max_runtime_ms;
-
-	return max_ms && dss_runtime_of(ring, job) &&
-	       ktime_ms_delta(ktime_get(), ring->ext_since) >= max_ms;
 }
 
 /*

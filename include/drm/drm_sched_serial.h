@@ -165,7 +165,8 @@ struct dss_publisher;
  * @retry_wait: that head may wait for work of another ring and was left
  *	undecided because its window was not fair to it (something that could
  *	write what it waits for was still to run)
- * @retry_waits: recoveries in a row that left that head undecided so
+ * @retry_waits: recoveries in a row that left that head undecided as a
+ *	waiter while only waiters were left (a deadlock between waiters)
  *
  * The ext_* fields and @extensions belong to the library (under the
  * domain's lock): they enforce &drm_sched_serial_params.max_runtime_ms.
