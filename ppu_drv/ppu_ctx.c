@@ -59,17 +59,24 @@ struct ppu_ctx *ppu_ctx_lookup(struct ppu_file *pfile, u32 id)
  * queued after that are killed, and 6.1's drm_sched_entity_kill_jobs()
  * leaks a reference to the entity's last scheduled fence for each one when
  * that fence has signalled already (kmemleak on the debug kernel, igt
- * ppu_clients jobs-outlive-kill). Every fence signals in finite time: a
- * foreign one or a hang's recovery well within this.
+ * ppu_clients jobs-outlive-kill, the fuzzer). Every fence signals in
+ * finite time, but a queued job may depend on one that holds a ring as
+ * long as drm_sched_serial allows: a job that progresses or waits is cut
+ * after max_runtime_ms at its ring's head, a waiter then struck by each
+ * recovery until its context is banned. So the wait is 10 s plus twice
+ * max_runtime_ms (10 s with no cap).
  */
 #define PPU_CTX_DRAIN_MS	10000
 
 static void ppu_ctx_destroy_entities(struct ppu_ctx *ctx, u32 count)
 {
+	unsigned int drain_ms = PPU_CTX_DRAIN_MS +
+		2 * ctx->ppu->domain.params.max_runtime_ms;
+
 	while (count) {
 		struct drm_sched_entity *entity = &ctx->entities[--count];
 
-		drm_sched_entity_flush(entity, msecs_to_jiffies(PPU_CTX_DRAIN_MS));
+		drm_sched_entity_flush(entity, msecs_to_jiffies(drain_ms));
 		drm_sched_entity_fini(entity);
 	}
 }
@@ -175,26 +182,50 @@ int ppu_ctx_create_ioctl(struct drm_device *dev, void *data,
 }
 
 /*
+ * The device is going away and its domain is wedged: the schedulers end
+ * every job they take at once. Give them a moment to take what is still
+ * queued, so that drm_sched_entity_fini() kills nothing: 6.1's kill path
+ * leaks a reference to the entity's last scheduled fence (see
+ * PPU_CTX_DRAIN_MS; kmemleak saw it after igt ppu_lifetime
+ * unbind-during-recovery). A job that waits for a fence from elsewhere
+ * stays queued and is killed: the wait is bounded per context.
+ */
+#define PPU_CTX_KILL_DRAIN_MS	1000
+
+static void ppu_ctx_kill_entities(struct ppu_device *ppu, struct ppu_ctx *ctx)
+{
+	unsigned long deadline = jiffies +
+				 msecs_to_jiffies(PPU_CTX_KILL_DRAIN_MS);
+	u32 i;
+
+	for (i = 0; i < ppu->nr_rings; i++) {
+		struct drm_sched_entity *entity = &ctx->entities[i];
+		long left = max_t(long, (long)(deadline - jiffies), 0);
+
+		wait_event_timeout(ppu->rings[i].sched.job_scheduled,
+				   !spsc_queue_count(&entity->job_queue), left);
+		drm_sched_entity_fini(entity);
+	}
+}
+
+/*
  * Close a context taken out of its file's table. Once closed, no submit
  * gets a job onto its entities (see ppu_submit_ioctl()). Normally the
  * entities are flushed: queued jobs still reach their rings. When the
- * device is going away (@kill), queued jobs are cancelled instead.
+ * device is going away (@kill), the wedged schedulers end them
+ * (ppu_ctx_kill_entities()).
  */
 static void ppu_ctx_close(struct ppu_device *ppu, struct ppu_ctx *ctx,
 			  bool kill)
 {
-	u32 i;
-
 	mutex_lock(&ctx->submit_lock);
 	ctx->closed = true;
 	mutex_unlock(&ctx->submit_lock);
 
-	if (kill) {
-		for (i = 0; i < ppu->nr_rings; i++)
-			drm_sched_entity_fini(&ctx->entities[i]);
-	} else {
+	if (kill)
+		ppu_ctx_kill_entities(ppu, ctx);
+	else
 		ppu_ctx_destroy_entities(ctx, ppu->nr_rings);
-	}
 	ppu_ctx_put(ctx);
 }
 
