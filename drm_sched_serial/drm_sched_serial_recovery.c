@@ -949,6 +949,7 @@ static bool dss_group(struct drm_sched_serial_domain *d, struct dss_arb *a,
 	const unsigned int budget = dss_budget_left(d, a, NULL);
 	unsigned int j, done = 0, limit = U32_MAX, elapsed = 0, more;
 	ktime_t t = ktime_get();
+	bool wedged;
 
 	if (!budget || !dss_resets_left(d)) {
 		dss_fall_back(d, a, lo);
@@ -997,11 +998,11 @@ static bool dss_group(struct drm_sched_serial_domain *d, struct dss_arb *a,
 	}
 	dss_step(d, "group", -1, t, done);
 	/* Cancel what still runs. */
-	if (done < hi - lo && dss_reset(d, a->cause))
-		return true;
+	wedged = done < hi - lo && dss_reset(d, a->cause);
 	/*
 	 * A replay that completed between the end of the window and the
-	 * reset ran to its end: innocent, and it must not run again.
+	 * reset ran to its end: innocent, and it must not run again. Every
+	 * probe fence is put here, also when the reset failed.
 	 */
 	for (j = lo; j < hi; j++) {
 		struct drm_sched_serial_cand *c = &d->cands[d->cands[j].order];
@@ -1012,7 +1013,7 @@ static bool dss_group(struct drm_sched_serial_domain *d, struct dss_arb *a,
 	}
 	a->completed += done;
 	a->used_ms += ktime_ms_delta(ktime_get(), t);
-	return false;
+	return wedged;
 }
 
 /*
