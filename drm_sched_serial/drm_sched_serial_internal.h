@@ -80,6 +80,9 @@ struct drm_sched_serial_cand {
 	size_t dump_len;
 };
 
+/* Longest &drm_sched_serial_params.isolate_ms. */
+#define DSS_ISOLATE_MAX_MS	600000
+
 /* Size of a guilty job's devcoredump. */
 #define DSS_COREDUMP_SIZE	4096
 
@@ -123,6 +126,16 @@ struct dss_publisher {
 	atomic_t dumps_published;
 	size_t out_len[];
 };
+
+/* drm_sched_serial_isolate.c */
+void dss_isolate(struct drm_sched_serial_domain *d,
+		 struct drm_sched_serial_client *client);
+void dss_gate_init(struct drm_sched_serial_domain *d);
+void dss_gate_fini(struct drm_sched_serial_domain *d);
+void dss_gate_open(struct drm_sched_serial_domain *d);
+bool dss_gate_closed(struct drm_sched_serial_domain *d);
+bool dss_gate_holder(struct drm_sched_serial_domain *d,
+		     struct drm_sched_job *job);
 
 /* drm_sched_serial_report.c */
 void dss_snapshot(struct drm_sched_serial_domain *domain);

@@ -143,7 +143,7 @@ EXPORT_SYMBOL(drm_sched_serial_cause_name);
  *	5 s replay budget, 4 resets, ban at the first guilty
  *	verdict or at 3 suspect verdicts in 120 s, 50 ms timeout coalescing,
  *	a job that progresses is hung after 10 s as its ring's head, serial
- *	(one ring at a time) replays
+ *	(one ring at a time) replays, 10 s isolations
  */
 void drm_sched_serial_default_params(struct drm_sched_serial_params *params)
 {
@@ -157,6 +157,7 @@ void drm_sched_serial_default_params(struct drm_sched_serial_params *params)
 	params->coalesce_ms = 50;
 	params->max_runtime_ms = 10000;
 	params->probe_strategy = DRM_SCHED_SERIAL_PROBE_SERIAL;
+	params->isolate_ms = 10000;
 }
 EXPORT_SYMBOL(drm_sched_serial_default_params);
 
@@ -186,6 +187,8 @@ int drm_sched_serial_params_check(const struct drm_sched_serial_params *params,
 		*why = "ban_suspect must be at most 16 (0: never ban)";
 	else if (p->ban_suspect && !p->suspect_window_ms)
 		*why = "suspect_window_ms must be at least 1 with ban_suspect";
+	else if (p->isolate_ms > DSS_ISOLATE_MAX_MS)
+		*why = "isolate_ms must be at most 600000 (0: no isolation)";
 	else
 		return 0;
 	return -EINVAL;
@@ -270,6 +273,7 @@ int drm_sched_serial_domain_init(struct drm_sched_serial_domain *domain,
 	if (!domain->timeout_wq)
 		goto err_free;
 	domain->error_fence_context = dma_fence_context_alloc(1);
+	dss_gate_init(domain);
 	domain->last.guilty_ring = -1;
 	domain->snap->last.guilty_ring = -1;
 	return 0;
@@ -293,6 +297,7 @@ void drm_sched_serial_domain_fini(struct drm_sched_serial_domain *domain)
 	unsigned int i;
 
 	destroy_workqueue(domain->timeout_wq);
+	dss_gate_fini(domain);
 	dss_publisher_fini(domain);
 	for (i = 0; i < ARRAY_SIZE(domain->error_fences); i++)
 		dma_fence_put(domain->error_fences[i]);
@@ -339,6 +344,8 @@ void drm_sched_serial_ctx_init(struct drm_sched_serial_ctx *ctx)
 	memset(ctx, 0, sizeof(*ctx));
 	spin_lock_init(&ctx->lock);
 	ctx->ban_error = -ECANCELED;
+	drm_sched_serial_client_init(&ctx->own);
+	ctx->client = &ctx->own;
 	ctx->pid = task_pid_nr(current);
 	get_task_comm(ctx->comm, current);
 }

@@ -125,6 +125,8 @@ static void dss_verdict(struct drm_sched_serial_domain *d,
 			 ctx->pid);
 		if (dss_ctx_suspect(d, ctx))
 			dss_ban(d, ctx, "suspect too often");
+		/* Its next hang, if any, is seen alone. */
+		dss_isolate(d, ctx->client);
 		break;
 	case DRM_SCHED_SERIAL_INNOCENT:
 		ring->innocent++;
@@ -605,7 +607,7 @@ static void dss_leave_waiting(struct drm_sched_serial_domain *d, unsigned int i)
 		ring->retry_waits = 0;
 		return;
 	}
-	if (dss_waiters_deadlocked(d, i))
+	if (dss_waiters_deadlocked(d, i) && !d->gate_held)
 		ring->retry_waits++;
 	else
 		ring->retry_waits = 0;
@@ -1494,6 +1496,35 @@ static bool dss_judge(struct drm_sched_serial_domain *d,
 }
 
 /*
+ * A shared ring timed out and nobody was convicted nor struck: the hang did
+ * not reproduce, or the budget ran out. It was one of the shared heads,
+ * which may be anyone's: isolate their clients (dss_isolate()), so that a
+ * repeat is seen alone. Nobody pays more than waiting at the gate.
+ */
+static void dss_isolate_heads(struct drm_sched_serial_domain *d)
+{
+	unsigned int i, n = 0;
+
+	if (d->wedged || d->params.mode != DRM_SCHED_SERIAL_MODE_SERIAL ||
+	    !d->params.isolate_ms)
+		return;
+	for (i = 0; i < d->nr_rings; i++)
+		if (d->cands[i].timed_out && !d->rings[i]->independent)
+			break;
+	if (i == d->nr_rings)
+		return;
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_serial_cand *c = &d->cands[i];
+
+		if (!c->head || d->rings[i]->independent)
+			continue;
+		dss_isolate(d, dss_ctx(d, c->head)->client);
+		n++;
+	}
+	dss_step(d, "isolate", -1, ktime_get(), n);
+}
+
+/*
  * Called with d->lock held and every scheduler running. From the quiesce
  * on it is a fence-signalling section: nothing allocates with reclaim or
  * waits for anything that might (the reports go to a work item).
@@ -1506,6 +1537,7 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 	ktime_t start = ktime_get(), t;
 	bool fallback = false;
 	unsigned int i;
+	u64 struck = 0;
 	bool cookie;
 
 	d->in_recovery = true;
@@ -1551,12 +1583,20 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 	 */
 	cookie = dma_fence_begin_signalling();
 	dss_find_heads(d);
+	d->gate_held = dss_gate_closed(d);
 	dss_step(d, "quiesce", -1, t, 0);
 	if (cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT &&
-	    !dss_hang_left(d, bad_ring, bad))
+	    !dss_hang_left(d, bad_ring, bad)) {
 		dss_resume_running(d);
-	else
+	} else {
+		struck = d->stats.guilty + d->stats.suspects;
 		fallback = dss_judge(d, cause, bad_ring, bad, overrun);
+		if (cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT &&
+		    d->stats.guilty + d->stats.suspects == struck)
+			dss_isolate_heads(d);
+	}
+	/* The rings restart as they were: nobody runs alone any more. */
+	dss_gate_open(d);
 
 	/* 8. Re-emit the innocent work with fresh fences and restart. */
 	dss_restart(d, start);
@@ -1635,6 +1675,9 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 
 	if (dss_progressing(d, ring)) {
 		if (!dss_overrun(d, ring, job)) {
+			/* Alone for a timeout at most: others run now. */
+			if (dss_gate_holder(d, job))
+				dss_gate_open(d);
 			d->stats.false_timeouts++;
 			dev_dbg(d->dev, "%s: %s: still progressing, false timeout\n",
 				d->name, ring->name);

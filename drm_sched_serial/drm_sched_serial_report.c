@@ -374,17 +374,19 @@ void drm_sched_serial_show(struct drm_sched_serial_domain *domain,
 	seq_printf(m, "domain: %s\nmode: %s\nstate: %s\n", d->name,
 		   drm_sched_serial_mode_name(p.mode),
 		   wedged ? "wedged" : snap->in_recovery ? "recovering" : "idle");
-	seq_printf(m, "policy: probe_timeout_ms=%u budget_ms=%u max_resets=%u ban_guilty=%u ban_suspect=%u suspect_window_ms=%u coalesce_ms=%u max_runtime_ms=%u probe_strategy=%s\n",
+	seq_printf(m, "policy: probe_timeout_ms=%u budget_ms=%u max_resets=%u ban_guilty=%u ban_suspect=%u suspect_window_ms=%u coalesce_ms=%u max_runtime_ms=%u probe_strategy=%s isolate_ms=%u\n",
 		   p.probe_timeout_ms, p.budget_ms,
 		   p.max_resets, p.ban_guilty, p.ban_suspect,
 		   p.suspect_window_ms, p.coalesce_ms, p.max_runtime_ms,
-		   drm_sched_serial_probe_strategy_name(p.probe_strategy));
+		   drm_sched_serial_probe_strategy_name(p.probe_strategy),
+		   p.isolate_ms);
 	seq_printf(m, "counters: recoveries=%llu resets=%llu probes=%llu guilty=%llu innocent=%llu suspects=%llu false_timeouts=%llu overruns=%llu fallbacks=%llu bans=%llu wedges=%llu\n",
 		   s->recoveries, s->resets, s->probes, s->guilty, s->innocent,
 		   s->suspects, s->false_timeouts, s->overruns, s->fallbacks,
 		   s->bans, s->wedges);
 	seq_printf(m, "hints: given=%llu wrong=%llu group_probes=%llu\n",
 		   s->hints, s->hints_wrong, s->group_probes);
+	seq_printf(m, "isolation: isolations=%llu\n", s->isolations);
 	seq_printf(m, "reports: lost=%llu\n", s->reports_lost);
 	seq_printf(m, "causes: timeout=%llu uecc=%llu parity=%llu\n",
 		   s->by_cause[DRM_SCHED_SERIAL_CAUSE_TIMEOUT],

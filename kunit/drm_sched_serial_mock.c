@@ -314,7 +314,16 @@ static void dss_mock_free_job(struct drm_sched_job *sched_job)
 	job->freed = true;
 }
 
+static struct dma_fence *dss_mock_prepare_job(struct drm_sched_job *sched_job,
+					      struct drm_sched_entity *entity)
+{
+	struct dss_mock_job *job = to_mock_job(sched_job);
+
+	return drm_sched_serial_prepare_job(&job->ctx->ring->serial, sched_job);
+}
+
 static const struct drm_sched_backend_ops dss_mock_sched_ops = {
+	DSS_SCHED_PREPARE_JOB(dss_mock_prepare_job)
 	.run_job = dss_mock_run_job,
 	.timedout_job = dss_mock_timedout_job,
 	.free_job = dss_mock_free_job,

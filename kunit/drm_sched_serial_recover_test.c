@@ -544,6 +544,16 @@ static void params_check_refuses_bad_values(struct kunit *test)
 	drm_sched_serial_default_params(&p);
 	p.probe_strategy = DRM_SCHED_SERIAL_PROBE_GROUP + 1;
 	KUNIT_EXPECT_EQ(test, drm_sched_serial_params_check(&p, &why), -EINVAL);
+
+	/* Isolation: off or up to ten minutes (64 times that at most). */
+	drm_sched_serial_default_params(&p);
+	p.isolate_ms = 0;
+	KUNIT_EXPECT_EQ(test, drm_sched_serial_params_check(&p, &why), 0);
+	p.isolate_ms = 600000;
+	KUNIT_EXPECT_EQ(test, drm_sched_serial_params_check(&p, &why), 0);
+	p.isolate_ms = 600001;
+	KUNIT_EXPECT_EQ(test, drm_sched_serial_params_check(&p, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "isolate_ms"));
 }
 
 /*

@@ -17,7 +17,8 @@
  *
  * The suites: drm_sched_serial_serial (verdicts of the serial replay),
  * _hints, _group (probe_strategy=group), _recover (the machinery around
- * the verdicts), _wait (heads that wait for another ring) and _explorer
+ * the verdicts), _wait (heads that wait for another ring), _isolate
+ * (clients of hangs that do not reproduce run alone) and _explorer
  * (random scenarios).
  */
 #ifndef _DRM_SCHED_SERIAL_TEST_H_
@@ -65,6 +66,8 @@ static inline void test_params(struct drm_sched_serial_params *p)
 	drm_sched_serial_default_params(p);
 	p->probe_timeout_ms = PROBE_MS;
 	p->budget_ms = 1000;
+	/* Isolation has a suite of its own (drm_sched_serial_isolate). */
+	p->isolate_ms = 0;
 }
 
 static inline struct dss_mock *

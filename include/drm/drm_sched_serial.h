@@ -102,6 +102,25 @@ enum drm_sched_serial_probe_strategy {
 #define DRM_SCHED_SERIAL_MAX_STEPS	48
 
 /**
+ * struct drm_sched_serial_client - what recoveries remember of a client
+ * @lock: protects @until and @level
+ * @until: jiffies until which the client is isolated: its jobs on the
+ *	shared rings run alone in the domain (drm_sched_serial_prepare_job())
+ * @level: isolations in a row; each doubles the next one's length
+ *
+ * A client is whatever the driver charges for its contexts' hangs, e.g.
+ * the process: embed one in the driver's record of it, initialise it with
+ * drm_sched_serial_client_init() and point &drm_sched_serial_ctx.client of
+ * every context of the client at it. It must outlive those contexts'
+ * jobs.
+ */
+struct drm_sched_serial_client {
+	spinlock_t lock; /* protects @until, @level */
+	unsigned long until;
+	unsigned int level;
+};
+
+/**
  * struct drm_sched_serial_ctx - reset accounting of one submission context
  * @banned: 1 once the context is banned. Pass it as the guilty pointer of
  *	the context's entities so drm_sched cancels their later jobs.
@@ -114,6 +133,9 @@ enum drm_sched_serial_probe_strategy {
  * @nr_stamps: suspect verdicts recorded in @stamps
  * @pid: pid of the creator, for reports
  * @comm: command of the creator, for reports
+ * @client: the client the context belongs to, for isolation; set by
+ *	drm_sched_serial_ctx_init() to @own, a client of the context alone
+ * @own: the context's own client, used unless the driver sets @client
  *
  * Embedded in the driver's context; initialise with
  * drm_sched_serial_ctx_init().
@@ -129,6 +151,8 @@ struct drm_sched_serial_ctx {
 	unsigned int nr_stamps;
 	pid_t pid;
 	char comm[TASK_COMM_LEN];
+	struct drm_sched_serial_client *client;
+	struct drm_sched_serial_client own;
 };
 
 struct drm_sched_serial_domain;
@@ -266,6 +290,12 @@ struct drm_sched_serial_ops {
  *	even if the ring still shows progress: its timeout is no longer
  *	dismissed as false, and it is guilty without a replay; 0: no cap
  * @probe_strategy: serial (the default) or group replay
+ * @isolate_ms: a recovery that saw a shared ring hang but struck nobody
+ *	(the hang did not reproduce beside other work) isolates the clients
+ *	of its heads for this long, doubled for each isolation in a row:
+ *	their jobs then run alone on the shared rings, so that a repeat is
+ *	seen alone (drm_sched_serial_prepare_job()); a suspect verdict
+ *	isolates its client too; 0: no isolation
  */
 struct drm_sched_serial_params {
 	enum drm_sched_serial_mode mode;
@@ -278,6 +308,7 @@ struct drm_sched_serial_params {
 	unsigned int coalesce_ms;
 	unsigned int max_runtime_ms;
 	enum drm_sched_serial_probe_strategy probe_strategy;
+	unsigned int isolate_ms;
 };
 
 /**
@@ -313,6 +344,7 @@ struct drm_sched_serial_step {
  * @hints: hints the hardware gave (other than unknown)
  * @hints_wrong: hints the verdicts contradicted: a head called hung that
  *	completed, a head called stalled that was guilty
+ * @isolations: clients isolated (drm_sched_serial_params.isolate_ms)
  * @reports_lost: devcoredumps and uevents dropped because the ones of an
  *	earlier recovery were not published yet
  * @by_cause: recoveries per cause
@@ -332,6 +364,7 @@ struct drm_sched_serial_stats {
 	u64 group_probes;
 	u64 hints;
 	u64 hints_wrong;
+	u64 isolations;
 	u64 reports_lost;
 	u64 by_cause[DRM_SCHED_SERIAL_CAUSE_COUNT];
 };
@@ -436,6 +469,15 @@ struct drm_sched_serial_snapshot {
  *	recovery ended jobs with, under @lock
  * @publisher: publishes the uevents and devcoredumps of recoveries from a
  *	work item of its own
+ * @gate_lock: protects @gate and @gate_job
+ * @gate: while an isolated client's job runs alone, a fence that the
+ *	other clients' jobs on the shared rings wait for; NULL when open
+ * @gate_job: finished fence of the job holding @gate (a reference)
+ * @gate_cb: signals @gate when @gate_job's work is done
+ * @gate_context: fence context of @gate
+ * @gate_seqno: seqno of the last @gate
+ * @gate_held: a recovery found @gate closed: what a waiter waits for may
+ *	have been held back by it, under @lock
  */
 struct drm_sched_serial_domain {
 	const struct drm_sched_serial_ops *ops;
@@ -458,6 +500,13 @@ struct drm_sched_serial_domain {
 	u64 error_fence_context;
 	struct dma_fence *error_fences[8];
 	struct dss_publisher *publisher;
+	spinlock_t gate_lock; /* protects @gate, @gate_job */
+	struct dma_fence *gate;
+	struct dma_fence *gate_job;
+	struct dma_fence_cb gate_cb;
+	u64 gate_context;
+	u64 gate_seqno;
+	bool gate_held;
 };
 
 const char *drm_sched_serial_mode_name(enum drm_sched_serial_mode mode);
@@ -482,6 +531,11 @@ int drm_sched_serial_add_ring(struct drm_sched_serial_domain *domain,
 			      struct drm_sched_serial_ring *ring);
 
 void drm_sched_serial_ctx_init(struct drm_sched_serial_ctx *ctx);
+void drm_sched_serial_client_init(struct drm_sched_serial_client *client);
+bool drm_sched_serial_client_isolated(struct drm_sched_serial_client *client);
+struct dma_fence *
+drm_sched_serial_prepare_job(struct drm_sched_serial_ring *ring,
+			     struct drm_sched_job *job);
 
 enum drm_gpu_sched_stat
 drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,

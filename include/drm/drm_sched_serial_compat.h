@@ -63,6 +63,17 @@ static inline void dss_sched_start(struct drm_gpu_scheduler *sched)
 #endif
 
 /*
+ * &drm_sched_backend_ops.prepare_job was &drm_sched_backend_ops.dependency
+ * (same arguments) before 6.2: where drm_sched_serial_prepare_job() is
+ * called from.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define DSS_SCHED_PREPARE_JOB(fn)	.prepare_job = (fn),
+#else
+#define DSS_SCHED_PREPARE_JOB(fn)	.dependency = (fn),
+#endif
+
+/*
  * drm_sched_job_init(): the job's credits (6.7) and the drm_file's client
  * id (fdinfo, 6.16 and the 6.12 LTS) are arguments. Debian's 6.1 takes
  * neither: a job costs one credit there.

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Isolation: a hang seen beside other work that does not reproduce when
+ * replayed convicts nobody (a verdict needs a job seen hung in a fair
+ * window). A client can make every hang of its own look like that: a job
+ * that hangs on its first run only, always beside someone else's work.
+ * Such a recovery isolates the clients of its heads for a while: each of
+ * their jobs on a shared ring then runs alone in the domain. It first
+ * closes the domain's gate, so that no other job starts on a shared ring,
+ * waits until the work already running there is done, and runs; the gate
+ * opens when it is done, when its ring's timeout finds it still
+ * progressing, or at the next recovery. A repeat of the hang is then seen
+ * alone, and its own timeout is the fair window the verdict needs.
+ *
+ * Isolation only orders work: nobody is convicted, struck or cancelled
+ * for it, and a job held at the gate is delayed, not lost. What it costs
+ * an innocent client isolated with the one that hangs is that its jobs run
+ * one at a time for the isolation's length. Jobs that may wait for another
+ * ring's work are not run alone (a waiter can never be judged alone) and
+ * do not count as running work for the gate (what they wait for may be
+ * held at the gate); a recovery that finds the gate closed does not count
+ * towards the deadlock rule of waiters for the same reason.
+ */
+
+#include <linux/dma-fence.h>
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+#include <drm/drm_sched_serial.h>
+
+#include "drm_sched_serial_internal.h"
+#include "drm_sched_serial_sched.h"
+
+/* An isolation is at most 2^(DSS_ISOLATE_LEVELS - 1) times isolate_ms. */
+#define DSS_ISOLATE_LEVELS	7
+
+struct dss_gate_fence {
+	struct dma_fence base;
+	spinlock_t lock; /* the fence's lock */
+};
+
+static const char *dss_gate_fence_name(struct dma_fence *f)
+{
+	return "drm_sched_serial_gate";
+}
+
+static const struct dma_fence_ops dss_gate_fence_ops = {
+	.get_driver_name = dss_gate_fence_name,
+	.get_timeline_name = dss_gate_fence_name,
+};
+
+/**
+ * drm_sched_serial_client_init - initialise a client's isolation record
+ * @client: embedded in the driver's record of the client
+ */
+void drm_sched_serial_client_init(struct drm_sched_serial_client *client)
+{
+	memset(client, 0, sizeof(*client));
+	spin_lock_init(&client->lock);
+}
+EXPORT_SYMBOL(drm_sched_serial_client_init);
+
+/**
+ * drm_sched_serial_client_isolated - is the client isolated now?
+ * @client: the client
+ *
+ * Return: true while the client's jobs run alone on the shared rings.
+ */
+bool drm_sched_serial_client_isolated(struct drm_sched_serial_client *client)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&client->lock, flags);
+	ret = client->level && time_before(jiffies, client->until);
+	spin_unlock_irqrestore(&client->lock, flags);
+	return ret;
+}
+EXPORT_SYMBOL(drm_sched_serial_client_isolated);
+
+/*
+ * Isolate @client for isolate_ms, doubled for each isolation that comes
+ * within one period of the end of the previous one. Called by the recovery.
+ */
+void dss_isolate(struct drm_sched_serial_domain *d,
+		 struct drm_sched_serial_client *client)
+{
+	unsigned long period = msecs_to_jiffies(d->params.isolate_ms);
+	unsigned long now = jiffies, flags;
+
+	if (!d->params.isolate_ms)
+		return;
+	spin_lock_irqsave(&client->lock, flags);
+	if (client->level &&
+	    time_before(now, client->until + (period << (client->level - 1))))
+		client->level = min(client->level + 1, DSS_ISOLATE_LEVELS);
+	else
+		client->level = 1;
+	client->until = now + (period << (client->level - 1));
+	spin_unlock_irqrestore(&client->lock, flags);
+	d->stats.isolations++;
+}
+
+/* Open the gate if the job holding it is still @job (or any, if NULL). */
+static void dss_gate_open_if(struct drm_sched_serial_domain *d,
+			     struct dma_fence *job)
+{
+	struct dma_fence *gate = NULL, *held = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->gate_lock, flags);
+	if (d->gate && (!job || d->gate_job == job)) {
+		gate = d->gate;
+		held = d->gate_job;
+		d->gate = NULL;
+		d->gate_job = NULL;
+	}
+	spin_unlock_irqrestore(&d->gate_lock, flags);
+	if (gate) {
+		dma_fence_signal(gate);
+		dma_fence_put(gate);
+	}
+	dma_fence_put(held);
+}
+
+static void dss_gate_job_done(struct dma_fence *f, struct dma_fence_cb *cb)
+{
+	struct drm_sched_serial_domain *d =
+		container_of(cb, struct drm_sched_serial_domain, gate_cb);
+
+	dss_gate_open_if(d, f);
+}
+
+/*
+ * Open the gate (a recovery restarts the rings, a false timeout found the
+ * job holding it still progressing). With the schedulers stopped or from
+ * the holder's own timeout, nobody closes it again meanwhile.
+ */
+void dss_gate_open(struct drm_sched_serial_domain *d)
+{
+	struct dma_fence *job = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->gate_lock, flags);
+	if (d->gate)
+		job = dma_fence_get(d->gate_job);
+	spin_unlock_irqrestore(&d->gate_lock, flags);
+	if (!job)
+		return;
+	/* If the callback is gone, it runs or ran: it opens the gate. */
+	if (dma_fence_remove_callback(job, &d->gate_cb))
+		dss_gate_open_if(d, job);
+	dma_fence_put(job);
+}
+
+/* Is the gate closed? For the recovery, with the schedulers stopped. */
+bool dss_gate_closed(struct drm_sched_serial_domain *d)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&d->gate_lock, flags);
+	ret = d->gate;
+	spin_unlock_irqrestore(&d->gate_lock, flags);
+	return ret;
+}
+
+/* Does @job hold the gate (a job of @sched's ring whose timeout fired)? */
+bool dss_gate_holder(struct drm_sched_serial_domain *d,
+		     struct drm_sched_job *job)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&d->gate_lock, flags);
+	ret = d->gate && d->gate_job == &job->s_fence->finished;
+	spin_unlock_irqrestore(&d->gate_lock, flags);
+	return ret;
+}
+
+/*
+ * The finished fence of the last job of @ring that is still running and
+ * may not wait for other rings' work (a new reference), or NULL.
+ */
+static struct dma_fence *dss_ring_busy(struct drm_sched_serial_domain *d,
+				       struct drm_sched_serial_ring *ring)
+{
+	struct drm_gpu_scheduler *sched = ring->sched;
+	struct dma_fence *busy = NULL;
+	struct drm_sched_job *job;
+
+	spin_lock(&sched->job_list_lock);
+	dss_sched_for_each_pending(job, sched) {
+		struct dma_fence *f = &job->s_fence->finished;
+
+		if (test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &f->flags))
+			continue;
+		if (d->ops->may_wait && d->ops->may_wait(job))
+			continue;
+		dma_fence_put(busy);
+		busy = dma_fence_get(f);
+	}
+	spin_unlock(&sched->job_list_lock);
+	return busy;
+}
+
+/**
+ * drm_sched_serial_prepare_job - hold a job back while another runs alone
+ * @ring: the job's ring
+ * @job: the job about to run
+ *
+ * Call from &drm_sched_backend_ops.prepare_job (&drm_sched_backend_ops.dependency
+ * before 6.2) of every ring of the domain, after the driver's own
+ * dependencies. While a job of an isolated client runs alone on the
+ * shared rings, the other jobs of the shared rings wait for it; a job of
+ * an isolated client (&drm_sched_serial_params.isolate_ms) closes the gate
+ * itself and waits until the shared rings' running work is done. Jobs on
+ * independent rings never wait. Isolation only orders jobs: a gate that
+ * cannot be allocated (GFP_NOWAIT) lets the job run as usual.
+ *
+ * Return: a fence to wait for before calling again (a new reference), or
+ * NULL: the job may run.
+ */
+struct dma_fence *
+drm_sched_serial_prepare_job(struct drm_sched_serial_ring *ring,
+			     struct drm_sched_job *job)
+{
+	struct drm_sched_serial_domain *d = ring->domain;
+	struct dma_fence *finished = &job->s_fence->finished;
+	struct dss_gate_fence *gate = NULL;
+	bool holder = false, closed = false;
+	struct dma_fence *wait = NULL;
+	unsigned long flags;
+	unsigned int i;
+
+	if (ring->independent || !READ_ONCE(d->params.isolate_ms))
+		return NULL;
+	if (drm_sched_serial_client_isolated(d->ops->job_ctx(job)->client) &&
+	    !(d->ops->may_wait && d->ops->may_wait(job)))
+		gate = kmalloc(sizeof(*gate), GFP_NOWAIT | __GFP_NOWARN);
+
+	spin_lock_irqsave(&d->gate_lock, flags);
+	if (d->gate && d->gate_job == finished) {
+		holder = true;
+	} else if (d->gate) {
+		wait = dma_fence_get(d->gate);
+	} else if (gate) {
+		spin_lock_init(&gate->lock);
+		dma_fence_init(&gate->base, &dss_gate_fence_ops, &gate->lock,
+			       d->gate_context, ++d->gate_seqno);
+		d->gate = &gate->base;
+		d->gate_job = dma_fence_get(finished);
+		gate = NULL;
+		holder = true;
+		closed = true;
+	}
+	spin_unlock_irqrestore(&d->gate_lock, flags);
+	kfree(gate);
+	/* The callback takes the gate lock under the job fence's lock. */
+	if (closed && dma_fence_add_callback(finished, &d->gate_cb,
+					     dss_gate_job_done))
+		dss_gate_open_if(d, finished); /* done already */
+	if (wait || !holder)
+		return wait;
+
+	/* Alone: wait until the other shared rings' work is done. */
+	for (i = 0; i < d->nr_rings && !wait; i++)
+		if (d->rings[i] != ring && !d->rings[i]->independent)
+			wait = dss_ring_busy(d, d->rings[i]);
+	return wait;
+}
+EXPORT_SYMBOL(drm_sched_serial_prepare_job);
+
+void dss_gate_init(struct drm_sched_serial_domain *d)
+{
+	spin_lock_init(&d->gate_lock);
+	d->gate_context = dma_fence_context_alloc(1);
+}
+
+/* The schedulers are finished: nothing waits at the gate any more. */
+void dss_gate_fini(struct drm_sched_serial_domain *d)
+{
+	dss_gate_open(d);
+}
