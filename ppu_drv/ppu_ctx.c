@@ -105,6 +105,8 @@ static struct ppu_ctx *ppu_ctx_alloc(struct ppu_device *ppu,
 	ctx->usage = usage;
 	ctx->reset_base = atomic_read(&ppu->reset_count);
 	drm_sched_serial_ctx_init(&ctx->serial);
+	/* The process is isolated as a whole: a new context is no way out. */
+	ctx->serial.client = &usage->client->serial;
 	/* From here on a device-wide UECC fails it too (ppu_ras_event.c). */
 	spin_lock(&ppu->ctxs_lock);
 	list_add_tail(&ctx->dev_link, &ppu->ctxs);

@@ -314,6 +314,41 @@ static int ppu_debugfs_fence_reserve_set(struct ppu_device *ppu, char *cmd)
 PPU_DEBUGFS_RW_FOPS(ppu_debugfs_fence_reserve, 24,
 		    ppu_debugfs_fence_reserve_set);
 
+static int ppu_debugfs_isolate_show(struct seq_file *m, void *data)
+{
+	struct ppu_device *ppu = m->private;
+
+	seq_printf(m, "%u\n", READ_ONCE(ppu->domain.params.isolate_ms));
+	return 0;
+}
+
+/*
+ * The length of an isolation in ms (the isolate_ms parameter) at run
+ * time, 0 to 600000; 0 isolates nobody any more.
+ */
+static int ppu_debugfs_isolate_set(struct ppu_device *ppu, char *cmd)
+{
+	struct drm_sched_serial_params p;
+	const char *why = "not a number";
+	unsigned int ms;
+	int ret = -EINVAL;
+
+	mutex_lock(&ppu->domain.lock);
+	p = ppu->domain.params;
+	if (!kstrtouint(cmd, 0, &ms)) {
+		p.isolate_ms = ms;
+		ret = drm_sched_serial_params_check(&p, &why);
+		if (!ret)
+			WRITE_ONCE(ppu->domain.params.isolate_ms, ms);
+	}
+	mutex_unlock(&ppu->domain.lock);
+	if (ret)
+		drm_info(&ppu->drm, "isolate_ms: '%s': %s\n", cmd, why);
+	return ret;
+}
+
+PPU_DEBUGFS_RW_FOPS(ppu_debugfs_isolate, 16, ppu_debugfs_isolate_set);
+
 /**
  * ppu_debugfs_init - create the driver's debugfs files
  * @minor: the DRM minor
@@ -326,6 +361,8 @@ void ppu_debugfs_init(struct drm_minor *minor)
 			    to_ppu(minor->dev), &ppu_debugfs_mode_fops);
 	debugfs_create_file("probe_strategy", 0600, minor->debugfs_root,
 			    to_ppu(minor->dev), &ppu_debugfs_strategy_fops);
+	debugfs_create_file("isolate_ms", 0600, minor->debugfs_root,
+			    to_ppu(minor->dev), &ppu_debugfs_isolate_fops);
 	debugfs_create_file("fence_reserve", 0600, minor->debugfs_root,
 			    to_ppu(minor->dev), &ppu_debugfs_fence_reserve_fops);
 	ppu_ras_debugfs_init(minor);

@@ -147,13 +147,14 @@ static void ppu_client_release(struct kref *kref)
 
 /*
  * May @client leave the list? When its process is gone, or when it has no
- * file and nothing on record. Called with &ppu_clients.lock held.
+ * file, nothing on record and is not isolated. Called with &ppu_clients.lock held.
  */
 static bool ppu_client_stale(struct ppu_client *client)
 {
 	const struct ppu_strikes *st = &client->strikes;
 	bool clean = !atomic_read(&st->banned) && !atomic_read(&st->guilty) &&
-		     !READ_ONCE(st->nr_stamps);
+		     !READ_ONCE(st->nr_stamps) &&
+		     !drm_sched_serial_client_isolated(&client->serial);
 
 	return !pid_has_task(client->tgid, PIDTYPE_TGID) ||
 	       (clean && kref_read(&client->refcount) == 1);
@@ -188,6 +189,7 @@ static struct ppu_client *ppu_client_get(struct ppu_clients *clients)
 		kref_get(&found->refcount);	/* the caller's */
 		found->tgid = get_pid(task_tgid(current));
 		ppu_strikes_init(&found->strikes);
+		drm_sched_serial_client_init(&found->serial);
 		list_add_tail(&found->link, &clients->list);
 	}
 	spin_unlock(&clients->lock);

@@ -10,6 +10,7 @@
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <drm/drm_sched_serial.h>
 
 /**
  * struct ppu_limits - what one DRM file may hold, fixed at probe
@@ -59,17 +60,19 @@ struct ppu_strikes {
  * @link: entry in &ppu_clients.list
  * @tgid: the process (thread group), a reference
  * @strikes: its record
+ * @serial: its isolation (&drm_sched_serial_ctx.client of its contexts)
  *
  * A process that opens another DRM file starts with the record of its
  * other files: opening more files does not reset the count. The record
- * stays listed while the process lives and has a strike, even with no
- * file open, so closing every file does not reset it either.
+ * stays listed while the process lives and has a strike or is isolated,
+ * even with no file open, so closing every file does not reset it either.
  */
 struct ppu_client {
 	struct kref refcount;
 	struct list_head link;
 	struct pid *tgid;
 	struct ppu_strikes strikes;
+	struct drm_sched_serial_client serial;
 };
 
 /**

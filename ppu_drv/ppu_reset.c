@@ -49,6 +49,10 @@ static unsigned int max_runtime_ms = 10000;
 module_param(max_runtime_ms, uint, 0444);
 MODULE_PARM_DESC(max_runtime_ms, "A job still progressing after this many ms at its ring's head is hung: guilty; 0: no cap (default 10000)");
 
+static unsigned int isolate_ms = 10000;
+module_param(isolate_ms, uint, 0444);
+MODULE_PARM_DESC(isolate_ms, "A hang that convicts nobody isolates the processes of the heads it stalled for this long, doubled for each repeat: their jobs run alone, so that a repeat is seen alone; 0: never (default 10000)");
+
 static char *probe_strategy = "serial";
 module_param(probe_strategy, charp, 0444);
 MODULE_PARM_DESC(probe_strategy, "Replay of the shared heads: serial (one at a time, default) or group (every head not reported hung at once)");
@@ -245,6 +249,7 @@ int ppu_reset_init(struct ppu_device *ppu)
 	params.suspect_window_ms = suspect_window_ms;
 	params.coalesce_ms = coalesce_ms;
 	params.max_runtime_ms = max_runtime_ms;
+	params.isolate_ms = isolate_ms;
 
 	return drm_sched_serial_domain_init(&ppu->domain, &ppu_serial_ops,
 					    &params, ppu->hw->nr_rings,

@@ -310,7 +310,17 @@ static void __maybe_unused ppu_ring_cancel_job(struct drm_sched_job *sched_job)
 	ppu_ring_cancel_fences(ring);
 }
 
+/* A job of an isolated process runs alone; others wait for it. */
+static struct dma_fence *ppu_ring_prepare_job(struct drm_sched_job *sched_job,
+					      struct drm_sched_entity *entity)
+{
+	struct ppu_job *job = to_ppu_job(sched_job);
+
+	return drm_sched_serial_prepare_job(&job->ring->serial, sched_job);
+}
+
 static const struct drm_sched_backend_ops ppu_sched_ops = {
+	DSS_SCHED_PREPARE_JOB(ppu_ring_prepare_job)
 	.run_job = ppu_ring_run_job,
 	.timedout_job = ppu_ring_timedout_job,
 	.free_job = ppu_ring_free_job,
