@@ -68,6 +68,20 @@ struct ppu_ctx *ppu_ctx_lookup(struct ppu_file *pfile, u32 id)
  */
 #define PPU_CTX_DRAIN_MS	10000
 
+/*
+ * Wait up to @timeout for the queued jobs of @entity, of ring @ring, to
+ * reach the ring. Not interruptible: drm_sched_entity_flush() returns at
+ * once for a task with a fatal signal pending that is not exiting yet
+ * (another thread of a killed process closing its contexts), and the jobs
+ * it leaves queued are killed, with the leak above.
+ */
+static void ppu_ctx_wait_queued(struct ppu_device *ppu, u32 ring,
+				struct drm_sched_entity *entity, long timeout)
+{
+	wait_event_timeout(ppu->rings[ring].sched.job_scheduled,
+			   !spsc_queue_count(&entity->job_queue), timeout);
+}
+
 static void ppu_ctx_destroy_entities(struct ppu_ctx *ctx, u32 count)
 {
 	unsigned int drain_ms = PPU_CTX_DRAIN_MS +
@@ -76,6 +90,8 @@ static void ppu_ctx_destroy_entities(struct ppu_ctx *ctx, u32 count)
 	while (count) {
 		struct drm_sched_entity *entity = &ctx->entities[--count];
 
+		ppu_ctx_wait_queued(ctx->ppu, count, entity,
+				    msecs_to_jiffies(drain_ms));
 		drm_sched_entity_flush(entity, msecs_to_jiffies(drain_ms));
 		drm_sched_entity_fini(entity);
 	}
@@ -204,8 +220,7 @@ static void ppu_ctx_kill_entities(struct ppu_device *ppu, struct ppu_ctx *ctx)
 		struct drm_sched_entity *entity = &ctx->entities[i];
 		long left = max_t(long, (long)(deadline - jiffies), 0);
 
-		wait_event_timeout(ppu->rings[i].sched.job_scheduled,
-				   !spsc_queue_count(&entity->job_queue), left);
+		ppu_ctx_wait_queued(ppu, i, entity, left);
 		drm_sched_entity_fini(entity);
 	}
 }
