@@ -208,8 +208,10 @@ static int reload_ppu(const char *params)
 static void restore(int sig)
 {
 	ppu_file_write(WRONG_HINTS, "0");
-	if (dbg_dir[0])
+	if (dbg_dir[0]) {
 		ppu_debugfs_write(dbg_dir, "probe_strategy", "serial");
+		ppu_debugfs_write(dbg_dir, "isolate_ms", "0");
+	}
 	if (reloaded) {
 		reloaded = false;
 		reload_ppu(boot_params);
@@ -716,6 +718,120 @@ static void test_stalled_victim(void)
 	client_close(&att);
 }
 
+/* what the attacker process of test_isolation() tells the test */
+struct isolation_share {
+	int step, go;
+	int status[2];
+	uint32_t guilty[2], suspect[2];
+};
+
+static void wait_step(volatile int *v, int want)
+{
+	for (int t = 0; t < 600 && __atomic_load_n(v, __ATOMIC_SEQ_CST) < want; t++)
+		usleep(50 * 1000);
+	igt_assert_f(__atomic_load_n(v, __ATOMIC_SEQ_CST) >= want,
+		     "no step %d of the other process after 30 s\n", want);
+}
+
+/* the attacker: a process of its own, its own DRM file, two hangs */
+static void isolation_attacker(struct isolation_share *sh)
+{
+	struct client att;
+
+	client_open(&att);
+	for (int round = 0; round < 2; round++) {
+		uint32_t actx = ppu_ctx_create(att.fd), so;
+		struct drm_ppu_ctx_query_reset q;
+
+		wait_step(&sh->go, round + 1);
+		so = submit_hang_once(&att, actx, COMPUTE0, round, 0);
+		if (!round)
+			ppu_assert_ring_state(dbg_dir, "compute0", "hung", 20000);
+		__atomic_store_n(&sh->step, 2 * round + 1, __ATOMIC_SEQ_CST);
+		sh->status[round] = wait_job(&att, so);
+		q = ppu_ctx_query_reset(att.fd, actx);
+		sh->guilty[round] = q.guilty_count;
+		sh->suspect[round] = q.suspect_count;
+		__atomic_store_n(&sh->step, 2 * round + 2, __ATOMIC_SEQ_CST);
+	}
+	client_close(&att);
+}
+
+static uint64_t rr_isolations(const struct rr *r)
+{
+	const char *p = strstr(r->text, "\nisolation: isolations=");
+	unsigned long long n = 0;
+
+	igt_assert_f(p && sscanf(p, "\nisolation: isolations=%llu", &n) == 1,
+		     "no isolation line:\n%s\n", r->text);
+	return n;
+}
+
+/*
+ * Isolation (debugfs isolate_ms): an attacker process whose hang does not
+ * reproduce (HANG_ONCE), with a victim process's job stalled behind it,
+ * is struck by nobody: both replays complete. That recovery isolates both
+ * processes. The attacker's next such hang runs alone: suspect, a strike
+ * on its context. The victim's job submitted with it waits at the gate,
+ * runs once, and the victim is never blamed. The attacker is a child
+ * process with a DRM file of its own: isolation holds to the process.
+ */
+static void test_isolation(void)
+{
+	struct isolation_share *sh;
+	struct client vic;
+	uint32_t vctx, so;
+	struct rr b, a;
+
+	prepare();
+	igt_require(ppu_debugfs_write(dbg_dir, "isolate_ms", "20000") == 0);
+	igt_assert_eq(ppu_debugfs_write(dbg_dir, "isolate_ms", "600001"), -EINVAL);
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		  -1, 0);
+	igt_assert(sh != MAP_FAILED);
+	memset(sh, 0, sizeof(*sh));
+	client_open(&vic);
+	vctx = ppu_ctx_create(vic.fd);
+
+	igt_fork(child, 1)
+		isolation_attacker(sh);
+
+	for (int round = 0; round < 2; round++) {
+		rr_read(&b);
+		__atomic_store_n(&sh->go, round + 1, __ATOMIC_SEQ_CST);
+		wait_step(&sh->step, 2 * round + 1);
+		so = submit_innocent(&vic, vctx, GFX0, round, GOOD_US, 0);
+		if (!round)
+			ppu_assert_ring_state(dbg_dir, "gfx0", "stalled", 5000);
+		igt_assert_f(wait_job(&vic, so) == 1, "round %d: the victim's job failed\n",
+			     round);
+		wait_step(&sh->step, 2 * round + 2);
+		rr_read(&a);
+		igt_info("round %d: attacker's job %d, its context guilty %u suspect %u; isolations +%llu\n",
+			 round, sh->status[round], sh->guilty[round], sh->suspect[round],
+			 (unsigned long long)(rr_isolations(&a) - rr_isolations(&b)));
+		barrier(&vic, (const struct ring_ref[]){ GFX0, COMPUTE0 }, 2);
+		igt_assert_f(vic.map[round] == 1, "round %d: the victim's job ran %u times\n",
+			     round, vic.map[round]);
+		assert_not_blamed(&vic, vctx, "the victim's context");
+		igt_assert_eq(sh->status[round], 1);
+		igt_assert_eq_u32(sh->guilty[round], 0);
+		if (!round) {
+			/* seen beside the victim: nobody struck, both isolated */
+			igt_assert_eq_u32(sh->suspect[0], 0);
+			igt_assert_lte_u64(2, rr_isolations(&a) - rr_isolations(&b));
+		} else {
+			/* seen alone: a strike for the attacker */
+			igt_assert_eq_u32(sh->suspect[1], 1);
+		}
+	}
+	igt_waitchildren();
+	ppu_debugfs_write(dbg_dir, "isolate_ms", "0");
+	assert_file_usable(&vic, "the victim");
+	client_close(&vic);
+	munmap(sh, sizeof(*sh));
+}
+
 /*
  * probe_strategy=group: a hang on a compute ring in the middle, innocent
  * jobs on every other shared ring, all timing out together. Every head the
@@ -809,6 +925,10 @@ igt_main
 	igt_describe("a non-reproducing hang never gets a stalled victim struck, right or wrong hints");
 	igt_subtest("stalled-victim-never-struck")
 		test_stalled_victim();
+
+	igt_describe("a hang that does not reproduce beside another process's job isolates both; the next is seen alone and struck");
+	igt_subtest("isolation")
+		test_isolation();
 
 	igt_describe("probe_strategy=group: innocent heads replayed together, right or wrong hints");
 	igt_subtest("group-strategy")
