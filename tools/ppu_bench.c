@@ -815,8 +815,8 @@ static double run_alone_us(uint32_t ctx, uint32_t class, uint32_t inst,
  * not land, or its context was found guilty or suspect or banned is a
  * verdict error; target 0, with right and with wrong hints. What happens
  * to A is printed, not counted: a hang that does not reproduce beside
- * other work convicts nobody under the evidence rule, and convicting it is
- * open work (issue 17, liveness).
+ * other work convicts nobody under the evidence rule (isolation, off in
+ * these runs of one process, makes its repeat visible: hostile_client).
  */
 struct rfc_case {
 	const char *name;
@@ -1099,7 +1099,7 @@ static unsigned int hang_once_series(const char *tag, const char *fig,
 		}
 	printf("# %s:%s %u runs (%u not the scenario): the bystander B convicted, cancelled or struck in %u; target 0\n",
 	       fig, tag, att.runs, other, errors);
-	printf("# %s:%s the attacker A (its hang did not reproduce on replay): job completed in %u of %u runs, context struck in %u (guilty %u, suspect %u, banned %u); the evidence rule convicts nobody for a hang that does not reproduce beside other work: open work, issue 17\n",
+	printf("# %s:%s the attacker A (its hang did not reproduce on replay): job completed in %u of %u runs, context struck in %u (guilty %u, suspect %u, banned %u); the evidence rule convicts nobody for a hang that does not reproduce beside other work (one process, isolation off: see hostile_client)\n",
 	       fig, tag, att.completed, att.runs, att.struck, att.guilty,
 	       att.suspect, att.banned);
 	printf("bench: %s %u count\n", fig, errors);
@@ -2372,8 +2372,9 @@ static int bench_linearity(int argc, char **argv)
  * by strike G + S - 1 (hostile_attacker_ban_limit_hangs), which was hang
  * G + S - 1 as long as every hang struck. Under the evidence rule a hang
  * that does not reproduce strikes only when it timed out alone (suspect);
- * beside the victim's stalled heads it strikes nobody, so the ban may
- * never come: convicting such a hang is open work (issue 17, liveness).
+ * beside the victim's stalled heads it strikes nobody. Isolation (ppu.ko
+ * isolate_ms, on here) runs the attacker's jobs alone after such a hang,
+ * so its next hangs time out alone and strike it.
  *
  * Run it with ppu.ko's default per-file limits (scripts/bench.sh reloads
  * ppu.ko for it): the other figures run with them off.
@@ -2602,7 +2603,7 @@ static int bench_hostile(unsigned int seconds)
 	       struck >= 100 ? "BANNED" : "still accepts contexts");
 	printf("# hostile_client: targets: victim jobs lost 0, victim contexts struck or banned 0, attacker banned after 1..%u hangs (each hang strikes the file at most once: guilty %u or suspect %u within the window, whichever comes first)\n",
 	       limit, max_g, max_s);
-	printf("# hostile_client: under the evidence rule the attacker's hangs, which never reproduce on replay, strike it only when one timed out alone (suspect); %u of its %u hangs struck nobody, %u struck it; banned after %d hangs (-1: never). Convicting a never-reproducing hang beside other work is open work (issue 17, liveness)\n",
+	printf("# hostile_client: under the evidence rule the attacker's hangs, which never reproduce on replay, strike it only when one timed out alone (suspect); %u of its %u hangs struck nobody, %u struck it; banned after %d hangs (-1: never); isolation runs its jobs alone after a hang that struck nobody\n",
 	       rep->unstruck, rep->hangs, rep->guilty + rep->suspect,
 	       rep->banned_after);
 	printf("bench: hostile_victim_jobs_lost %u count\n", lost);
