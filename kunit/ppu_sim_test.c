@@ -288,6 +288,7 @@ static void ppu_sim_test_exit(struct kunit *test)
 		return;
 	ppu_sim_wrong_hints_pct = 0;
 	ppu_sim_preempt_unsupported = false;
+	ppu_sim_fail_ring_resets = 0;
 	if (f->sim) {
 		f->hw->ops->set_irq_handler(f->hw, NULL, NULL);
 		ppu_sim_destroy(f->sim);
@@ -716,6 +717,123 @@ static void ppu_sim_reset_drops_inflight_then_new_jobs_run(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rec_count(f), 3u);
 }
 
+/*
+ * Resetting the hung compute engine alone: its job never completes, the
+ * gfx job its hang stalled (inside a DELAY) and the other compute ring's
+ * go on by themselves and complete once, an sdma job in a DELAY is not
+ * disturbed, no device reset is counted, and the engine runs new work.
+ */
+static void ppu_sim_ring_reset_frees_stalled_rings(struct kunit *test)
+{
+	struct sim_fixture *f = test->priv;
+	u32 count = f->hw->ops->reset_count(f->hw);
+	struct ppu_hw_ring_state st;
+
+	SUBMIT_OK(f, GFX, 1, DELAY, 50000, CMD_WRITE, 0, 0, 1);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, GFX, PPU_HW_ENGINE_DELAY, SOON_MS));
+	SUBMIT_OK(f, COMPUTE0, 1, NOP, HANG, CMD_WRITE, 0, 4, 2);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, COMPUTE0, PPU_HW_ENGINE_HUNG,
+					   SOON_MS));
+	SUBMIT_OK(f, COMPUTE0, 2, CMD_WRITE, 0, 8, 3);
+	SUBMIT_OK(f, COMPUTE1, 1, CMD_WRITE, 0, 12, 4);
+	SUBMIT_OK(f, SDMA0, 1, DELAY, 200000, CMD_WRITE, 0, 16, 5);
+	msleep(80);	/* gfx's DELAY has expired: it is stalled */
+	KUNIT_EXPECT_EQ(test, ring_state(f, GFX).state, PPU_HW_ENGINE_STALLED);
+	KUNIT_EXPECT_EQ(test, rec_count(f), 0u);
+
+	KUNIT_ASSERT_EQ(test, f->hw->ops->ring_reset(f->hw, COMPUTE0), 0);
+	st = ring_state(f, COMPUTE0);
+	KUNIT_EXPECT_EQ(test, st.state, PPU_HW_ENGINE_IDLE);
+	KUNIT_EXPECT_EQ(test, st.queued, 0u);
+	KUNIT_EXPECT_EQ(test, st.completed_seqno, 0u);
+	KUNIT_EXPECT_EQ(test, f->hw->ops->reset_count(f->hw), count);
+
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 3, SOON_MS));
+	KUNIT_EXPECT_GE(test, rec_find(f, GFX, 1), 0);
+	KUNIT_EXPECT_GE(test, rec_find(f, COMPUTE1, 1), 0);
+	KUNIT_EXPECT_GE(test, rec_find(f, SDMA0, 1), 0);
+	KUNIT_EXPECT_EQ(test, rec_find(f, COMPUTE0, 1), -1);
+	KUNIT_EXPECT_EQ(test, rec_find(f, COMPUTE0, 2), -1);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0), 1u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 4), 0u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 8), 0u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 12), 4u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 16), 5u);
+
+	SUBMIT_OK(f, COMPUTE0, 3, CMD_WRITE, 0, 20, 6);
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 4, SOON_MS));
+	KUNIT_EXPECT_GE(test, rec_find(f, COMPUTE0, 3), 0);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 20), 6u);
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, rec_count(f), 4u);
+}
+
+/*
+ * Resetting an engine that is not hung drops its own work only: a gfx
+ * job in a DELAY never completes, compute jobs running beside it complete
+ * once, and a hang elsewhere keeps stalling its domain.
+ */
+static void ppu_sim_ring_reset_touches_one_engine(struct kunit *test)
+{
+	struct sim_fixture *f = test->priv;
+
+	SUBMIT_OK(f, GFX, 1, DELAY, 100000, CMD_WRITE, 0, 0, 1);
+	SUBMIT_OK(f, COMPUTE0, 1, DELAY, 100000, CMD_WRITE, 0, 4, 2);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, GFX, PPU_HW_ENGINE_DELAY, SOON_MS));
+	KUNIT_ASSERT_EQ(test, f->hw->ops->ring_reset(f->hw, GFX), 0);
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 1, SOON_MS));
+	KUNIT_EXPECT_GE(test, rec_find(f, COMPUTE0, 1), 0);
+	msleep(150);
+	KUNIT_EXPECT_EQ(test, rec_count(f), 1u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0), 0u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 4), 2u);
+
+	/* A compute hang stays a hang: resetting gfx frees nobody. */
+	SUBMIT_OK(f, COMPUTE1, 1, HANG);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, COMPUTE1, PPU_HW_ENGINE_HUNG,
+					   SOON_MS));
+	SUBMIT_OK(f, GFX, 2, CMD_WRITE, 0, 8, 3);
+	KUNIT_ASSERT_EQ(test, f->hw->ops->ring_reset(f->hw, GFX), 0);
+	SUBMIT_OK(f, GFX, 3, CMD_WRITE, 0, 12, 4);
+	msleep(30);
+	KUNIT_EXPECT_EQ(test, rec_count(f), 1u);
+	KUNIT_EXPECT_EQ(test, ring_state(f, GFX).state, PPU_HW_ENGINE_STALLED);
+	KUNIT_EXPECT_EQ(test, ring_state(f, COMPUTE1).state, PPU_HW_ENGINE_HUNG);
+	KUNIT_EXPECT_EQ(test, f->hw->ops->ring_reset(f->hw, NR_RINGS), -EINVAL);
+}
+
+/*
+ * A ring reset that fails drops the engine's work but leaves it hung,
+ * stalling its domain, until a device reset.
+ */
+static void ppu_sim_ring_reset_failure_needs_device_reset(struct kunit *test)
+{
+	struct sim_fixture *f = test->priv;
+
+	SUBMIT_OK(f, COMPUTE0, 1, HANG);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, COMPUTE0, PPU_HW_ENGINE_HUNG,
+					   SOON_MS));
+	SUBMIT_OK(f, GFX, 1, CMD_WRITE, 0, 0, 1);
+	ppu_sim_fail_ring_resets = 1;
+	KUNIT_EXPECT_EQ(test, f->hw->ops->ring_reset(f->hw, COMPUTE0), -EIO);
+	KUNIT_EXPECT_EQ(test, ppu_sim_fail_ring_resets, 0);
+	KUNIT_EXPECT_EQ(test, ring_state(f, COMPUTE0).queued, 0u);
+	KUNIT_EXPECT_EQ(test, ring_state(f, COMPUTE0).state, PPU_HW_ENGINE_HUNG);
+	SUBMIT_OK(f, COMPUTE0, 2, NOP);
+	msleep(30);
+	KUNIT_EXPECT_EQ(test, rec_count(f), 0u);
+	KUNIT_EXPECT_EQ(test, ring_state(f, GFX).state, PPU_HW_ENGINE_STALLED);
+
+	KUNIT_ASSERT_EQ(test, f->hw->ops->reset(f->hw), 0);
+	SUBMIT_OK(f, COMPUTE0, 3, NOP);
+	SUBMIT_OK(f, GFX, 2, CMD_WRITE, 0, 4, 2);
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 2, SOON_MS));
+	KUNIT_EXPECT_GE(test, rec_find(f, COMPUTE0, 3), 0);
+	KUNIT_EXPECT_GE(test, rec_find(f, GFX, 2), 0);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0), 0u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 4), 2u);
+}
+
 /* A reset cancels a 10 s DELAY at once; the engine's timer works after. */
 static void ppu_sim_reset_cancels_long_delay(struct kunit *test)
 {
@@ -1106,6 +1224,9 @@ static struct kunit_case ppu_sim_cases[] = {
 	KUNIT_CASE(ppu_sim_sdma_hang_does_not_stall_others),
 	KUNIT_CASE(ppu_sim_reset_drops_inflight_then_new_jobs_run),
 	KUNIT_CASE(ppu_sim_reset_cancels_long_delay),
+	KUNIT_CASE(ppu_sim_ring_reset_frees_stalled_rings),
+	KUNIT_CASE(ppu_sim_ring_reset_touches_one_engine),
+	KUNIT_CASE(ppu_sim_ring_reset_failure_needs_device_reset),
 	KUNIT_CASE(ppu_sim_full_ring_submit_returns_ebusy),
 	KUNIT_CASE(ppu_sim_submit_during_reset_returns_ebusy),
 	KUNIT_CASE(ppu_sim_no_callback_after_irq_handler_removed),

@@ -138,6 +138,15 @@ typedef void (*ppu_hw_job_done_fn)(void *data, u32 ring, u32 seqno, int error);
  *	is then answered and withdrawn and the engine resumes where it was:
  *	its work is not disturbed. Like real hardware, the answer may be wrong
  *	(see ppu_sim's wrong_hints_pct).
+ * @ring_reset: optional; reset @ring's engine alone: the job running on it
+ *	and the jobs queued behind it are dropped without completion (the
+ *	driver submits again what it keeps), every other engine keeps
+ *	running, and the engines of the shared hang domain that a hang on
+ *	@ring stalled go on by themselves. Sleeps for the engine's reset
+ *	time (shorter than a device reset). -EIO if the engine could not be
+ *	reset: its work is dropped, but it stays as it was (a hung engine
+ *	stays hung and keeps stalling its domain) until @reset; -EINVAL for
+ *	a ring that does not exist.
  */
 struct ppu_hw_ops {
 	void (*set_irq_handler)(struct ppu_hw *hw, ppu_hw_job_done_fn fn,
@@ -149,6 +158,7 @@ struct ppu_hw_ops {
 	int (*reset)(struct ppu_hw *hw);
 	u32 (*reset_count)(struct ppu_hw *hw);
 	int (*preempt)(struct ppu_hw *hw, u32 ring);
+	int (*ring_reset)(struct ppu_hw *hw, u32 ring);
 };
 
 /**

@@ -107,6 +107,7 @@ u64 ppu_sim_flash_steps(struct ppu_sim_flash *flash);
  * @mem: a device-memory access the engine waits for, done without the
  *	device lock since the HBM model sleeps; with @mem.wait, the read of a
  *	WAIT, which retires only if the value read is at least @mem.value
+ * @resetting: a reset of this engine alone is in progress
  */
 struct ppu_sim_engine {
 	struct ppu_sim *sim;
@@ -132,6 +133,7 @@ struct ppu_sim_engine {
 		u32 len;
 		bool wait;
 	} mem;
+	bool resetting;
 };
 
 /**
@@ -162,6 +164,9 @@ struct ppu_sim_config {
  * @irq_data: cookie for @irq
  * @reset_count: resets done
  * @reset_us: reset duration
+ * @ring_reset_count: resets of one engine done
+ * @ring_reset_us: duration of the reset of one engine, a quarter of
+ *	@reset_us
  * @preempt_answers: answers given to preemption requests on busy engines;
  *	picks which answers ppu_sim_wrong_hints_pct turns wrong
  * @ras: memory, flash and error injection, see ppu_sim_ras.c
@@ -182,6 +187,8 @@ struct ppu_sim {
 	void *irq_data;
 	u32 reset_count;
 	u32 reset_us;
+	u32 ring_reset_count;
+	u32 ring_reset_us;
 	u64 preempt_answers;
 	struct ppu_sim_ras *ras;
 	int (*hbm_access)(struct ppu_sim *sim, u64 addr, u32 *val, bool write);
@@ -197,6 +204,11 @@ static inline struct ppu_sim *to_ppu_sim(struct ppu_hw *hw)
  * preemption requests on busy engines that are wrong, spread evenly.
  */
 extern unsigned int ppu_sim_wrong_hints_pct;
+/*
+ * Module parameter fail_ring_resets: the next N resets of one engine
+ * fail with -EIO (a test hook).
+ */
+extern int ppu_sim_fail_ring_resets;
 /*
  * Module parameter preempt_unsupported: busy engines answer preemption
  * requests -EOPNOTSUPP, so the driver gets no hints.

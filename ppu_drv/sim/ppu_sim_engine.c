@@ -79,7 +79,7 @@ static bool ppu_sim_engine_can_run(struct ppu_sim_engine *e)
 {
 	struct ppu_sim *sim = e->sim;
 
-	if (sim->resetting || e->state == PPU_HW_ENGINE_HUNG)
+	if (sim->resetting || e->resetting || e->state == PPU_HW_ENGINE_HUNG)
 		return false;
 	if (e->head == e->tail) {
 		e->state = PPU_HW_ENGINE_IDLE;
@@ -306,7 +306,7 @@ static enum ppu_sim_step ppu_sim_engine_mem(struct ppu_sim_engine *e,
 	spin_lock_irqsave(&sim->lock, *flags);
 
 	/* A reset that started meanwhile drops the job: nothing to do. */
-	if (sim->resetting)
+	if (sim->resetting || e->resetting)
 		return PPU_SIM_STEP_NEXT;
 	/* -EBADMSG: poisoned data (uncorrectable); -EIO: a parity error. */
 	if (ret)
@@ -381,7 +381,8 @@ static int ppu_sim_ring_submit(struct ppu_hw *hw, u32 ring,
 	e = &sim->engines[ring];
 
 	spin_lock_irqsave(&sim->lock, flags);
-	if (sim->resetting || e->tail - e->head >= PPU_HW_RING_SLOTS) {
+	if (sim->resetting || e->resetting ||
+	    e->tail - e->head >= PPU_HW_RING_SLOTS) {
 		ret = -EBUSY;
 	} else {
 		e->slots[e->tail % PPU_HW_RING_SLOTS] = *job;
@@ -409,6 +410,78 @@ static void ppu_sim_ring_state(struct ppu_hw *hw, u32 ring,
 	st->progress = e->progress;
 	st->last_progress = e->last_progress;
 	spin_unlock_irqrestore(&sim->lock, flags);
+}
+
+/* Test hook: engines whose reset fails, to exercise the escalation. */
+int ppu_sim_fail_ring_resets;
+module_param_named(fail_ring_resets, ppu_sim_fail_ring_resets, int, 0644);
+MODULE_PARM_DESC(fail_ring_resets, "The next N resets of one engine fail with -EIO: its work is dropped, but the engine stays as it was (a hung one stays hung) until a device reset (default 0)");
+
+/* Drop the work of @e, with sim->lock held and @e stopped. */
+static void ppu_sim_engine_drop(struct ppu_sim_engine *e)
+{
+	e->head = e->tail;
+	e->cursor = 0;
+	e->started = false;
+	e->delay_expired = false;
+}
+
+/*
+ * Reset one engine: the job running on it and the jobs queued behind it
+ * are dropped without completion; the other engines keep running, and
+ * those of the shared domain that its hang stalled go on by themselves.
+ */
+static int ppu_sim_ring_reset(struct ppu_hw *hw, u32 ring)
+{
+	struct ppu_sim *sim = to_ppu_sim(hw);
+	struct ppu_sim_engine *e;
+	unsigned long flags;
+	bool fail = false;
+	u32 i;
+
+	if (ring >= hw->nr_rings)
+		return -EINVAL;
+	e = &sim->engines[ring];
+
+	mutex_lock(&sim->reset_lock);
+	spin_lock_irqsave(&sim->lock, flags);
+	e->resetting = true;
+	spin_unlock_irqrestore(&sim->lock, flags);
+
+	/* Stop the engine: no timer and no command of it runs past this. */
+	hrtimer_cancel(&e->timer);
+	cancel_work_sync(&e->work);
+
+	/* Serialised by reset_lock: one reset consumes one failure. */
+	if (READ_ONCE(ppu_sim_fail_ring_resets) > 0) {
+		WRITE_ONCE(ppu_sim_fail_ring_resets,
+			   ppu_sim_fail_ring_resets - 1);
+		fail = true;
+	}
+	spin_lock_irqsave(&sim->lock, flags);
+	ppu_sim_engine_drop(e);
+	if (!fail) {
+		if (e->state == PPU_HW_ENGINE_HUNG &&
+		    ppu_sim_engine_shared(e) && sim->shared_hangs)
+			sim->shared_hangs--;
+		e->state = PPU_HW_ENGINE_IDLE;
+	}
+	spin_unlock_irqrestore(&sim->lock, flags);
+
+	if (sim->ring_reset_us)
+		fsleep(sim->ring_reset_us);
+
+	spin_lock_irqsave(&sim->lock, flags);
+	e->resetting = false;
+	if (!fail)
+		sim->ring_reset_count++;
+	/* Engines its hang stalled go on. */
+	for (i = 0; i < hw->nr_rings; i++)
+		if (sim->engines[i].head != sim->engines[i].tail)
+			queue_work(sim->wq, &sim->engines[i].work);
+	spin_unlock_irqrestore(&sim->lock, flags);
+	mutex_unlock(&sim->reset_lock);
+	return fail ? -EIO : 0;
 }
 
 /* Test hook: hardware whose reset fails, to exercise the wedged state. */
@@ -439,11 +512,8 @@ static int ppu_sim_reset(struct ppu_hw *hw)
 		struct ppu_sim_engine *e = &sim->engines[i];
 
 		/* In-flight work is dropped: it never completes. */
-		e->head = e->tail;
-		e->cursor = 0;
-		e->started = false;
+		ppu_sim_engine_drop(e);
 		e->state = PPU_HW_ENGINE_IDLE;
-		e->delay_expired = false;
 	}
 	sim->shared_hangs = 0;
 	spin_unlock_irqrestore(&sim->lock, flags);
@@ -552,6 +622,7 @@ static const struct ppu_hw_ops ppu_sim_ops = {
 	.reset = ppu_sim_reset,
 	.reset_count = ppu_sim_reset_count,
 	.preempt = ppu_sim_preempt,
+	.ring_reset = ppu_sim_ring_reset,
 };
 
 static void ppu_sim_add_rings(struct ppu_sim *sim, enum drm_ppu_ring_class class,
@@ -601,6 +672,7 @@ struct ppu_sim *ppu_sim_create(const struct ppu_sim_config *cfg)
 	spin_lock_init(&sim->lock);
 	mutex_init(&sim->reset_lock);
 	sim->reset_us = cfg->reset_us;
+	sim->ring_reset_us = cfg->reset_us / 4;
 	sim->hw.ops = &ppu_sim_ops;
 	sim->hw.rings = sim->descs;
 	ppu_sim_add_rings(sim, DRM_PPU_RING_GFX, cfg->nr_gfx, true);
