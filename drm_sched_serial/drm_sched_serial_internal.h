@@ -96,6 +96,7 @@ struct dss_event {
 	char guilty[48];
 	char fallback[24];
 	char wedged[24];
+	char rung[24];
 };
 
 /**
@@ -136,6 +137,21 @@ void dss_gate_open(struct drm_sched_serial_domain *d);
 bool dss_gate_closed(struct drm_sched_serial_domain *d);
 bool dss_gate_holder(struct drm_sched_serial_domain *d,
 		     struct drm_sched_job *job);
+
+/* drm_sched_serial_ladder.c */
+bool dss_ring_rung(struct drm_sched_serial_domain *d,
+		   struct drm_sched_serial_ring *bad_ring,
+		   struct drm_sched_job *bad, bool overrun, ktime_t start);
+
+/* drm_sched_serial_recovery.c, for the ladder */
+void dss_verdict(struct drm_sched_serial_domain *d,
+		 struct drm_sched_serial_ring *ring,
+		 struct drm_sched_serial_cand *c,
+		 enum drm_sched_serial_verdict verdict);
+bool dss_fence_done(struct dma_fence *f);
+bool dss_finish_if_done(struct drm_sched_serial_domain *d,
+			struct drm_sched_job *job);
+void dss_resume_ring(struct drm_sched_serial_domain *d, unsigned int i);
 
 /* drm_sched_serial_report.c */
 void dss_snapshot(struct drm_sched_serial_domain *domain);

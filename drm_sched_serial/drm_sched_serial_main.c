@@ -35,6 +35,17 @@ static const char * const drm_sched_serial_strategy_names[] = {
 	[DRM_SCHED_SERIAL_PROBE_GROUP] = "group",
 };
 
+static const char * const drm_sched_serial_ladder_names[] = {
+	[DRM_SCHED_SERIAL_LADDER_DOMAIN] = "domain",
+	[DRM_SCHED_SERIAL_LADDER_RING] = "ring",
+};
+
+static const char * const drm_sched_serial_rung_names[] = {
+	[DRM_SCHED_SERIAL_RUNG_NONE] = "none",
+	[DRM_SCHED_SERIAL_RUNG_RING] = "ring",
+	[DRM_SCHED_SERIAL_RUNG_DOMAIN] = "domain",
+};
+
 static const char * const drm_sched_serial_cause_names[] = {
 	[DRM_SCHED_SERIAL_CAUSE_TIMEOUT] = "timeout",
 	[DRM_SCHED_SERIAL_CAUSE_UECC] = "uecc",
@@ -123,6 +134,53 @@ int drm_sched_serial_probe_strategy_parse(const char *s,
 EXPORT_SYMBOL(drm_sched_serial_probe_strategy_parse);
 
 /**
+ * drm_sched_serial_ladder_name - printable name of a reset ladder
+ * @ladder: the ladder
+ *
+ * Return: "domain", "ring", or "unknown".
+ */
+const char *drm_sched_serial_ladder_name(enum drm_sched_serial_ladder ladder)
+{
+	if ((unsigned int)ladder >= ARRAY_SIZE(drm_sched_serial_ladder_names))
+		return "unknown";
+	return drm_sched_serial_ladder_names[ladder];
+}
+EXPORT_SYMBOL(drm_sched_serial_ladder_name);
+
+/**
+ * drm_sched_serial_ladder_parse - parse a reset ladder name
+ * @s: "domain" or "ring", a trailing newline allowed
+ * @ladder: the ladder, on success
+ *
+ * Return: 0, or -EINVAL for anything else.
+ */
+int drm_sched_serial_ladder_parse(const char *s,
+				  enum drm_sched_serial_ladder *ladder)
+{
+	int i = sysfs_match_string(drm_sched_serial_ladder_names, s);
+
+	if (i < 0)
+		return -EINVAL;
+	*ladder = i;
+	return 0;
+}
+EXPORT_SYMBOL(drm_sched_serial_ladder_parse);
+
+/**
+ * drm_sched_serial_rung_name - printable name of what settled a recovery
+ * @rung: &enum drm_sched_serial_rung
+ *
+ * Return: "none", "ring", "domain", or "unknown".
+ */
+const char *drm_sched_serial_rung_name(enum drm_sched_serial_rung rung)
+{
+	if ((unsigned int)rung >= ARRAY_SIZE(drm_sched_serial_rung_names))
+		return "unknown";
+	return drm_sched_serial_rung_names[rung];
+}
+EXPORT_SYMBOL(drm_sched_serial_rung_name);
+
+/**
  * drm_sched_serial_cause_name - printable name of a recovery cause
  * @cause: the cause
  *
@@ -143,7 +201,7 @@ EXPORT_SYMBOL(drm_sched_serial_cause_name);
  *	5 s replay budget, 4 resets, ban at the first guilty
  *	verdict or at 3 suspect verdicts in 120 s, 50 ms timeout coalescing,
  *	a job that progresses is hung after 10 s as its ring's head, serial
- *	(one ring at a time) replays, 10 s isolations
+ *	(one ring at a time) replays, 10 s isolations, a ring reset first
  */
 void drm_sched_serial_default_params(struct drm_sched_serial_params *params)
 {
@@ -158,6 +216,7 @@ void drm_sched_serial_default_params(struct drm_sched_serial_params *params)
 	params->max_runtime_ms = 10000;
 	params->probe_strategy = DRM_SCHED_SERIAL_PROBE_SERIAL;
 	params->isolate_ms = 10000;
+	params->ladder = DRM_SCHED_SERIAL_LADDER_RING;
 }
 EXPORT_SYMBOL(drm_sched_serial_default_params);
 
@@ -189,6 +248,8 @@ int drm_sched_serial_params_check(const struct drm_sched_serial_params *params,
 		*why = "suspect_window_ms must be at least 1 with ban_suspect";
 	else if (p->isolate_ms > DSS_ISOLATE_MAX_MS)
 		*why = "isolate_ms must be at most 600000 (0: no isolation)";
+	else if (p->ladder > DRM_SCHED_SERIAL_LADDER_RING)
+		*why = "unknown ladder";
 	else
 		return 0;
 	return -EINVAL;

@@ -79,10 +79,10 @@ static void dss_ban(struct drm_sched_serial_domain *d,
 		 ctx->comm, ctx->pid, why);
 }
 
-static void dss_verdict(struct drm_sched_serial_domain *d,
-			struct drm_sched_serial_ring *ring,
-			struct drm_sched_serial_cand *c,
-			enum drm_sched_serial_verdict verdict)
+void dss_verdict(struct drm_sched_serial_domain *d,
+		 struct drm_sched_serial_ring *ring,
+		 struct drm_sched_serial_cand *c,
+		 enum drm_sched_serial_verdict verdict)
 {
 	struct drm_sched_job *job = c->head;
 	struct drm_sched_serial_ctx *ctx = dss_ctx(d, job);
@@ -146,7 +146,7 @@ static void dss_complete_with(struct drm_sched_job *job, struct dma_fence *fence
 	dss_sched_job_set_hw_fence(job, fence);
 }
 
-static bool dss_fence_done(struct dma_fence *f)
+bool dss_fence_done(struct dma_fence *f)
 {
 	return f && dma_fence_is_signaled(f) && f->error != -ECANCELED;
 }
@@ -156,8 +156,8 @@ static bool dss_fence_done(struct dma_fence *f)
  * -ECANCELED), finish it with that fence at drm_sched_start(): it never
  * runs again. Returns true then.
  */
-static bool dss_finish_if_done(struct drm_sched_serial_domain *d,
-			       struct drm_sched_job *job)
+bool dss_finish_if_done(struct drm_sched_serial_domain *d,
+			struct drm_sched_job *job)
 {
 	struct dma_fence *hw = d->ops->hw_fence(job);
 
@@ -1268,6 +1268,8 @@ static void dss_restart(struct drm_sched_serial_domain *d, ktime_t start)
 	dss_step(d, "restart", -1, t, n);
 	dss_report_done(d);
 	dss_attach_error_fences(d);
+	/* Every ring's timer starts over here. */
+	d->restart_at = ktime_get();
 	for (i = 0; i < d->nr_rings; i++)
 		dss_sched_start(d->rings[i]->sched);
 }
@@ -1392,25 +1394,30 @@ static bool dss_hang_left(struct drm_sched_serial_domain *d,
 }
 
 /*
- * Nothing hung: give every pending job back the hardware fence of the run
- * it is in (drm_sched_stop() detached it). The work goes on where it is,
- * nothing is reset or run again; drm_sched_start() tracks those fences.
+ * Ring @i was not reset: give each of its pending jobs back the hardware
+ * fence of the run it is in (drm_sched_stop() detached it). The work goes
+ * on where it is, nothing runs again; drm_sched_start() tracks those
+ * fences.
  */
+void dss_resume_ring(struct drm_sched_serial_domain *d, unsigned int i)
+{
+	struct drm_gpu_scheduler *sched = d->rings[i]->sched;
+	struct drm_sched_job *job;
+
+	dss_sched_for_each_pending(job, sched)
+		if (!dss_sched_job_hw_fence(job) &&
+		    !job->s_fence->finished.error)
+			dss_sched_job_set_hw_fence(job, d->ops->hw_fence(job));
+}
+
+/* Nothing hung: every ring's work goes on, nothing is reset. */
 static void dss_resume_running(struct drm_sched_serial_domain *d)
 {
 	unsigned int i;
 
 	d->stats.false_timeouts++;
-	for (i = 0; i < d->nr_rings; i++) {
-		struct drm_gpu_scheduler *sched = d->rings[i]->sched;
-		struct drm_sched_job *job;
-
-		dss_sched_for_each_pending(job, sched)
-			if (!dss_sched_job_hw_fence(job) &&
-			    !job->s_fence->finished.error)
-				dss_sched_job_set_hw_fence(job,
-							   d->ops->hw_fence(job));
-	}
+	for (i = 0; i < d->nr_rings; i++)
+		dss_resume_ring(d, i);
 	dss_step(d, "no hang", -1, ktime_get(), 0);
 }
 
@@ -1425,10 +1432,6 @@ static bool dss_judge(struct drm_sched_serial_domain *d,
 {
 	bool shared_timeout = false, fallback = false;
 	unsigned int i;
-
-	if (cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT &&
-	    d->params.mode == DRM_SCHED_SERIAL_MODE_SERIAL)
-		dss_hints(d);
 
 	/* 2. One reset for the whole domain. */
 	dss_reset(d, cause);
@@ -1589,11 +1592,19 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 	    !dss_hang_left(d, bad_ring, bad)) {
 		dss_resume_running(d);
 	} else {
-		struck = d->stats.guilty + d->stats.suspects;
-		fallback = dss_judge(d, cause, bad_ring, bad, overrun);
 		if (cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT &&
-		    d->stats.guilty + d->stats.suspects == struck)
-			dss_isolate_heads(d);
+		    d->params.mode == DRM_SCHED_SERIAL_MODE_SERIAL)
+			dss_hints(d);
+		/* The smallest reset first: the ring that timed out. */
+		if (cause != DRM_SCHED_SERIAL_CAUSE_TIMEOUT ||
+		    !dss_ring_rung(d, bad_ring, bad, overrun, start)) {
+			d->last.rung = DRM_SCHED_SERIAL_RUNG_DOMAIN;
+			struck = d->stats.guilty + d->stats.suspects;
+			fallback = dss_judge(d, cause, bad_ring, bad, overrun);
+			if (cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT &&
+			    d->stats.guilty + d->stats.suspects == struck)
+				dss_isolate_heads(d);
+		}
 	}
 	/* The rings restart as they were: nobody runs alone any more. */
 	dss_gate_open(d);

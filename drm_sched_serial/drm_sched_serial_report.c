@@ -74,6 +74,8 @@ void dss_report_begin(struct drm_sched_serial_domain *d,
 	r->cause = cause;
 	r->mode = d->params.mode;
 	r->resets = 0;
+	r->ring_resets = 0;
+	r->rung = DRM_SCHED_SERIAL_RUNG_NONE;
 	r->fallback = false;
 	r->guilty_ring = -1;
 	r->guilty_seqno = 0;
@@ -226,6 +228,8 @@ void dss_report_end(struct drm_sched_serial_domain *d)
 			 r->fallback);
 		snprintf(ev->wedged, sizeof(ev->wedged), "WEDGED=%d",
 			 !!d->wedged);
+		snprintf(ev->rung, sizeof(ev->rung), "RUNG=%s",
+			 drm_sched_serial_rung_name(r->rung));
 	}
 	spin_unlock(&pub->lock);
 	queue_work(system_wq, &pub->work);
@@ -253,7 +257,7 @@ static void dss_publish_work(struct work_struct *work)
 
 	for (i = 0; i < nr; i++) {
 		struct dss_event *ev = &pub->out_events[i];
-		char *envp[7];
+		char *envp[8];
 
 		envp[0] = "DRM_SCHED_SERIAL_RECOVERY=1";
 		envp[1] = ev->cause;
@@ -261,7 +265,8 @@ static void dss_publish_work(struct work_struct *work)
 		envp[3] = ev->guilty;
 		envp[4] = ev->fallback;
 		envp[5] = ev->wedged;
-		envp[6] = NULL;
+		envp[6] = ev->rung;
+		envp[7] = NULL;
 		kobject_uevent_env(&d->dev->kobj, KOBJ_CHANGE, envp);
 	}
 	for (i = 0; i < d->max_rings; i++) {
@@ -374,12 +379,13 @@ void drm_sched_serial_show(struct drm_sched_serial_domain *domain,
 	seq_printf(m, "domain: %s\nmode: %s\nstate: %s\n", d->name,
 		   drm_sched_serial_mode_name(p.mode),
 		   wedged ? "wedged" : snap->in_recovery ? "recovering" : "idle");
-	seq_printf(m, "policy: probe_timeout_ms=%u budget_ms=%u max_resets=%u ban_guilty=%u ban_suspect=%u suspect_window_ms=%u coalesce_ms=%u max_runtime_ms=%u probe_strategy=%s isolate_ms=%u\n",
+	seq_printf(m, "policy: probe_timeout_ms=%u budget_ms=%u max_resets=%u ban_guilty=%u ban_suspect=%u suspect_window_ms=%u coalesce_ms=%u max_runtime_ms=%u probe_strategy=%s isolate_ms=%u ladder=%s\n",
 		   p.probe_timeout_ms, p.budget_ms,
 		   p.max_resets, p.ban_guilty, p.ban_suspect,
 		   p.suspect_window_ms, p.coalesce_ms, p.max_runtime_ms,
 		   drm_sched_serial_probe_strategy_name(p.probe_strategy),
-		   p.isolate_ms);
+		   p.isolate_ms, drm_sched_serial_ladder_name(d->ops->reset_ring ?
+					p.ladder : DRM_SCHED_SERIAL_LADDER_DOMAIN));
 	seq_printf(m, "counters: recoveries=%llu resets=%llu probes=%llu guilty=%llu innocent=%llu suspects=%llu false_timeouts=%llu overruns=%llu fallbacks=%llu bans=%llu wedges=%llu\n",
 		   s->recoveries, s->resets, s->probes, s->guilty, s->innocent,
 		   s->suspects, s->false_timeouts, s->overruns, s->fallbacks,
@@ -387,6 +393,8 @@ void drm_sched_serial_show(struct drm_sched_serial_domain *domain,
 	seq_printf(m, "hints: given=%llu wrong=%llu group_probes=%llu\n",
 		   s->hints, s->hints_wrong, s->group_probes);
 	seq_printf(m, "isolation: isolations=%llu\n", s->isolations);
+	seq_printf(m, "ladder: ring_resets=%llu ring_settled=%llu escalations=%llu\n",
+		   s->ring_resets, s->ring_settled, s->escalations);
 	seq_printf(m, "reports: lost=%llu\n", s->reports_lost);
 	seq_printf(m, "causes: timeout=%llu uecc=%llu parity=%llu\n",
 		   s->by_cause[DRM_SCHED_SERIAL_CAUSE_TIMEOUT],
@@ -396,10 +404,11 @@ void drm_sched_serial_show(struct drm_sched_serial_domain *domain,
 	if (!r->valid) {
 		seq_puts(m, "last: none\n");
 	} else {
-		seq_printf(m, "last: cause=%s mode=%s time=%lld duration_us=%llu resets=%u fallback=%d\n",
+		seq_printf(m, "last: cause=%s mode=%s time=%lld duration_us=%llu resets=%u fallback=%d ring_resets=%u rung=%s\n",
 			   drm_sched_serial_cause_name(r->cause),
 			   drm_sched_serial_mode_name(r->mode), r->timestamp,
-			   r->duration_us, r->resets, r->fallback);
+			   r->duration_us, r->resets, r->fallback,
+			   r->ring_resets, drm_sched_serial_rung_name(r->rung));
 		if (r->guilty_ring >= 0 && r->guilty_ring < nr_rings)
 			seq_printf(m, "last guilty: ring=%s seqno=%llu pid=%d comm=%s\n",
 				   d->rings[r->guilty_ring]->name,

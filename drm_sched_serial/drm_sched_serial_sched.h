@@ -107,6 +107,19 @@ static inline bool dss_sched_timeout_due(struct drm_gpu_scheduler *sched,
 	       time_before_eq(expires, jiffies + msecs_to_jiffies(margin_ms));
 }
 
+/*
+ * When @job became its ring's head: its scheduled fence's time, which
+ * drm_sched's cleanup moves to the end of the job before it. 0 if unknown.
+ */
+static inline ktime_t dss_sched_job_head_since(struct drm_sched_job *job)
+{
+	struct dma_fence *f = &job->s_fence->scheduled;
+
+	if (!test_bit(DMA_FENCE_FLAG_TIMESTAMP_BIT, &f->flags))
+		return 0;
+	return f->timestamp;
+}
+
 /* @sched's job timeout. */
 static inline unsigned int dss_sched_timeout_ms(struct drm_gpu_scheduler *sched)
 {

@@ -101,6 +101,7 @@ struct dss_x_scenario {
 	unsigned int nr_shared;	/* the rings from nr_shared on are independent */
 	int hints;
 	enum drm_sched_serial_probe_strategy strategy;
+	enum drm_sched_serial_ladder ladder;
 	unsigned int order[DSS_MOCK_MAX_RINGS];
 	struct dss_x_ring r[DSS_MOCK_MAX_RINGS];
 };
@@ -187,6 +188,9 @@ static void dss_x_generate(struct dss_x_scenario *s, u64 seed)
 		s->order[i] = s->order[j];
 		s->order[j] = t;
 	}
+	/* Last, so that the draws above make the scenarios of before. */
+	s->ladder = dss_x_rand(&st, 2) ? DRM_SCHED_SERIAL_LADDER_RING :
+					 DRM_SCHED_SERIAL_LADDER_DOMAIN;
 }
 
 static void dss_x_print(struct kunit *test, const struct dss_x_scenario *s)
@@ -197,10 +201,10 @@ static void dss_x_print(struct kunit *test, const struct dss_x_scenario *s)
 
 	for (k = 0; k < s->nr_rings; k++)
 		pos[s->order[k]] = k;
-	kunit_err(test, "explorer: seed %llu: %u rings (x%u on independent), hints %s, %s replay; rerun with explore_seed=%llu explore_scenarios=1\n",
+	kunit_err(test, "explorer: seed %llu: %u rings (x%u on independent), hints %s, %s replay, %s first; rerun with explore_seed=%llu explore_scenarios=1\n",
 		  s->seed, s->nr_rings, s->nr_shared, hints[s->hints],
 		  s->strategy == DRM_SCHED_SERIAL_PROBE_GROUP ? "group" : "serial",
-		  s->seed);
+		  drm_sched_serial_ladder_name(s->ladder), s->seed);
 	for (i = 0; i < s->nr_rings; i++) {
 		const struct dss_x_ring *r = &s->r[i];
 
@@ -322,6 +326,7 @@ static unsigned int dss_x_run(struct kunit *test, const struct dss_x_scenario *s
 	}
 	test_params(&p);
 	p.probe_strategy = s->strategy;
+	p.ladder = s->ladder;
 	/* room for a recovery that replays every head in its own window */
 	p.budget_ms = 2 * s->nr_rings * JOB_TIMEOUT_MS;
 	p.max_resets = s->nr_rings + 2;

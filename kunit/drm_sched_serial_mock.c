@@ -137,7 +137,8 @@ static void dss_mock_ring_kick(struct dss_mock_ring *ring,
 		bool stalled = !ring->serial.independent &&
 			       mock->shared_hung && !ring->hung;
 
-		if (!mock->drain && (stalled || run->hangs))
+		/* A hung engine (a failed ring reset) runs nothing. */
+		if (!mock->drain && (stalled || run->hangs || ring->hung))
 			return;
 
 		if (!run->started || run->parked) {
@@ -331,11 +332,53 @@ static const struct drm_sched_backend_ops dss_mock_sched_ops = {
 
 /* drm_sched_serial ops */
 
+/*
+ * A reset lands on @ring: the runs that end just before it go to @done,
+ * the others to @dropped. Called with &dss_mock.lock held.
+ */
+static void dss_mock_drop_ring(struct dss_mock *mock,
+			       struct dss_mock_ring *ring, bool skip,
+			       struct list_head *done,
+			       struct list_head *dropped)
+{
+	unsigned int i = ring->index;
+	struct dss_mock_run *run;
+
+	/* A head run that finishes just before the reset lands. */
+	if (!skip && test_and_clear_bit(i, &mock->complete_in_reset)) {
+		run = list_first_entry_or_null(&ring->queue, struct dss_mock_run,
+					       link);
+		if (run) {
+			list_move_tail(&run->link, done);
+			atomic_inc(&run->job->completions);
+			ring->last_progress = ktime_get();
+		}
+	}
+	/* A late job's running run ends just before the reset. */
+	run = list_first_entry_or_null(&ring->queue, struct dss_mock_run, link);
+	if (run && run->started && !run->parked &&
+	    (run->job->flags & DSS_MOCK_JOB_LATE) && !run->job->late_done) {
+		run->job->late_done = true;
+		list_move_tail(&run->link, done);
+		atomic_inc(&run->job->completions);
+		ring->last_progress = ktime_get();
+	}
+	/* The ring ran on up to the reset: every queued run is done. */
+	if (test_and_clear_bit(i, &mock->complete_all_in_reset)) {
+		list_for_each_entry(run, &ring->queue, link)
+			atomic_inc(&run->job->completions);
+		list_splice_tail_init(&ring->queue, done);
+		ring->last_progress = ktime_get();
+	}
+	list_for_each_entry(run, &ring->queue, link)
+		atomic_inc(&run->job->drops);
+	list_splice_tail_init(&ring->queue, dropped);
+}
+
 static int dss_mock_reset(struct drm_sched_serial_domain *domain,
 			  enum drm_sched_serial_cause cause)
 {
 	struct dss_mock *mock = to_mock(domain);
-	struct dss_mock_run *run;
 	unsigned long flags;
 	LIST_HEAD(dropped);
 	LIST_HEAD(done);
@@ -351,41 +394,9 @@ static int dss_mock_reset(struct drm_sched_serial_domain *domain,
 	if (skip)
 		mock->complete_in_reset_skip--;
 	for (i = 0; i < mock->nr_rings; i++) {
-		struct dss_mock_ring *ring = &mock->rings[i];
-
-		/* A head run that finishes just before the reset lands. */
-		if (!skip && test_and_clear_bit(i, &mock->complete_in_reset)) {
-			run = list_first_entry_or_null(&ring->queue,
-						       struct dss_mock_run,
-						       link);
-			if (run) {
-				list_move_tail(&run->link, &done);
-				atomic_inc(&run->job->completions);
-				ring->last_progress = ktime_get();
-			}
-		}
-		/* A late job's running run ends just before the reset. */
-		run = list_first_entry_or_null(&ring->queue,
-					       struct dss_mock_run, link);
-		if (run && run->started && !run->parked &&
-		    (run->job->flags & DSS_MOCK_JOB_LATE) &&
-		    !run->job->late_done) {
-			run->job->late_done = true;
-			list_move_tail(&run->link, &done);
-			atomic_inc(&run->job->completions);
-			ring->last_progress = ktime_get();
-		}
-		/* The ring ran on up to the reset: every queued run is done. */
-		if (test_and_clear_bit(i, &mock->complete_all_in_reset)) {
-			list_for_each_entry(run, &ring->queue, link)
-				atomic_inc(&run->job->completions);
-			list_splice_tail_init(&ring->queue, &done);
-			ring->last_progress = ktime_get();
-		}
-		list_for_each_entry(run, &ring->queue, link)
-			atomic_inc(&run->job->drops);
-		list_splice_tail_init(&ring->queue, &dropped);
-		ring->hung = false;
+		dss_mock_drop_ring(mock, &mock->rings[i], skip, &done,
+				   &dropped);
+		mock->rings[i].hung = false;
 	}
 	mock->shared_hung = false;
 	spin_unlock_irqrestore(&mock->lock, flags);
@@ -394,6 +405,45 @@ static int dss_mock_reset(struct drm_sched_serial_domain *domain,
 	/* Every run the reset dropped ends now, with -ECANCELED. */
 	dss_mock_signal_runs(mock, &dropped, -ECANCELED);
 	return atomic_add_unless(&mock->fail_resets, -1, 0) ? -EIO : 0;
+}
+
+/*
+ * Reset one ring: its runs are dropped (fences signalled -ECANCELED); if
+ * it was hung the other shared rings go on, unless the reset fails
+ * (&dss_mock.fail_ring_resets): then the ring stays hung.
+ */
+static int dss_mock_reset_ring(struct drm_sched_serial_ring *sring)
+{
+	struct dss_mock_ring *ring = container_of(sring, struct dss_mock_ring,
+						  serial);
+	struct dss_mock *mock = ring->mock;
+	unsigned long flags;
+	LIST_HEAD(dropped);
+	LIST_HEAD(done);
+	unsigned int i;
+	bool fail;
+
+	if (mock->reset_delay_ms)
+		msleep(max(mock->reset_delay_ms / 4, 1u));
+
+	spin_lock_irqsave(&mock->lock, flags);
+	atomic_inc(&mock->ring_resets);
+	fail = atomic_add_unless(&mock->fail_ring_resets, -1, 0);
+	dss_mock_drop_ring(mock, ring, false, &done, &dropped);
+	if (!fail)
+		ring->hung = false;
+	mock->shared_hung = false;
+	for (i = 0; i < mock->nr_rings; i++)
+		if (mock->rings[i].hung && !mock->rings[i].serial.independent)
+			mock->shared_hung = true;
+	/* The rings its hang stalled go on. */
+	for (i = 0; i < mock->nr_rings; i++)
+		dss_mock_kick(&mock->rings[i], &done, ktime_get());
+	spin_unlock_irqrestore(&mock->lock, flags);
+
+	dss_mock_signal_runs(mock, &done, 0);
+	dss_mock_signal_runs(mock, &dropped, -ECANCELED);
+	return fail ? -EIO : 0;
 }
 
 static struct dma_fence *dss_mock_hw_fence(struct drm_sched_job *sched_job)
@@ -517,6 +567,7 @@ static const struct drm_sched_serial_ops dss_mock_serial_ops = {
 	.print_job = dss_mock_print_job,
 	.classify = dss_mock_classify,
 	.may_wait = dss_mock_may_wait,
+	.reset_ring = dss_mock_reset_ring,
 };
 
 /**

@@ -20,7 +20,8 @@
  *   not progress), as in the simulated PPU; independent rings do not stall
  *   and do not stall others;
  * - a reset drops every run on every ring and signals their hardware fences
- *   with -ECANCELED; the domain's reset op can be told to complete a ring's
+ *   with -ECANCELED; a ring reset does so for one ring, and if that ring
+ *   was hung the stalled shared rings go on; the domain's reset op can be told to complete a ring's
  *   head run first (a run that finishes just before the reset lands).
  *
  * Counters: per job the runs handed to the hardware, probes, re-emissions,
@@ -140,6 +141,9 @@ struct dss_mock_ring {
  * @fail_resets: the next this many resets fail (-EIO) after dropping
  *	the work in flight as a successful one does
  * @fail_probes: the next this many probes fail to start (-EBUSY)
+ * @fail_ring_resets: the next this many ring resets fail (-EIO) after
+ *	dropping the ring's work; the ring stays hung
+ * @ring_resets: reset_ring op calls
  * @reset_delay_ms: time a reset takes
  * @last_reset_cause: cause passed to the last reset
  * @nr_rings: number of rings
@@ -177,6 +181,8 @@ struct dss_mock {
 	unsigned long complete_all_in_reset;
 	atomic_t fail_resets;
 	atomic_t fail_probes;
+	atomic_t fail_ring_resets;
+	atomic_t ring_resets;
 	unsigned int reset_delay_ms;
 	enum drm_sched_serial_cause last_reset_cause;
 	unsigned int nr_rings;

@@ -68,6 +68,8 @@ static inline void test_params(struct drm_sched_serial_params *p)
 	p->budget_ms = 1000;
 	/* Isolation has a suite of its own (drm_sched_serial_isolate). */
 	p->isolate_ms = 0;
+	/* The domain rung: the ladder suite turns the ring rung on. */
+	p->ladder = DRM_SCHED_SERIAL_LADDER_DOMAIN;
 }
 
 static inline struct dss_mock *

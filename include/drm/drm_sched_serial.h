@@ -96,6 +96,32 @@ enum drm_sched_serial_probe_strategy {
 	DRM_SCHED_SERIAL_PROBE_GROUP,
 };
 
+/**
+ * enum drm_sched_serial_ladder - which reset a timeout tries first
+ * @DRM_SCHED_SERIAL_LADDER_DOMAIN: reset the whole domain and replay the
+ *	shared heads, as in the RFC
+ * @DRM_SCHED_SERIAL_LADDER_RING: reset the timed-out ring alone first
+ *	(&drm_sched_serial_ops.reset_ring), while the other rings keep their
+ *	work; the domain reset follows only when that does not settle the
+ *	verdict
+ */
+enum drm_sched_serial_ladder {
+	DRM_SCHED_SERIAL_LADDER_DOMAIN,
+	DRM_SCHED_SERIAL_LADDER_RING,
+};
+
+/**
+ * enum drm_sched_serial_rung - what settled a recovery
+ * @DRM_SCHED_SERIAL_RUNG_NONE: nothing was reset (no hang was left)
+ * @DRM_SCHED_SERIAL_RUNG_RING: a reset of one ring
+ * @DRM_SCHED_SERIAL_RUNG_DOMAIN: a reset of the whole domain
+ */
+enum drm_sched_serial_rung {
+	DRM_SCHED_SERIAL_RUNG_NONE,
+	DRM_SCHED_SERIAL_RUNG_RING,
+	DRM_SCHED_SERIAL_RUNG_DOMAIN,
+};
+
 /* Most suspect verdicts remembered per context. */
 #define DRM_SCHED_SERIAL_MAX_SUSPECTS	16
 /* Most steps recorded in the timeline of the last recovery. */
@@ -252,6 +278,13 @@ struct drm_sched_serial_ring {
  *	not hung: it is convicted only in a window in which nothing it could
  *	wait for was left to run. Without the op no job waits. Must not
  *	sleep nor allocate.
+ * @reset_ring: optional; reset @ring's engine alone. Every run on the ring
+ *	is dropped and, before returning, its hardware fence signalled with
+ *	-ECANCELED; the other rings keep running, and in a shared domain
+ *	the rings a hang on @ring stalled go on by themselves. Sleeps. A
+ *	non-zero return (the ring could not be reset; its fences are still
+ *	signalled) makes the recovery reset the domain. Used with
+ *	&DRM_SCHED_SERIAL_LADDER_RING.
  *
  * @probe may be called for the heads of several rings before the library
  * waits for any of them (&DRM_SCHED_SERIAL_PROBE_GROUP).
@@ -269,6 +302,7 @@ struct drm_sched_serial_ops {
 	void (*print_job)(struct drm_sched_job *job, struct drm_printer *p);
 	enum drm_sched_serial_hint (*classify)(struct drm_sched_serial_ring *ring);
 	bool (*may_wait)(struct drm_sched_job *job);
+	int (*reset_ring)(struct drm_sched_serial_ring *ring);
 };
 
 /**
@@ -296,6 +330,8 @@ struct drm_sched_serial_ops {
  *	their jobs then run alone on the shared rings, so that a repeat is
  *	seen alone (drm_sched_serial_prepare_job()); a suspect verdict
  *	isolates its client too; 0: no isolation
+ * @ladder: reset one ring first (the default, with
+ *	&drm_sched_serial_ops.reset_ring) or the whole domain at once
  */
 struct drm_sched_serial_params {
 	enum drm_sched_serial_mode mode;
@@ -309,6 +345,7 @@ struct drm_sched_serial_params {
 	unsigned int max_runtime_ms;
 	enum drm_sched_serial_probe_strategy probe_strategy;
 	unsigned int isolate_ms;
+	enum drm_sched_serial_ladder ladder;
 };
 
 /**
@@ -345,6 +382,10 @@ struct drm_sched_serial_step {
  * @hints_wrong: hints the verdicts contradicted: a head called hung that
  *	completed, a head called stalled that was guilty
  * @isolations: clients isolated (drm_sched_serial_params.isolate_ms)
+ * @ring_resets: resets of one ring (&DRM_SCHED_SERIAL_LADDER_RING)
+ * @ring_settled: recoveries that one ring's reset settled
+ * @escalations: recoveries that reset one ring, could not settle with it
+ *	and reset the domain
  * @reports_lost: devcoredumps and uevents dropped because the ones of an
  *	earlier recovery were not published yet
  * @by_cause: recoveries per cause
@@ -365,6 +406,9 @@ struct drm_sched_serial_stats {
 	u64 hints;
 	u64 hints_wrong;
 	u64 isolations;
+	u64 ring_resets;
+	u64 ring_settled;
+	u64 escalations;
 	u64 reports_lost;
 	u64 by_cause[DRM_SCHED_SERIAL_CAUSE_COUNT];
 };
@@ -377,7 +421,9 @@ struct drm_sched_serial_stats {
  * @start: monotonic start time
  * @timestamp: wall-clock end time
  * @duration_us: total duration
- * @resets: resets it needed
+ * @resets: resets of the domain it needed
+ * @ring_resets: resets of one ring it needed
+ * @rung: &enum drm_sched_serial_rung: what settled it
  * @fallback: it fell back to classic behaviour
  * @guilty_ring: ring of the (first) guilty job, or -1
  * @guilty_seqno: finished-fence seqno of that job
@@ -394,6 +440,8 @@ struct drm_sched_serial_report {
 	time64_t timestamp;
 	u64 duration_us;
 	unsigned int resets;
+	unsigned int ring_resets;
+	int rung;
 	bool fallback;
 	int guilty_ring;
 	u64 guilty_seqno;
@@ -478,6 +526,8 @@ struct drm_sched_serial_snapshot {
  * @gate_seqno: seqno of the last @gate
  * @gate_held: a recovery found @gate closed: what a waiter waits for may
  *	have been held back by it, under @lock
+ * @restart_at: when a recovery last restarted the rings (their timers
+ *	started over), under @lock
  */
 struct drm_sched_serial_domain {
 	const struct drm_sched_serial_ops *ops;
@@ -507,11 +557,16 @@ struct drm_sched_serial_domain {
 	u64 gate_context;
 	u64 gate_seqno;
 	bool gate_held;
+	ktime_t restart_at;
 };
 
 const char *drm_sched_serial_mode_name(enum drm_sched_serial_mode mode);
 int drm_sched_serial_mode_parse(const char *s, enum drm_sched_serial_mode *mode);
 const char *drm_sched_serial_hint_name(enum drm_sched_serial_hint hint);
+const char *drm_sched_serial_ladder_name(enum drm_sched_serial_ladder ladder);
+int drm_sched_serial_ladder_parse(const char *s,
+				  enum drm_sched_serial_ladder *ladder);
+const char *drm_sched_serial_rung_name(enum drm_sched_serial_rung rung);
 const char *
 drm_sched_serial_probe_strategy_name(enum drm_sched_serial_probe_strategy s);
 int drm_sched_serial_probe_strategy_parse(const char *s,

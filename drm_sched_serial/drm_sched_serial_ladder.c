@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The reset ladder: the smallest reset first. With
+ * &DRM_SCHED_SERIAL_LADDER_RING and a driver that can reset one ring
+ * (&drm_sched_serial_ops.reset_ring), a timeout resets the ring that timed
+ * out alone before anything else is reset; only if that does not settle
+ * the verdict is the whole domain reset (the RFC's sequence, unchanged).
+ *
+ * The verdict rests on the hang domain's rule: a shared engine makes no
+ * progress only while it is hung itself, or while another engine of the
+ * domain is hung, and a hung engine stays hung until a reset. A ring that
+ * timed out (its head made no progress for its whole timeout, which no
+ * recovery interrupted) is reset alone; if every other
+ * shared ring then shows progress, completes its work or has none, no
+ * other engine was hung during that window: nothing stalled the head, and
+ * its own timeout was the fair window the evidence rule asks for. Guilty,
+ * without a replay. If some other ring stays silent, the head may have
+ * been stalled: nothing is proven, and the domain is reset and the heads
+ * replayed as before (the head of the ring reset first is one of them).
+ * A head that may wait for another ring's work is never judged on this
+ * rung, nor a ring whose timeout only joined the recovery (coalesced: its
+ * window may be short).
+ *
+ * An independent ring's timeout proves its head (as on the domain rung):
+ * its ring is reset alone and nothing else is touched.
+ *
+ * Rings that are not reset keep their work: their jobs are neither
+ * cancelled nor run again; a job that completed while the schedulers were
+ * stopped is finished with its own fence at the restart.
+ */
+
+#include <linux/delay.h>
+#include <linux/ktime.h>
+#include <drm/drm_sched_serial.h>
+
+#include "drm_sched_serial_internal.h"
+#include "drm_sched_serial_sched.h"
+
+/*
+ * When @c's head began its window: when it became its ring's head, or
+ * the last restart of the domain (every ring's timer restarts there).
+ */
+static ktime_t dss_window_start(struct drm_sched_serial_domain *d,
+				struct drm_sched_serial_cand *c)
+{
+	ktime_t since = dss_sched_job_head_since(c->head);
+
+	return ktime_after(d->restart_at, since) ? d->restart_at : since;
+}
+
+/*
+ * The ring the ladder resets first, or -1 for the domain. Among the rings
+ * that timed out: the one the hardware calls hung, if it calls exactly
+ * one so, or else the one whose head has waited longest and is not called
+ * stalled. Hints only choose: a wrong one costs a ring reset and an
+ * escalation at most, never a verdict. Its head may not wait for another
+ * ring's work. An independent ring goes alone only if no other ring timed
+ * out with it, and nothing goes alone beside a timed-out independent ring:
+ * the domain settles both at once.
+ */
+static int dss_rung_pick(struct drm_sched_serial_domain *d,
+			 struct drm_sched_serial_ring *bad_ring,
+			 struct drm_sched_job *bad, bool overrun,
+			 ktime_t start)
+{
+	unsigned int i, timed_out = 0, called_hung = 0;
+	int hung = -1, oldest = -1, self;
+	bool independent = false;
+	struct drm_sched_serial_cand *c;
+
+	if (!bad_ring || d->params.ladder != DRM_SCHED_SERIAL_LADDER_RING ||
+	    !d->ops->reset_ring ||
+	    d->params.mode != DRM_SCHED_SERIAL_MODE_SERIAL)
+		return -1;
+	/* Past max_runtime_ms: hung however it progressed, no window. */
+	if (overrun)
+		return d->cands[bad_ring->index].head == bad ?
+		       bad_ring->index : -1;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		c = &d->cands[i];
+		if (!c->head || !c->timed_out)
+			continue;
+		timed_out++;
+		independent |= d->rings[i]->independent;
+		if (c->hint == DRM_SCHED_SERIAL_HINT_HUNG) {
+			called_hung++;
+			hung = i;
+		}
+		/* An independent ring's own timeout proves it: no hint counts. */
+		if (c->hint == DRM_SCHED_SERIAL_HINT_STALLED &&
+		    !d->rings[i]->independent)
+			continue;
+		if (oldest < 0 ||
+		    ktime_before(dss_window_start(d, c),
+				 dss_window_start(d, &d->cands[oldest])))
+			oldest = i;
+	}
+	if (!timed_out || (independent && timed_out > 1) || called_hung > 1)
+		return -1;
+	self = called_hung ? hung : oldest;
+	if (self < 0)
+		return -1;
+	c = &d->cands[self];
+	if (c->may_wait)
+		return -1;
+	/* Joined by coalescing: its window ends at most coalesce_ms later. */
+	if (!d->rings[self]->independent &&
+	    ktime_ms_delta(start, dss_window_start(d, c)) +
+	    d->params.coalesce_ms + 1 <
+	    dss_sched_timeout_ms(d->rings[self]->sched))
+		return -1;
+	return self;
+}
+
+/* Is every pending job of ring @i done (its hardware idle)? */
+static bool dss_ring_done(struct drm_sched_serial_domain *d, unsigned int i)
+{
+	struct drm_gpu_scheduler *sched = d->rings[i]->sched;
+	struct drm_sched_job *job;
+
+	dss_sched_for_each_pending(job, sched) {
+		struct dma_fence *hw;
+		bool done;
+
+		if (job->s_fence->finished.error || dss_sched_job_hw_fence(job))
+			continue;
+		hw = d->ops->hw_fence(job);
+		done = dss_fence_done(hw);
+		dma_fence_put(hw);
+		if (!done)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Did every shared ring other than @self show that it is not hung after
+ * @since (the end of @self's window): progress since, or all its work
+ * done? A hung engine does neither until a reset, and none of theirs was
+ * reset. Waits up to probe_timeout_ms for them.
+ */
+static bool dss_others_go_on(struct drm_sched_serial_domain *d,
+			     unsigned int self, ktime_t since)
+{
+	unsigned int window = max(d->params.probe_timeout_ms, 1u);
+	ktime_t end = ktime_add_ms(ktime_get(), window);
+
+	for (;;) {
+		bool silent = false;
+		unsigned int i;
+
+		for (i = 0; i < d->nr_rings && !silent; i++) {
+			if (i == self || !d->cands[i].head ||
+			    d->rings[i]->independent)
+				continue;
+			if (d->ops->last_progress &&
+			    ktime_after(d->ops->last_progress(d->rings[i]),
+					since))
+				continue;
+			silent = !dss_ring_done(d, i);
+		}
+		if (!silent)
+			return true;
+		if (ktime_after(ktime_get(), end))
+			return false;
+		usleep_range(500, 1000);
+	}
+}
+
+/* Reset @ring alone; 0 or the driver's error. */
+static int dss_reset_ring(struct drm_sched_serial_domain *d,
+			  struct drm_sched_serial_ring *ring)
+{
+	ktime_t t = ktime_get();
+	int ret;
+
+	ret = d->ops->reset_ring(ring);
+	d->stats.ring_resets++;
+	d->last.ring_resets++;
+	dss_step(d, "ring-reset", ring->index, t, ret);
+	return ret;
+}
+
+/**
+ * dss_ring_rung - try to settle a timeout with the reset of one ring
+ * @d: the domain, its rings stopped, heads found and hints taken
+ * @bad_ring: the ring whose timeout started the recovery
+ * @bad: its timed-out job (the ring reset first may be another timed-out
+ *	ring, see dss_rung_pick())
+ * @overrun: @bad is past max_runtime_ms: hung however it progressed
+ * @start: when the recovery started (after @bad's timeout fired)
+ *
+ * Return: true if the recovery is settled: the ring's head has its
+ * verdict (or completed before the reset), the ring's other jobs are
+ * re-emitted by the restart and every other ring's work goes on; false if
+ * the domain must be reset (the ring may have been reset already: its head
+ * is then a candidate like any other).
+ */
+bool dss_ring_rung(struct drm_sched_serial_domain *d,
+		   struct drm_sched_serial_ring *bad_ring,
+		   struct drm_sched_job *bad, bool overrun, ktime_t start)
+{
+	int self = dss_rung_pick(d, bad_ring, bad, overrun, start);
+	struct drm_sched_serial_ring *ring;
+	struct drm_sched_serial_cand *c;
+	struct drm_gpu_scheduler *sched;
+	struct drm_sched_job *job;
+	ktime_t since = start, end;
+	unsigned int i;
+	bool guilty;
+
+	if (self < 0)
+		return false;
+	ring = d->rings[self];
+	c = &d->cands[self];
+	/*
+	 * A shared head's window is its ring's whole timeout, as outside a
+	 * recovery: one that joined by coalescing waits for the rest of it
+	 * (coalesce_ms at most), with the rings stopped.
+	 */
+	if (!ring->independent) {
+		end = ktime_add_ms(dss_window_start(d, c),
+				   dss_sched_timeout_ms(ring->sched));
+		if (ktime_after(end, ktime_get()))
+			fsleep(ktime_us_delta(end, ktime_get()) + 1);
+		if (ktime_after(end, since))
+			since = end;
+	}
+	if (dss_reset_ring(d, ring))
+		goto escalate;
+
+	/* Whatever completed before the reset landed is done: no re-run. */
+	sched = ring->sched;
+	dss_sched_for_each_pending(job, sched)
+		if (!dss_sched_job_hw_fence(job))
+			dss_finish_if_done(d, job);
+	if (dss_sched_job_hw_fence(c->head)) {
+		/*
+		 * The head ran to its end: it did not hang. Settled only if
+		 * nothing else did either (another timed-out head may be the
+		 * hang that stalled it).
+		 */
+		c->head = NULL;
+		if (!ring->independent && !dss_others_go_on(d, self, since))
+			goto escalate;
+		guilty = false;
+	} else {
+		guilty = ring->independent || overrun ||
+			 dss_others_go_on(d, self, since);
+	}
+	if (c->head && !guilty)
+		goto escalate;
+	if (c->head) {
+		dss_verdict(d, ring, c, DRM_SCHED_SERIAL_GUILTY);
+		c->head = NULL;
+	}
+
+	/* The other rings were not reset: their work goes on. */
+	for (i = 0; i < d->nr_rings; i++)
+		if (i != self)
+			dss_resume_ring(d, i);
+	d->stats.ring_settled++;
+	d->last.rung = DRM_SCHED_SERIAL_RUNG_RING;
+	return true;
+
+escalate:
+	d->stats.escalations++;
+	dss_step(d, "escalate", ring->index, ktime_get(), 0);
+	return false;
+}
