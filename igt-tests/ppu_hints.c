@@ -211,6 +211,7 @@ static void restore(int sig)
 	if (dbg_dir[0]) {
 		ppu_debugfs_write(dbg_dir, "probe_strategy", "serial");
 		ppu_debugfs_write(dbg_dir, "isolate_ms", "0");
+		ppu_debugfs_write(dbg_dir, "reset_ladder", "domain");
 	}
 	if (reloaded) {
 		reloaded = false;
@@ -249,13 +250,17 @@ static void default_timings(void)
 	igt_assert_eq(ppu_param("compute_timeout_ms"), 2000);
 }
 
-/* start of every subtest: default timings, true hints, serial, idle */
+/*
+ * start of every subtest: default timings, true hints, serial, the domain
+ * reset first (the replays these subtests are about), idle
+ */
 static void prepare(void)
 {
 	default_timings();
 	igt_require(access(WRONG_HINTS, W_OK) == 0);
 	set_wrong_hints(0);
 	ppu_set_probe_strategy(dbg_dir, "serial");
+	igt_require(ppu_debugfs_write(dbg_dir, "reset_ladder", "domain") == 0);
 	for (int t = 0; t < 300 && !ppu_device_idle(dbg_dir); t++)
 		usleep(100 * 1000);
 	igt_assert_f(ppu_device_idle(dbg_dir), "device not idle after 30 s\n");
@@ -876,6 +881,67 @@ static void test_group(void)
 }
 
 /* the debugfs file and the module parameter of the strategy */
+/*
+ * reset_ladder=ring: compute0 hangs, an innocent job on gfx0 stalls behind
+ * it. Resetting compute0 alone lets gfx0 go on: the hang is guilty on its
+ * own timeout, the innocent job completes in the run it was in, and the
+ * device is never reset. With every hint wrong, gfx0 is reset first,
+ * compute0 stays silent, and the domain rung gives the same verdicts.
+ */
+static void test_ring_reset(bool wrong)
+{
+	struct scene s = {
+		.n_good = 1, .good = { GFX0 }, .bad = COMPUTE0,
+	};
+	char steps[512];
+
+	prepare();
+	igt_require(ppu_debugfs_write(dbg_dir, "reset_ladder", "ring") == 0);
+	if (wrong)
+		set_wrong_hints(100);
+	scene_run(&s, GOOD_US);
+	rr_steps(&s.a, steps, sizeof(steps));
+	scene_assert_verdicts(&s);
+	if (wrong) {
+		/* gfx0 reset alone first, if it timed out with compute0 */
+		igt_assert_f(!rr_find_step_on(&s.a, "ring-reset", "compute0"),
+			     "compute0 reset alone; steps: %s\n", steps);
+		igt_assert_lte_u64(DELTA(&s.b, &s.a, ring_resets), 1);
+		igt_assert_eq_u64(DELTA(&s.b, &s.a, escalations),
+				  DELTA(&s.b, &s.a, ring_resets));
+		igt_assert_f(!strcmp(s.a.last_rung, "domain"), "rung %s, want domain\n",
+			     s.a.last_rung);
+		igt_assert_lte_u64(1, DELTA(&s.b, &s.a, resets));
+	} else {
+		igt_assert_f(rr_find_step_on(&s.a, "ring-reset", "compute0"),
+			     "compute0 not reset alone; steps: %s\n", steps);
+		igt_assert_eq_u64(DELTA(&s.b, &s.a, ring_resets), 1);
+		igt_assert_eq_u64(DELTA(&s.b, &s.a, ring_settled), 1);
+		igt_assert_f(!strcmp(s.a.last_rung, "ring"), "rung %s, want ring\n",
+			     s.a.last_rung);
+		igt_assert_eq_u64(DELTA(&s.b, &s.a, resets), 0);
+		igt_assert_eq_u64(DELTA(&s.b, &s.a, probes), 0);
+	}
+	ppu_debugfs_write(dbg_dir, "reset_ladder", "domain");
+	scene_close(&s);
+}
+
+/* reset_ladder in debugfs: ring or domain, anything else -EINVAL */
+static void test_ladder_file(void)
+{
+	struct rr r;
+
+	prepare();
+	igt_assert_eq(ppu_debugfs_write(dbg_dir, "reset_ladder", "bogus"), -EINVAL);
+	igt_assert_eq(ppu_debugfs_write(dbg_dir, "reset_ladder", "ring"), 0);
+	rr_read(&r);
+	igt_assert_f(strstr(r.text, " ladder=ring\n"), "no ladder=ring:\n%s\n", r.text);
+	igt_assert_eq(ppu_debugfs_write(dbg_dir, "reset_ladder", "domain"), 0);
+	rr_read(&r);
+	igt_assert_f(strstr(r.text, " ladder=domain\n"), "no ladder=domain:\n%s\n", r.text);
+	igt_assert_f(strstr(r.text, "\nladder: ring_resets="), "no ladder line:\n%s\n", r.text);
+}
+
 static void test_strategy_file(void)
 {
 	struct rr r;
@@ -929,6 +995,18 @@ igt_main
 	igt_describe("a hang that does not reproduce beside another process's job isolates both; the next is seen alone and struck");
 	igt_subtest("isolation")
 		test_isolation();
+
+	igt_describe("reset_ladder in debugfs: ring or domain, anything else -EINVAL");
+	igt_subtest("ladder-debugfs")
+		test_ladder_file();
+
+	igt_describe("reset_ladder=ring: the hung ring is reset alone, guilty on its timeout; no device reset");
+	igt_subtest("ring-reset")
+		test_ring_reset(false);
+
+	igt_describe("reset_ladder=ring, every hint wrong: the stalled ring reset first, escalation, same verdicts");
+	igt_subtest("ring-reset-wrong-hints")
+		test_ring_reset(true);
 
 	igt_describe("probe_strategy=group: innocent heads replayed together, right or wrong hints");
 	igt_subtest("group-strategy")

@@ -38,12 +38,14 @@ struct rr {
 	uint64_t recoveries, resets, probes, guilty, innocent, suspects;
 	uint64_t false_timeouts, fallbacks, bans, overruns;
 	uint64_t hints, hints_wrong, group_probes;
+	uint64_t ring_resets, ring_settled, escalations;
 	bool have_causes;
 	uint64_t cause_timeout, cause_uecc, cause_parity;
 	bool last_valid;
 	char last_cause[16], last_mode[16];
 	unsigned int last_resets;
 	int last_fallback;
+	char last_rung[16];
 	bool has_guilty;
 	char g_ring[16], g_comm[32];
 	uint64_t g_seqno;
@@ -129,6 +131,10 @@ static inline void rr_parse_line(struct rr *r, char *line, bool *table)
 		kv_u64(line, "given=", &r->hints);
 		kv_u64(line, "wrong=", &r->hints_wrong);
 		kv_u64(line, "group_probes=", &r->group_probes);
+	} else if (!strncmp(line, "ladder:", 7)) {
+		kv_u64(line, "ring_resets=", &r->ring_resets);
+		kv_u64(line, "ring_settled=", &r->ring_settled);
+		kv_u64(line, "escalations=", &r->escalations);
 	} else if (!strncmp(line, "last guilty:", 12)) {
 		if (strstr(line, "none"))
 			return;
@@ -148,6 +154,7 @@ static inline void rr_parse_line(struct rr *r, char *line, bool *table)
 			r->last_resets = (unsigned int)v;
 		if (kv_u64(line, "fallback=", &v))
 			r->last_fallback = (int)v;
+		kv_str(line, "rung=", r->last_rung, sizeof(r->last_rung));
 	} else if (!strncmp(line, "  step", 6)) {
 		struct rr_step *st = &r->steps[r->nsteps];
 		const char *res = strstr(line, "result=");

@@ -256,6 +256,56 @@ static const struct file_operations ppu_debugfs_strategy_fops = {
 	.write = ppu_debugfs_strategy_write,
 };
 
+static int ppu_debugfs_ladder_show(struct seq_file *m, void *data)
+{
+	struct ppu_device *ppu = m->private;
+	enum drm_sched_serial_ladder l;
+
+	l = READ_ONCE(ppu->domain.params.ladder);
+	seq_printf(m, "%s\n", drm_sched_serial_ladder_name(l));
+	return 0;
+}
+
+static int ppu_debugfs_ladder_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, ppu_debugfs_ladder_show, inode->i_private);
+}
+
+static const char *
+ppu_debugfs_ladder_set(struct drm_sched_serial_params *params, const char *s)
+{
+	enum drm_sched_serial_ladder ladder;
+
+	if (drm_sched_serial_ladder_parse(s, &ladder))
+		return NULL;
+	params->ladder = ladder;
+	return drm_sched_serial_ladder_name(ladder);
+}
+
+static const struct ppu_debugfs_setting ppu_debugfs_ladder = {
+	.file = "reset_ladder",
+	.what = "reset ladder",
+	.words = "ring or domain",
+	.set = ppu_debugfs_ladder_set,
+};
+
+/* Which reset a timeout tries first, at run time: "ring" or "domain". */
+static ssize_t ppu_debugfs_ladder_write(struct file *file,
+					const char __user *ubuf,
+					size_t len, loff_t *offp)
+{
+	return ppu_debugfs_setting_write(file, ubuf, len, &ppu_debugfs_ladder);
+}
+
+static const struct file_operations ppu_debugfs_ladder_fops = {
+	.owner = THIS_MODULE,
+	.open = ppu_debugfs_ladder_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = ppu_debugfs_ladder_write,
+};
+
 static int ppu_debugfs_vram_clear_show(struct seq_file *m, void *data)
 {
 	struct ppu_vram *vram = &((struct ppu_device *)m->private)->ras.vram;
@@ -361,6 +411,8 @@ void ppu_debugfs_init(struct drm_minor *minor)
 			    to_ppu(minor->dev), &ppu_debugfs_mode_fops);
 	debugfs_create_file("probe_strategy", 0600, minor->debugfs_root,
 			    to_ppu(minor->dev), &ppu_debugfs_strategy_fops);
+	debugfs_create_file("reset_ladder", 0600, minor->debugfs_root,
+			    to_ppu(minor->dev), &ppu_debugfs_ladder_fops);
 	debugfs_create_file("isolate_ms", 0600, minor->debugfs_root,
 			    to_ppu(minor->dev), &ppu_debugfs_isolate_fops);
 	debugfs_create_file("fence_reserve", 0600, minor->debugfs_root,

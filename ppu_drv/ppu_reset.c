@@ -53,6 +53,10 @@ static unsigned int isolate_ms = 10000;
 module_param(isolate_ms, uint, 0444);
 MODULE_PARM_DESC(isolate_ms, "A hang that convicts nobody isolates the processes of the heads it stalled for this long, doubled for each repeat: their jobs run alone, so that a repeat is seen alone; 0: never (default 10000)");
 
+static char *reset_ladder = "ring";
+module_param(reset_ladder, charp, 0444);
+MODULE_PARM_DESC(reset_ladder, "Which reset a timeout tries first: ring (the engine that timed out alone, the domain only if that settles nothing; default) or domain (the whole device, as in the RFC)");
+
 static char *probe_strategy = "serial";
 module_param(probe_strategy, charp, 0444);
 MODULE_PARM_DESC(probe_strategy, "Replay of the shared heads: serial (one at a time, default) or group (every head not reported hung at once)");
@@ -123,6 +127,25 @@ ppu_reset_classify(struct drm_sched_serial_ring *sring)
 	if (parked < 0)
 		return DRM_SCHED_SERIAL_HINT_UNKNOWN;
 	return parked ? DRM_SCHED_SERIAL_HINT_STALLED : DRM_SCHED_SERIAL_HINT_HUNG;
+}
+
+/*
+ * Reset one engine: the device drops the work of that ring only, whose hw
+ * fences signal now; the other engines keep running.
+ */
+static int ppu_reset_ring(struct drm_sched_serial_ring *sring)
+{
+	struct ppu_ring *ring = container_of(sring, struct ppu_ring, serial);
+	struct ppu_hw *hw = ring->ppu->hw;
+	int ret;
+
+	if (!hw->ops->ring_reset)
+		return -EOPNOTSUPP;
+	ret = hw->ops->ring_reset(hw, ring->index);
+	/* A reset contexts are told of (CTX_QUERY_RESET, RESET_COUNT). */
+	atomic_inc(&ring->ppu->reset_count);
+	ppu_ring_cancel_fences(ring);
+	return ret;
 }
 
 /* A job whose stream holds a WAIT may wait for another ring's work. */
@@ -203,6 +226,7 @@ static const struct drm_sched_serial_ops ppu_serial_ops = {
 	.verdict = ppu_reset_verdict,
 	.classify = ppu_reset_classify,
 	.may_wait = ppu_reset_may_wait,
+	.reset_ring = ppu_reset_ring,
 };
 
 /**
@@ -220,7 +244,8 @@ enum drm_gpu_sched_stat ppu_reset_timedout(struct ppu_job *job)
  * ppu_reset_init - set the reset domain up, before the rings
  * @ppu: the device
  *
- * Return: 0, -EINVAL for a bad recovery_mode or probe_strategy, -ENOMEM.
+ * Return: 0, -EINVAL for a bad recovery_mode, probe_strategy or
+ * reset_ladder, -ENOMEM.
  */
 int ppu_reset_init(struct ppu_device *ppu)
 {
@@ -240,6 +265,17 @@ int ppu_reset_init(struct ppu_device *ppu)
 		drm_err(&ppu->drm, "probe_strategy=%s: use serial or group\n",
 			probe_strategy);
 		return ret;
+	}
+	ret = drm_sched_serial_ladder_parse(reset_ladder, &params.ladder);
+	if (ret) {
+		drm_err(&ppu->drm, "reset_ladder=%s: use ring or domain\n",
+			reset_ladder);
+		return ret;
+	}
+	if (params.ladder == DRM_SCHED_SERIAL_LADDER_RING &&
+	    !ppu->hw->ops->ring_reset) {
+		drm_info(&ppu->drm, "the device cannot reset one engine: reset_ladder=domain\n");
+		params.ladder = DRM_SCHED_SERIAL_LADDER_DOMAIN;
 	}
 	params.probe_timeout_ms = probe_timeout_ms;
 	params.budget_ms = replay_budget_ms;

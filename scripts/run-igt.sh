@@ -35,8 +35,10 @@ ROOT=$(cd "$HERE/.." && pwd)
 LOG=${PPU_IGT_LOG:-$ROOT/igt-tests/build/serial.log}
 # each igt binary plays many clients in one process: no per-process bans
 # (ppu_hang_basic/process-ban turns them on for its child) and no
-# isolation of processes (ppu_hints/isolation turns it on for its children)
-export PPU_PARAMS=${PPU_PARAMS:-gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500 max_guilty_per_process=0 max_suspects_per_process=0 isolate_ms=0}
+# isolation of processes (ppu_hints/isolation turns it on for its children);
+# the domain reset first, the RFC's sequence most subtests are about
+# (ppu_hints/ring-reset* switch to the ring reset for their runs)
+export PPU_PARAMS=${PPU_PARAMS:-gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500 max_guilty_per_process=0 max_suspects_per_process=0 isolate_ms=0 reset_ladder=domain}
 
 if [ "${PPU_SKIP_BUILD:-0}" != 1 ]; then
 	make -C "$ROOT" modules -j2 || { echo "igt: module build failed"; exit 1; }
