@@ -490,7 +490,11 @@ static bool dss_job_to_run(struct drm_sched_serial_domain *d,
  * schedulers are stopped, or submitted a moment later). When the last
  * recovery left the same head undecided as a waiter (it waited through a
  * whole timeout again since), only if no other ring holds a job that will
- * still run: nothing it could wait for was left.
+ * still run, and no other ring had a head in this recovery that does not
+ * wait: such a ring moves on after the recovery (its head completed or was
+ * convicted), and what the waiter waits for may be queued in an entity of
+ * it behind that head, where no pending list shows it. Then nothing it
+ * could wait for was left.
  */
 static bool dss_wait_fair(struct drm_sched_serial_domain *d, unsigned int self)
 {
@@ -499,10 +503,13 @@ static bool dss_wait_fair(struct drm_sched_serial_domain *d, unsigned int self)
 	if (!d->cands[self].wait_retry)
 		return false;
 	for (i = 0; i < d->nr_rings; i++) {
+		const struct drm_sched_serial_cand *c = &d->cands[i];
 		struct drm_sched_job *job;
 
 		if (i == self)
 			continue;
+		if (c->head_done || (c->head && !c->may_wait))
+			return false;
 		dss_sched_for_each_pending(job, d->rings[i]->sched)
 			if (dss_job_to_run(d, job))
 				return false;

@@ -551,7 +551,37 @@ static void explorer_random_scenarios(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, violations, 0);
 }
 
+/*
+ * Scenarios the explorer found a defect in, run every time: a waiter
+ * convicted while its producer sat in an entity queue behind another
+ * ring's head the same recovery replayed (4248624, 4251277, 4261870,
+ * 4269099), and, with the ring reset first, a hang convicted only four
+ * recoveries late because a head that completed in its ring's reset
+ * settled the recovery while another ring was still hung (777645,
+ * 779299, 782641, 786424).
+ */
+static const u64 dss_x_found[] = {
+	4248624, 4251277, 4261870, 4269099, 777645, 779299, 782641, 786424,
+};
+
+static void explorer_found_scenarios(struct kunit *test)
+{
+	unsigned int i, violations = 0;
+	struct dss_x_scenario *s;
+
+	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	for (i = 0; i < ARRAY_SIZE(dss_x_found); i++) {
+		dss_x_generate(s, dss_x_found[i]);
+		violations += dss_x_run(test, s);
+	}
+	kunit_info(test, "explorer: %zu scenarios found earlier, %u violations\n",
+		   ARRAY_SIZE(dss_x_found), violations);
+	KUNIT_EXPECT_EQ(test, violations, 0);
+}
+
 static struct kunit_case drm_sched_serial_explorer_cases[] = {
+	KUNIT_CASE(explorer_found_scenarios),
 	KUNIT_CASE_PARAM(explorer_random_scenarios, dss_x_gen_params),
 	{}
 };
