@@ -17,7 +17,7 @@
 # "bench: <name> <value> <unit>" lines; the figures are described in
 # Documentation/bench.rst. PPU_BENCH_LOG: serial log path (default
 # build/bench-serial.log). PPU_BENCH_ONLY: run only these groups of figures
-# (space-separated: rfc lost verdicts nop vram scale hostile; default all;
+# (space-separated: rfc ladder lost verdicts nop vram scale hostile; default all;
 # double always runs).
 set -eo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,8 +34,10 @@ make -s -C "$ROOT/tools" >/dev/null
 # hangs the device on purpose, run after run (each run on fresh contexts),
 # far more often than max_guilty_per_file allows a real client; no
 # isolation either: its clients are one process, which isolation would run
-# one job at a time after a hang that does not reproduce.
-PARAMS="gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500 max_guilty_per_file=0 max_suspects_per_file=0 max_guilty_per_process=0 max_suspects_per_process=0 isolate_ms=0"
+# one job at a time after a hang that does not reproduce. The domain reset
+# first, the RFC's sequence these figures are about; "ppu-bench ladder"
+# switches to the ring reset for its own runs.
+PARAMS="gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500 max_guilty_per_file=0 max_suspects_per_file=0 max_guilty_per_process=0 max_suspects_per_process=0 isolate_ms=0 reset_ladder=domain"
 # Scaling runs: up to 15 innocent heads of 150 ms each are probed in one
 # recovery, then the hanging head in its own window (its ring's 1000 ms
 # timeout: no head is blamed without a replay), about 3.3 s, too close to
@@ -65,6 +67,7 @@ rm -f \$PPU_BENCH_COUNTS
 rc=0
 want() { [ -z "$ONLY" ] || case " $ONLY " in *" \$1 "*) ;; *) false ;; esac; }
 want rfc && { \$B rfc || rc=1; }
+want ladder && { \$B ladder || rc=1; }
 want lost && { \$B lost || rc=1; }
 want verdicts && { \$B verdicts || rc=1; }
 want nop && { \$B nop || rc=1; }
@@ -139,6 +142,11 @@ $1 == "bench:" && $2 ~ /^scale_wrong_verdicts_/ { wv += $3; nwv++ }
 END {
 	check("rfc_recovery_ratio", "<=", 1.15)
 	check("guilty_position_ratio", "<=", 1.10)
+	# the reset ladder: one ring reset instead of the domain
+	check("ring_reset_rfc_ratio", "<=", 0.5)
+	check("blast_radius_ring", "==", 0)
+	info("blast_radius_domain", "the same runs with the domain reset, no target")
+	check("ladder_wrong_verdicts", "==", 0)
 	check("innocent_lost_serial", "==", 0)
 	check("nop_throughput_ratio", ">=", 0.98)
 	# device memory cleared at GEM_CREATE: its cost, and the clear engine

@@ -13,6 +13,9 @@
  *                            guilty_position_ratio, wrong_hints_rfc_*,
  *                            rfc_hang_once_verdict_errors (and with
  *                            wrong hints): the evidence rule
+ *   ppu-bench ladder         ring_reset_rfc_ratio, blast_radius_domain,
+ *                            blast_radius_ring: the seed case with the
+ *                            ring reset first against the domain reset
  *   ppu-bench lost           innocent_lost_serial, innocent_lost_classic,
  *                            innocent_lost_wrong_hints
  *   ppu-bench nop            nop_throughput_ratio (serial vs off)
@@ -589,6 +592,7 @@ struct recovery {
 	uint64_t duration_us;
 	unsigned int resets;
 	int fallback;
+	char rung[16];
 	unsigned int steps;
 	uint64_t quiesce_us, reset_us, probe_us, restart_us, other_us;
 	unsigned int probes, probes_hung, probes_failed;
@@ -679,6 +683,9 @@ static void read_recovery(struct recovery *r)
 			r->duration_us = field_u64(line, "duration_us=");
 			r->resets = field_u64(line, "resets=");
 			r->fallback = field_u64(line, "fallback=");
+			if (strstr(line, "rung="))
+				sscanf(strstr(line, "rung="), "rung=%15s",
+				       r->rung);
 		} else if (sscanf(line, " step %*u: %31s ring=%31s", what,
 				  ring) >= 1) {
 			took = field_u64(line, "took=");
@@ -985,6 +992,130 @@ static int rfc_series(const struct rfc_case *rc, const char *tag,
 			       median(window, windows));
 	}
 	return res->got == reps ? 0 : 1;
+}
+
+/*
+ * ring_reset_rfc_ratio, blast_radius_*: the seed case (B's DELAY + WRITE
+ * on gfx0, A's hang on compute0 RFC_HANG_AFTER_US later, both time out)
+ * with a third context's job in flight on sdma0, which has nothing to do
+ * with the hang: it ADDs to a start counter, then DELAYs LADDER_SDMA_US,
+ * submitted LADDER_SDMA_AT_US after B's job so that the recovery starts
+ * while it runs. LADDER_REPS runs with debugfs reset_ladder=domain (the
+ * RFC's sequence), then as many with =ring:
+ *
+ *   ring_reset_rfc_ratio = median recovery (ring) / median recovery
+ *                          (domain), same boot; target <= 0.5
+ *   blast_radius_<ladder> = runs in which the sdma0 job was cancelled or
+ *                          ran again (its start counter read 2, or its
+ *                          fence did not complete); target 0 with the
+ *                          ring, printed for the domain
+ *
+ * A run counts only if the verdicts are right (B completes once and is not
+ * struck, A is guilty); a wrong one fails the figure.
+ */
+#define LADDER_REPS		5
+#define LADDER_SDMA_AT_US	700000
+#define LADDER_SDMA_US		400000
+
+struct ladder_result {
+	unsigned int got, wrong, blast;
+	double ms;
+};
+
+static void ladder_series(const char *ladder, uint32_t slot0,
+			  struct ladder_result *res)
+{
+	double ms[LADDER_REPS];
+	unsigned int i;
+
+	memset(res, 0, sizeof(*res));
+	dbg_write("reset_ladder", ladder);
+	for (i = 0; i < LADDER_REPS; i++) {
+		struct stream s_hang = stream_hang(), s_b, s_c;
+		uint32_t a = ctx_new(), b = ctx_new(), c = ctx_new();
+		uint32_t slot = slot0 + i, start = counter_new();
+		uint32_t so_a = 0, so_b = 0, so_c = 0, *cs, n = 0;
+		struct recovery before, r;
+		int st_a, st_b, st_c;
+		bool wrong, blast;
+
+		s_b = stream_delay_write(RFC_DELAY_US, slot, 0xb0b00000 + slot);
+		cs = stream_begin(&s_c);
+		cs[n++] = DRM_PPU_CMD(DRM_PPU_OP_ADD, 3);
+		cs[n++] = 0;
+		cs[n++] = start * 4;
+		cs[n++] = 1;
+		cs[n++] = DRM_PPU_CMD(DRM_PPU_OP_DELAY, 1);
+		cs[n++] = LADDER_SDMA_US;
+		n = stream_count(&s_c, cs, n);
+		stream_end(&s_c, n);
+		data.map[slot] = 0;
+
+		read_recovery(&before);
+		so_b = submit(b, DRM_PPU_RING_GFX, 0, &s_b, 0);
+		usleep(RFC_HANG_AFTER_US);
+		so_a = submit(a, DRM_PPU_RING_COMPUTE, 0, &s_hang, 0);
+		usleep(LADDER_SDMA_AT_US - RFC_HANG_AFTER_US);
+		so_c = submit(c, DRM_PPU_RING_SDMA, 0, &s_c, 0);
+		st_b = job_status(so_b);
+		st_a = job_status(so_a);
+		st_c = job_status(so_c);
+		read_recovery(&r);
+		wrong = st_b != 1 || data.map[slot] != 0xb0b00000 + slot ||
+			ctx_struck(b) || ctx_struck(c) || st_a >= 0 ||
+			!ctx_query(a).guilty_count;
+		blast = st_c != 1 || data.map[start] != 1;
+		printf("# ladder %s run %u: recovery %llu us, %u reset(s), rung %s; B %d, A %d, sdma0 job %d started %u time(s)%s\n",
+		       ladder, i, (unsigned long long)r.duration_us, r.resets,
+		       r.rung, st_b, st_a, st_c, data.map[start],
+		       wrong ? ": WRONG VERDICT or innocent work lost" : "");
+		syncobj_free(so_a);
+		syncobj_free(so_b);
+		syncobj_free(so_c);
+		if (r.recoveries != before.recoveries + 1) {
+			printf("# ladder %s run %u: %llu recoveries, not the scenario\n",
+			       ladder, i, (unsigned long long)(r.recoveries -
+							   before.recoveries));
+			continue;
+		}
+		res->wrong += wrong;
+		res->blast += blast;
+		if (!wrong)
+			ms[res->got++] = r.duration_us / 1000.0;
+	}
+	if (res->got)
+		res->ms = median(ms, res->got);
+}
+
+static int bench_ladder(void)
+{
+	struct ladder_result dom, ring;
+	int ret = 0;
+
+	set_mode("serial");
+	set_strategy("serial");
+	set_wrong_hints(0);
+	printf("# ladder: the seed case, B on gfx0, A's hang on compute0 %u us later, and a job on sdma0 (ADD, DELAY %u us) %u us after B's; %u runs with reset_ladder=domain, then %u with ring\n",
+	       RFC_HANG_AFTER_US, LADDER_SDMA_US, LADDER_SDMA_AT_US,
+	       LADDER_REPS, LADDER_REPS);
+	ladder_series("domain", 50, &dom);
+	ladder_series("ring", 60, &ring);
+	dbg_write("reset_ladder", "domain");
+	printf("bench: blast_radius_domain %u count\n", dom.blast);
+	printf("bench: blast_radius_ring %u count\n", ring.blast);
+	printf("bench: ladder_wrong_verdicts %u count\n", dom.wrong + ring.wrong);
+	if (dom.got && ring.got) {
+		printf("# ring_reset_rfc_ratio = median recovery with reset_ladder=ring (%.1f ms) / with domain (%.1f ms), same boot; target <= 0.5\n",
+		       ring.ms, dom.ms);
+		printf("bench: ring_reset_rfc_ratio %.3f ratio\n",
+		       ring.ms / dom.ms);
+	} else {
+		ret = 1;
+	}
+	if (dom.wrong + ring.wrong)
+		ret = 1;
+	counters_check("ladder");
+	return ret;
 }
 
 /* HANG_ONCE on the data dword @flag (armed: 0), then ADD. */
@@ -2603,7 +2734,7 @@ static int bench_hostile(unsigned int seconds)
 	       struck >= 100 ? "BANNED" : "still accepts contexts");
 	printf("# hostile_client: targets: victim jobs lost 0, victim contexts struck or banned 0, attacker banned after 1..%u hangs (each hang strikes the file at most once: guilty %u or suspect %u within the window, whichever comes first)\n",
 	       limit, max_g, max_s);
-	printf("# hostile_client: under the evidence rule the attacker's hangs, which never reproduce on replay, strike it only when one timed out alone (suspect); %u of its %u hangs struck nobody, %u struck it; banned after %d hangs (-1: never); isolation runs its jobs alone after a hang that struck nobody\n",
+	printf("# hostile_client: the attacker's hangs never reproduce on replay: the ring reset first convicts one on its own timeout when every other ring then goes on (guilty); on the domain rung one strikes only when it timed out alone (suspect), and isolation runs its jobs alone after a hang that struck nobody; %u of its %u hangs struck nobody, %u struck it; banned after %d hangs (-1: never)\n",
 	       rep->unstruck, rep->hangs, rep->guilty + rep->suspect,
 	       rep->banned_after);
 	printf("bench: hostile_victim_jobs_lost %u count\n", lost);
@@ -3021,6 +3152,8 @@ int main(int argc, char **argv)
 
 	if (!strcmp(argv[1], "rfc"))
 		return bench_rfc();
+	if (!strcmp(argv[1], "ladder"))
+		return bench_ladder();
 	if (!strcmp(argv[1], "lost"))
 		return bench_lost();
 	if (!strcmp(argv[1], "nop"))

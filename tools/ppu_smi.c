@@ -175,6 +175,18 @@ static const char *yesno(int v)
 	return v ? "Yes" : "No";
 }
 
+/* What settled a recovery (ring_recovery "rung="), for people. */
+static const char *rung_text(const char *rung)
+{
+	if (!strcmp(rung, "ring"))
+		return "one ring reset";
+	if (!strcmp(rung, "domain"))
+		return "device reset";
+	if (!strcmp(rung, "none"))
+		return "no reset";
+	return "reset";
+}
+
 static void fmt_time(uint64_t t, char *buf, size_t len)
 {
 	time_t tt = (time_t)t;
@@ -362,14 +374,18 @@ static void print_query(const struct dev *devs, unsigned int n, unsigned int sec
 				Q(8, "State", "%s", rc->state);
 				Q(8, "Recoveries", "%" PRIu64, rc->recoveries);
 				Q(8, "Resets", "%" PRIu64, rc->resets);
+				Q(8, "Ring Resets (settled / escalated)",
+				  "%" PRIu64 " (%" PRIu64 " / %" PRIu64 ")",
+				  rc->ring_resets, rc->ring_settled, rc->escalations);
 				Q(8, "Guilty / Innocent / Suspects", "%" PRIu64 " / %" PRIu64 " / %" PRIu64,
 				  rc->guilty, rc->innocent, rc->suspects);
 				Q(8, "Causes (timeout/uecc/parity)", "%" PRIu64 " / %" PRIu64 " / %" PRIu64,
 				  rc->cause_timeout, rc->cause_uecc, rc->cause_parity);
 				if (rc->last_valid) {
 					fmt_time((uint64_t)rc->last_time, ts, sizeof(ts));
-					Q(8, "Last Recovery", "%s at %s, %" PRIu64 " us, guilty %s",
+					Q(8, "Last Recovery", "%s at %s, %" PRIu64 " us, %s, guilty %s",
 					  rc->last_cause, ts, rc->last_duration_us,
+					  rung_text(rc->last_rung),
 					  rc->last_guilty_ring[0] ? rc->last_guilty_ring : "none");
 				} else {
 					Q(8, "Last Recovery", "none");
@@ -501,12 +517,16 @@ static void print_json(const struct dev *devs, unsigned int n)
 		       rc->fallbacks, rc->bans);
 		printf("        \"causes\": {\"timeout\": %" PRIu64 ", \"uecc\": %" PRIu64 ", \"parity\": %" PRIu64 "},\n",
 		       rc->cause_timeout, rc->cause_uecc, rc->cause_parity);
+		printf("        \"ladder\": {\"ring_resets\": %" PRIu64 ", \"ring_settled\": %" PRIu64 ", \"escalations\": %" PRIu64 "},\n",
+		       rc->ring_resets, rc->ring_settled, rc->escalations);
 		printf("        \"last\": ");
 		if (rc->last_valid) {
 			printf("{\"cause\": ");
 			jstr(rc->last_cause);
-			printf(", \"time\": %" PRId64 ", \"duration_us\": %" PRIu64 ", \"guilty_ring\": ",
+			printf(", \"time\": %" PRId64 ", \"duration_us\": %" PRIu64 ", \"rung\": ",
 			       rc->last_time, rc->last_duration_us);
+			jstr(rc->last_rung);
+			printf(", \"guilty_ring\": ");
 			if (rc->last_guilty_ring[0])
 				jstr(rc->last_guilty_ring);
 			else

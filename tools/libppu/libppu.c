@@ -667,6 +667,10 @@ ppu_return_t ppu_device_get_recovery(ppu_device_t *dev, ppu_recovery_t *rec)
 			rec->cause_timeout = kv_u64(line, "timeout");
 			rec->cause_uecc = kv_u64(line, "uecc");
 			rec->cause_parity = kv_u64(line, "parity");
+		} else if (!strncmp(line, "ladder:", 7)) {
+			rec->ring_resets = kv_u64(line, "ring_resets");
+			rec->ring_settled = kv_u64(line, "ring_settled");
+			rec->escalations = kv_u64(line, "escalations");
 		} else if (!strncmp(line, "last guilty:", 12)) {
 			v = kv(line, "ring");
 			if (v)
@@ -682,6 +686,10 @@ ppu_return_t ppu_device_get_recovery(ppu_device_t *dev, ppu_recovery_t *rec)
 				rec->last_time = v ? strtoll(v, NULL, 10) : 0;
 				rec->last_duration_us = kv_u64(line,
 							       "duration_us");
+				v = kv(line, "rung");
+				if (v)
+					copy_word(rec->last_rung,
+						  sizeof(rec->last_rung), v);
 			}
 		} else if (!strncmp(line, "ring ", 5) && strstr(line, "timeouts")) {
 			in_table = 1;

@@ -177,10 +177,14 @@ typedef struct {
 	uint64_t recoveries, resets, probes, guilty, innocent, suspects;
 	uint64_t false_timeouts, fallbacks, bans;
 	uint64_t cause_timeout, cause_uecc, cause_parity;
+	uint64_t ring_resets;		/* resets of one ring (reset ladder) */
+	uint64_t ring_settled;		/* recoveries one ring's reset settled */
+	uint64_t escalations;		/* ring reset, then the device's */
 	int last_valid;			/* a recovery happened */
 	char last_cause[16];
 	int64_t last_time;		/* seconds since the epoch */
 	uint64_t last_duration_us;
+	char last_rung[16];		/* what settled it: ring, domain, none */
 	char last_guilty_ring[16];	/* "" when nobody was guilty */
 	unsigned int nr_rings;
 	ppu_ring_recovery_t rings[PPU_MAX_RINGS];
