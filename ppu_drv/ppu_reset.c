@@ -142,8 +142,10 @@ static int ppu_reset_ring(struct drm_sched_serial_ring *sring)
 	if (!hw->ops->ring_reset)
 		return -EOPNOTSUPP;
 	ret = hw->ops->ring_reset(hw, ring->index);
-	/* A reset contexts are told of (CTX_QUERY_RESET, RESET_COUNT). */
-	atomic_inc(&ring->ppu->reset_count);
+	/*
+	 * Not a device reset: reset_count (CTX_QUERY_RESET, RESET_COUNT)
+	 * stays; ring_recovery and ppu-smi count the ring resets.
+	 */
 	ppu_ring_cancel_fences(ring);
 	return ret;
 }

@@ -374,7 +374,7 @@ static void print_query(const struct dev *devs, unsigned int n, unsigned int sec
 				Q(8, "State", "%s", rc->state);
 				Q(8, "Recoveries", "%" PRIu64, rc->recoveries);
 				Q(8, "Resets", "%" PRIu64, rc->resets);
-				Q(8, "Ring Resets (settled / escalated)",
+				Q(8, "Ring Resets (settled/escalated)",
 				  "%" PRIu64 " (%" PRIu64 " / %" PRIu64 ")",
 				  rc->ring_resets, rc->ring_settled, rc->escalations);
 				Q(8, "Guilty / Innocent / Suspects", "%" PRIu64 " / %" PRIu64 " / %" PRIu64,

@@ -60,9 +60,9 @@ enum drm_ppu_ring_class {
  * @DRM_PPU_PARAM_RING_COUNT_GFX: number of gfx rings
  * @DRM_PPU_PARAM_RING_COUNT_COMPUTE: number of compute rings
  * @DRM_PPU_PARAM_RING_COUNT_SDMA: number of sdma rings
- * @DRM_PPU_PARAM_RESET_COUNT: resets since the driver was loaded, of the
- *	device or of one of its engines; only with CAP_SYS_ADMIN (it tells of other clients' hangs), -EPERM
- *	otherwise
+ * @DRM_PPU_PARAM_RESET_COUNT: device resets since the driver was loaded
+ *	(a reset of one engine alone is not one); only with CAP_SYS_ADMIN
+ *	(it tells of other clients' hangs), -EPERM otherwise
  * @DRM_PPU_PARAM_MAX_BO_SIZE: largest size accepted by GEM_CREATE, in bytes
  */
 enum drm_ppu_param {
@@ -462,8 +462,8 @@ struct drm_ppu_ctx_query_reset {
 	/** @status: out, one of &enum drm_ppu_reset_status. */
 	__u32 status;
 	/**
-	 * @reset_count: out, resets of the device or of one of its engines
-	 * since the context was created; 0 without CAP_SYS_ADMIN.
+	 * @reset_count: out, device resets since the context was created (a
+	 * reset of one engine alone is not one); 0 without CAP_SYS_ADMIN.
 	 */
 	__u32 reset_count;
 	/** @guilty_count: out, jobs of this context found guilty of a hang. */
