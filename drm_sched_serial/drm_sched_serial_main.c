@@ -53,6 +53,25 @@ static const char * const drm_sched_serial_cause_names[] = {
 	[DRM_SCHED_SERIAL_CAUSE_WEDGE] = "wedge",
 };
 
+/* @names[@i], or "unknown" past the table. */
+static const char *dss_name(const char * const *names, size_t n,
+			    unsigned int i)
+{
+	return i < n ? names[i] : "unknown";
+}
+
+/* The index of @s (a trailing newline allowed) in @names, or -EINVAL. */
+static int dss_parse(const char * const *names, size_t n, const char *s,
+		     unsigned int *i)
+{
+	int ret = __sysfs_match_string(names, n, s);
+
+	if (ret < 0)
+		return -EINVAL;
+	*i = ret;
+	return 0;
+}
+
 /**
  * drm_sched_serial_mode_name - printable name of a recovery mode
  * @mode: the mode
@@ -61,9 +80,8 @@ static const char * const drm_sched_serial_cause_names[] = {
  */
 const char *drm_sched_serial_mode_name(enum drm_sched_serial_mode mode)
 {
-	if ((unsigned int)mode >= ARRAY_SIZE(drm_sched_serial_mode_names))
-		return "unknown";
-	return drm_sched_serial_mode_names[mode];
+	return dss_name(drm_sched_serial_mode_names,
+			ARRAY_SIZE(drm_sched_serial_mode_names), mode);
 }
 EXPORT_SYMBOL(drm_sched_serial_mode_name);
 
@@ -76,9 +94,10 @@ EXPORT_SYMBOL(drm_sched_serial_mode_name);
  */
 int drm_sched_serial_mode_parse(const char *s, enum drm_sched_serial_mode *mode)
 {
-	int i = sysfs_match_string(drm_sched_serial_mode_names, s);
+	unsigned int i;
 
-	if (i < 0)
+	if (dss_parse(drm_sched_serial_mode_names,
+		      ARRAY_SIZE(drm_sched_serial_mode_names), s, &i))
 		return -EINVAL;
 	*mode = i;
 	return 0;
@@ -93,9 +112,8 @@ EXPORT_SYMBOL(drm_sched_serial_mode_parse);
  */
 const char *drm_sched_serial_hint_name(enum drm_sched_serial_hint hint)
 {
-	if ((unsigned int)hint >= ARRAY_SIZE(drm_sched_serial_hint_names))
-		return "unknown";
-	return drm_sched_serial_hint_names[hint];
+	return dss_name(drm_sched_serial_hint_names,
+			ARRAY_SIZE(drm_sched_serial_hint_names), hint);
 }
 EXPORT_SYMBOL(drm_sched_serial_hint_name);
 
@@ -108,9 +126,8 @@ EXPORT_SYMBOL(drm_sched_serial_hint_name);
 const char *
 drm_sched_serial_probe_strategy_name(enum drm_sched_serial_probe_strategy s)
 {
-	if ((unsigned int)s >= ARRAY_SIZE(drm_sched_serial_strategy_names))
-		return "unknown";
-	return drm_sched_serial_strategy_names[s];
+	return dss_name(drm_sched_serial_strategy_names,
+			ARRAY_SIZE(drm_sched_serial_strategy_names), s);
 }
 EXPORT_SYMBOL(drm_sched_serial_probe_strategy_name);
 
@@ -124,9 +141,10 @@ EXPORT_SYMBOL(drm_sched_serial_probe_strategy_name);
 int drm_sched_serial_probe_strategy_parse(const char *s,
 					  enum drm_sched_serial_probe_strategy *strategy)
 {
-	int i = sysfs_match_string(drm_sched_serial_strategy_names, s);
+	unsigned int i;
 
-	if (i < 0)
+	if (dss_parse(drm_sched_serial_strategy_names,
+		      ARRAY_SIZE(drm_sched_serial_strategy_names), s, &i))
 		return -EINVAL;
 	*strategy = i;
 	return 0;
@@ -141,9 +159,8 @@ EXPORT_SYMBOL(drm_sched_serial_probe_strategy_parse);
  */
 const char *drm_sched_serial_ladder_name(enum drm_sched_serial_ladder ladder)
 {
-	if ((unsigned int)ladder >= ARRAY_SIZE(drm_sched_serial_ladder_names))
-		return "unknown";
-	return drm_sched_serial_ladder_names[ladder];
+	return dss_name(drm_sched_serial_ladder_names,
+			ARRAY_SIZE(drm_sched_serial_ladder_names), ladder);
 }
 EXPORT_SYMBOL(drm_sched_serial_ladder_name);
 
@@ -157,9 +174,10 @@ EXPORT_SYMBOL(drm_sched_serial_ladder_name);
 int drm_sched_serial_ladder_parse(const char *s,
 				  enum drm_sched_serial_ladder *ladder)
 {
-	int i = sysfs_match_string(drm_sched_serial_ladder_names, s);
+	unsigned int i;
 
-	if (i < 0)
+	if (dss_parse(drm_sched_serial_ladder_names,
+		      ARRAY_SIZE(drm_sched_serial_ladder_names), s, &i))
 		return -EINVAL;
 	*ladder = i;
 	return 0;
@@ -174,9 +192,8 @@ EXPORT_SYMBOL(drm_sched_serial_ladder_parse);
  */
 const char *drm_sched_serial_rung_name(enum drm_sched_serial_rung rung)
 {
-	if ((unsigned int)rung >= ARRAY_SIZE(drm_sched_serial_rung_names))
-		return "unknown";
-	return drm_sched_serial_rung_names[rung];
+	return dss_name(drm_sched_serial_rung_names,
+			ARRAY_SIZE(drm_sched_serial_rung_names), rung);
 }
 EXPORT_SYMBOL(drm_sched_serial_rung_name);
 
@@ -189,9 +206,8 @@ EXPORT_SYMBOL(drm_sched_serial_rung_name);
  */
 const char *drm_sched_serial_cause_name(enum drm_sched_serial_cause cause)
 {
-	if ((unsigned int)cause >= ARRAY_SIZE(drm_sched_serial_cause_names))
-		return "unknown";
-	return drm_sched_serial_cause_names[cause];
+	return dss_name(drm_sched_serial_cause_names,
+			ARRAY_SIZE(drm_sched_serial_cause_names), cause);
 }
 EXPORT_SYMBOL(drm_sched_serial_cause_name);
 

@@ -116,64 +116,72 @@ ssize_t ppu_debugfs_cmd_write(struct file *file, const char __user *ubuf,
 	return ret ? ret : len;
 }
 
-static int ppu_debugfs_mode_show(struct seq_file *m, void *data)
-{
-	struct ppu_device *ppu = m->private;
-
-	seq_printf(m, "%s\n",
-		   drm_sched_serial_mode_name(READ_ONCE(ppu->domain.params.mode)));
-	return 0;
-}
-
-static int ppu_debugfs_mode_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, ppu_debugfs_mode_show, inode->i_private);
-}
-
 /*
  * A recovery setting of the reset domain that debugfs switches at run
- * time: the file's name, what the log calls it, the words it takes, and
- * set(), which parses @s (a trailing newline allowed) into @params and
- * returns the new value's name, or NULL for anything else.
+ * time: the file's name, what the log calls it, the words it takes, get(),
+ * the name of the current value, and set(), which parses @s (a trailing
+ * newline allowed) into @params and returns the new value's name, or NULL
+ * for anything else.
  */
 struct ppu_debugfs_setting {
 	const char *file;
 	const char *what;
 	const char *words;
+	const char *(*get)(const struct drm_sched_serial_params *params);
 	const char *(*set)(struct drm_sched_serial_params *params,
 			   const char *s);
 };
 
-/* Write to a setting's file: parse, store under the domain's lock, log. */
-static ssize_t ppu_debugfs_setting_write(struct file *file,
-					 const char __user *ubuf, size_t len,
-					 const struct ppu_debugfs_setting *setting)
+/* Read a setting's file: the name of its value. */
+static int ppu_debugfs_setting_show(struct seq_file *m,
+				    const struct ppu_debugfs_setting *setting)
 {
-	struct ppu_device *ppu = file_inode(file)->i_private;
-	const char *name;
-	char buf[16];
+	struct ppu_device *ppu = m->private;
 
-	if (len >= sizeof(buf)) {
-		drm_dbg_driver(&ppu->drm, "%s: input too long\n", setting->file);
-		return -EINVAL;
-	}
-	if (copy_from_user(buf, ubuf, len))
-		return -EFAULT;
-	buf[len] = '\0';
+	seq_printf(m, "%s\n", setting->get(&ppu->domain.params));
+	return 0;
+}
+
+/* Write to a setting's file: parse, store under the domain's lock, log. */
+static int ppu_debugfs_setting_set(struct ppu_device *ppu, char *cmd,
+				   const struct ppu_debugfs_setting *setting)
+{
+	const char *name;
+
 	mutex_lock(&ppu->domain.lock);
-	name = setting->set(&ppu->domain.params, buf);
+	name = setting->set(&ppu->domain.params, cmd);
 	mutex_unlock(&ppu->domain.lock);
 	if (!name) {
-		drm_info(&ppu->drm, "%s: '%s' is not %s\n", setting->file,
-			 strim(buf), setting->words);
+		drm_info(&ppu->drm, "%s: '%s' is not %s\n", setting->file, cmd,
+			 setting->words);
 		return -EINVAL;
 	}
 	drm_info(&ppu->drm, "%s: %s\n", setting->what, name);
-	return len;
+	return 0;
 }
 
-static const char *ppu_debugfs_mode_set(struct drm_sched_serial_params *params,
-					const char *s)
+/* The file operations of debugfs setting @name, described by @setting. */
+#define PPU_DEBUGFS_SETTING_FOPS(name, setting)				\
+static const struct ppu_debugfs_setting *const name##_setting = &(setting); \
+static int name##_show(struct seq_file *m, void *data)			\
+{									\
+	return ppu_debugfs_setting_show(m, name##_setting);		\
+}									\
+static int name##_set(struct ppu_device *ppu, char *cmd)		\
+{									\
+	return ppu_debugfs_setting_set(ppu, cmd, name##_setting);	\
+}									\
+PPU_DEBUGFS_RW_FOPS(name, 16, name##_set)
+
+/* recovery_mode: "serial", "classic" or "off". */
+static const char *
+ppu_debugfs_mode_get(const struct drm_sched_serial_params *params)
+{
+	return drm_sched_serial_mode_name(READ_ONCE(params->mode));
+}
+
+static const char *
+ppu_debugfs_mode_parse(struct drm_sched_serial_params *params, const char *s)
 {
 	enum drm_sched_serial_mode mode;
 
@@ -187,42 +195,21 @@ static const struct ppu_debugfs_setting ppu_debugfs_mode = {
 	.file = "recovery_mode",
 	.what = "recovery mode",
 	.words = "serial, classic or off",
-	.set = ppu_debugfs_mode_set,
+	.get = ppu_debugfs_mode_get,
+	.set = ppu_debugfs_mode_parse,
 };
 
-/* Switch the recovery mode at run time: "serial", "classic" or "off". */
-static ssize_t ppu_debugfs_mode_write(struct file *file, const char __user *ubuf,
-				      size_t len, loff_t *offp)
+PPU_DEBUGFS_SETTING_FOPS(ppu_debugfs_mode, ppu_debugfs_mode);
+
+/* probe_strategy, the replay of the shared heads: "serial" or "group". */
+static const char *
+ppu_debugfs_strategy_get(const struct drm_sched_serial_params *params)
 {
-	return ppu_debugfs_setting_write(file, ubuf, len, &ppu_debugfs_mode);
-}
-
-static const struct file_operations ppu_debugfs_mode_fops = {
-	.owner = THIS_MODULE,
-	.open = ppu_debugfs_mode_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write = ppu_debugfs_mode_write,
-};
-
-static int ppu_debugfs_strategy_show(struct seq_file *m, void *data)
-{
-	struct ppu_device *ppu = m->private;
-	enum drm_sched_serial_probe_strategy s;
-
-	s = READ_ONCE(ppu->domain.params.probe_strategy);
-	seq_printf(m, "%s\n", drm_sched_serial_probe_strategy_name(s));
-	return 0;
-}
-
-static int ppu_debugfs_strategy_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, ppu_debugfs_strategy_show, inode->i_private);
+	return drm_sched_serial_probe_strategy_name(READ_ONCE(params->probe_strategy));
 }
 
 static const char *
-ppu_debugfs_strategy_set(struct drm_sched_serial_params *params, const char *s)
+ppu_debugfs_strategy_parse(struct drm_sched_serial_params *params, const char *s)
 {
 	enum drm_sched_serial_probe_strategy strategy;
 
@@ -236,43 +223,21 @@ static const struct ppu_debugfs_setting ppu_debugfs_strategy = {
 	.file = "probe_strategy",
 	.what = "probe strategy",
 	.words = "serial or group",
-	.set = ppu_debugfs_strategy_set,
+	.get = ppu_debugfs_strategy_get,
+	.set = ppu_debugfs_strategy_parse,
 };
 
-/* Switch the replay of the shared heads at run time: "serial" or "group". */
-static ssize_t ppu_debugfs_strategy_write(struct file *file,
-					  const char __user *ubuf,
-					  size_t len, loff_t *offp)
+PPU_DEBUGFS_SETTING_FOPS(ppu_debugfs_strategy, ppu_debugfs_strategy);
+
+/* reset_ladder, which reset a timeout tries first: "ring" or "domain". */
+static const char *
+ppu_debugfs_ladder_get(const struct drm_sched_serial_params *params)
 {
-	return ppu_debugfs_setting_write(file, ubuf, len, &ppu_debugfs_strategy);
-}
-
-static const struct file_operations ppu_debugfs_strategy_fops = {
-	.owner = THIS_MODULE,
-	.open = ppu_debugfs_strategy_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write = ppu_debugfs_strategy_write,
-};
-
-static int ppu_debugfs_ladder_show(struct seq_file *m, void *data)
-{
-	struct ppu_device *ppu = m->private;
-	enum drm_sched_serial_ladder l;
-
-	l = READ_ONCE(ppu->domain.params.ladder);
-	seq_printf(m, "%s\n", drm_sched_serial_ladder_name(l));
-	return 0;
-}
-
-static int ppu_debugfs_ladder_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, ppu_debugfs_ladder_show, inode->i_private);
+	return drm_sched_serial_ladder_name(READ_ONCE(params->ladder));
 }
 
 static const char *
-ppu_debugfs_ladder_set(struct drm_sched_serial_params *params, const char *s)
+ppu_debugfs_ladder_parse(struct drm_sched_serial_params *params, const char *s)
 {
 	enum drm_sched_serial_ladder ladder;
 
@@ -286,25 +251,11 @@ static const struct ppu_debugfs_setting ppu_debugfs_ladder = {
 	.file = "reset_ladder",
 	.what = "reset ladder",
 	.words = "ring or domain",
-	.set = ppu_debugfs_ladder_set,
+	.get = ppu_debugfs_ladder_get,
+	.set = ppu_debugfs_ladder_parse,
 };
 
-/* Which reset a timeout tries first, at run time: "ring" or "domain". */
-static ssize_t ppu_debugfs_ladder_write(struct file *file,
-					const char __user *ubuf,
-					size_t len, loff_t *offp)
-{
-	return ppu_debugfs_setting_write(file, ubuf, len, &ppu_debugfs_ladder);
-}
-
-static const struct file_operations ppu_debugfs_ladder_fops = {
-	.owner = THIS_MODULE,
-	.open = ppu_debugfs_ladder_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-	.write = ppu_debugfs_ladder_write,
-};
+PPU_DEBUGFS_SETTING_FOPS(ppu_debugfs_ladder, ppu_debugfs_ladder);
 
 static int ppu_debugfs_vram_clear_show(struct seq_file *m, void *data)
 {
