@@ -220,10 +220,13 @@ bool dss_ring_rung(struct drm_sched_serial_domain *d,
 	 * (coalesce_ms at most), with the rings stopped.
 	 */
 	if (!ring->independent) {
+		s64 rest;
+
 		end = ktime_add_ms(dss_window_start(d, c),
 				   dss_sched_timeout_ms(ring->sched));
-		if (ktime_after(end, ktime_get()))
-			fsleep(ktime_us_delta(end, ktime_get()) + 1);
+		rest = ktime_us_delta(end, ktime_get());
+		if (rest > 0)
+			fsleep(rest + 1);
 		if (ktime_after(end, since))
 			since = end;
 	}
