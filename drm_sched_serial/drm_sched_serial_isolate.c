@@ -111,7 +111,7 @@ static void dss_gate_open_if(struct drm_sched_serial_domain *d,
 	if (d->gate && (!job || d->gate_job == job)) {
 		gate = d->gate;
 		held = d->gate_job;
-		d->gate = NULL;
+		WRITE_ONCE(d->gate, NULL);
 		d->gate_job = NULL;
 	}
 	spin_unlock_irqrestore(&d->gate_lock, flags);
@@ -237,6 +237,13 @@ drm_sched_serial_prepare_job(struct drm_sched_serial_ring *ring,
 	if (drm_sched_serial_client_isolated(d->ops->job_ctx(job)->client) &&
 	    !(d->ops->may_wait && d->ops->may_wait(job)))
 		gate = kmalloc(sizeof(*gate), GFP_NOWAIT | __GFP_NOWARN);
+	/*
+	 * The common case, nobody isolated: no lock on the way to run_job.
+	 * A gate that closes right after this is the race documented for
+	 * jobs that passed just before it closed.
+	 */
+	else if (!READ_ONCE(d->gate))
+		return NULL;
 
 	spin_lock_irqsave(&d->gate_lock, flags);
 	if (d->gate && d->gate_job == finished) {
@@ -247,7 +254,7 @@ drm_sched_serial_prepare_job(struct drm_sched_serial_ring *ring,
 		spin_lock_init(&gate->lock);
 		dma_fence_init(&gate->base, &dss_gate_fence_ops, &gate->lock,
 			       d->gate_context, ++d->gate_seqno);
-		d->gate = &gate->base;
+		WRITE_ONCE(d->gate, &gate->base);
 		d->gate_job = dma_fence_get(finished);
 		gate = NULL;
 		holder = true;
@@ -273,6 +280,8 @@ EXPORT_SYMBOL(drm_sched_serial_prepare_job);
 void dss_gate_init(struct drm_sched_serial_domain *d)
 {
 	spin_lock_init(&d->gate_lock);
+	/* dss_gate_open() may try to remove it before it was ever added. */
+	INIT_LIST_HEAD(&d->gate_cb.node);
 	d->gate_context = dma_fence_context_alloc(1);
 }
 
