@@ -22,7 +22,8 @@
  *
  * Changed only by the helpers of drm_sched_serial_recovery.c
  * (dss_mark_completed(), dss_mark_waiting(), dss_leave_undecided(),
- * dss_verdict()); from @DSS_COMPLETED on the head is decided.
+ * dss_verdict()) and, for the members of a gang, of
+ * drm_sched_serial_gang.c; from @DSS_COMPLETED on the head is decided.
  */
 enum dss_state {
 	DSS_UNTRIED,
@@ -60,6 +61,13 @@ enum dss_state {
  * @dump: devcoredump text of a guilty head, preallocated: it is written
  *	inside the recovery, where nothing may allocate, and published after
  * @dump_len: bytes of @dump to publish, 0 for none
+ * @gang: key of @head's gang (&drm_sched_serial_ops.gang), or NULL
+ * @gang_left: members of that gang whose work is not done
+ * @gang_heads: on a gang's lead, how many of its members are heads
+ * @lead: the candidate that stands for @head's gang in the arbitration
+ *	(its first shared ring with a member at its head); its own index
+ *	for a head in no gang
+ * @member_done: @head's work completed in its gang's replay
  */
 struct drm_sched_serial_cand {
 	struct drm_sched_job *head;
@@ -78,7 +86,29 @@ struct drm_sched_serial_cand {
 	struct dma_fence *probe;
 	char *dump;
 	size_t dump_len;
+	const void *gang;
+	unsigned int gang_left;
+	unsigned int gang_heads;
+	unsigned int lead;
+	bool member_done;
 };
+
+/*
+ * The next candidate after @m (UINT_MAX: from the first) that candidate @i
+ * stands for: @i itself and, for a gang's lead, the other members at the
+ * heads of their rings; @d->nr_rings when there is none. Loop with
+ * for (m = dss_next_member(d, i, UINT_MAX); m < d->nr_rings;
+ *      m = dss_next_member(d, i, m)).
+ */
+static inline unsigned int
+dss_next_member(const struct drm_sched_serial_domain *d, unsigned int i,
+		unsigned int m)
+{
+	while (++m < d->nr_rings)
+		if (d->cands[m].head && d->cands[m].lead == i)
+			break;
+	return m;
+}
 
 /* Longest &drm_sched_serial_params.isolate_ms. */
 #define DSS_ISOLATE_MAX_MS	600000
@@ -149,6 +179,19 @@ void dss_verdict(struct drm_sched_serial_domain *d,
 		 struct drm_sched_serial_cand *c,
 		 enum drm_sched_serial_verdict verdict);
 bool dss_fence_done(struct dma_fence *f);
+unsigned int dss_hint_rank(enum drm_sched_serial_hint hint);
+void dss_leave_undecided(struct drm_sched_serial_ring *ring,
+			 struct drm_sched_serial_cand *c);
+
+/* drm_sched_serial_gang.c */
+unsigned int dss_job_gang(struct drm_sched_serial_domain *d,
+			  struct drm_sched_job *job, const void **key);
+void dss_gang_reset(struct drm_sched_serial_domain *d);
+void dss_find_gangs(struct drm_sched_serial_domain *d);
+bool dss_gang_whole(const struct drm_sched_serial_domain *d, unsigned int i);
+void dss_gang_merge_retries(struct drm_sched_serial_domain *d);
+void dss_convict(struct drm_sched_serial_domain *d, unsigned int i);
+void dss_gang_sync(struct drm_sched_serial_domain *d);
 bool dss_finish_if_done(struct drm_sched_serial_domain *d,
 			struct drm_sched_job *job);
 void dss_resume_ring(struct drm_sched_serial_domain *d, unsigned int i);

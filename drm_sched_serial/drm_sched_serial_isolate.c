@@ -19,7 +19,10 @@
  * ring's work are not run alone (a waiter can never be judged alone) and
  * do not count as running work for the gate (what they wait for may be
  * held at the gate); a recovery that finds the gate closed does not count
- * towards the deadlock rule of waiters for the same reason.
+ * towards the deadlock rule of waiters for the same reason. Gang members
+ * are treated like waiters: a member running alone would wait for its
+ * partners at the hardware, and a member waiting there for a partner held
+ * at the gate would never end.
  */
 
 #include <linux/dma-fence.h>
@@ -178,8 +181,9 @@ bool dss_gate_holder(struct drm_sched_serial_domain *d,
 }
 
 /*
- * The finished fence of the last job of @ring that is still running and
- * may not wait for other rings' work (a new reference), or NULL.
+ * The finished fence of the last job of @ring that is still running, may
+ * not wait for other rings' work and is no gang member (a new reference),
+ * or NULL.
  */
 static struct dma_fence *dss_ring_busy(struct drm_sched_serial_domain *d,
 				       struct drm_sched_serial_ring *ring)
@@ -187,6 +191,7 @@ static struct dma_fence *dss_ring_busy(struct drm_sched_serial_domain *d,
 	struct drm_gpu_scheduler *sched = ring->sched;
 	struct dma_fence *busy = NULL;
 	struct drm_sched_job *job;
+	const void *key;
 
 	spin_lock(&sched->job_list_lock);
 	dss_sched_for_each_pending(job, sched) {
@@ -194,7 +199,8 @@ static struct dma_fence *dss_ring_busy(struct drm_sched_serial_domain *d,
 
 		if (test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &f->flags))
 			continue;
-		if (d->ops->may_wait && d->ops->may_wait(job))
+		if ((d->ops->may_wait && d->ops->may_wait(job)) ||
+		    dss_job_gang(d, job, &key))
 			continue;
 		dma_fence_put(busy);
 		busy = dma_fence_get(f);
@@ -228,6 +234,7 @@ drm_sched_serial_prepare_job(struct drm_sched_serial_ring *ring,
 	struct dma_fence *finished = &job->s_fence->finished;
 	struct dss_gate_fence *gate = NULL;
 	bool holder = false, closed = false;
+	const void *key;
 	struct dma_fence *wait = NULL;
 	unsigned long flags;
 	unsigned int i;
@@ -235,7 +242,8 @@ drm_sched_serial_prepare_job(struct drm_sched_serial_ring *ring,
 	if (ring->independent || !READ_ONCE(d->params.isolate_ms))
 		return NULL;
 	if (drm_sched_serial_client_isolated(d->ops->job_ctx(job)->client) &&
-	    !(d->ops->may_wait && d->ops->may_wait(job)))
+	    !(d->ops->may_wait && d->ops->may_wait(job)) &&
+	    !dss_job_gang(d, job, &key))
 		gate = kmalloc(sizeof(*gate), GFP_NOWAIT | __GFP_NOWARN);
 	/*
 	 * The common case, nobody isolated: no lock on the way to run_job.

@@ -18,8 +18,9 @@
  * been stalled: nothing is proven, and the domain is reset and the heads
  * replayed as before (the head of the ring reset first is one of them).
  * A head that may wait for another ring's work is never judged on this
- * rung, nor a ring whose timeout only joined the recovery (coalesced: its
- * window may be short).
+ * rung, nor a gang member (its partners on other rings would go on
+ * without it), nor a ring whose timeout only joined the recovery
+ * (coalesced: its window may be short).
  *
  * An independent ring's timeout proves its head (as on the domain rung):
  * its ring is reset alone and nothing else is touched.
@@ -67,6 +68,7 @@ static int dss_rung_pick(struct drm_sched_serial_domain *d,
 	int hung = -1, oldest = -1, self;
 	bool independent = false;
 	struct drm_sched_serial_cand *c;
+	const void *key;
 
 	if (!bad_ring || d->params.ladder != DRM_SCHED_SERIAL_LADDER_RING ||
 	    !d->ops->reset_ring ||
@@ -74,8 +76,8 @@ static int dss_rung_pick(struct drm_sched_serial_domain *d,
 		return -1;
 	/* Past max_runtime_ms: hung however it progressed, no window. */
 	if (overrun)
-		return d->cands[bad_ring->index].head == bad ?
-		       bad_ring->index : -1;
+		return d->cands[bad_ring->index].head == bad &&
+		       !dss_job_gang(d, bad, &key) ? bad_ring->index : -1;
 
 	for (i = 0; i < d->nr_rings; i++) {
 		c = &d->cands[i];
@@ -102,7 +104,11 @@ static int dss_rung_pick(struct drm_sched_serial_domain *d,
 	if (self < 0)
 		return -1;
 	c = &d->cands[self];
-	if (c->may_wait)
+	/*
+	 * A gang member's partners run on other rings: reset alone and run
+	 * again, it would wait for them forever (drm_sched_serial_gang.c).
+	 */
+	if (c->may_wait || dss_job_gang(d, c->head, &key))
 		return -1;
 	/* Joined by coalescing: its window ends at most coalesce_ms later. */
 	if (!d->rings[self]->independent &&

@@ -327,52 +327,163 @@ static unsigned int dss_group_more(struct drm_sched_serial_domain *d,
 }
 
 /*
- * Replay @c->head alone on its ring. Returns 1 if it completed: it is then
+ * Start the replay of candidate @i: its head alone on its ring, or every
+ * member of its gang still to run at once (dss_gang_whole()). Returns 0,
+ * or the error of the first replay that could not start (members started
+ * before it may be running: they wait for it).
+ */
+static int dss_probe_start(struct drm_sched_serial_domain *d, unsigned int i)
+{
+	unsigned int m;
+
+	for (m = dss_next_member(d, i, UINT_MAX); m < d->nr_rings;
+	     m = dss_next_member(d, i, m)) {
+		struct drm_sched_serial_cand *c = &d->cands[m];
+		struct dma_fence *f;
+
+		if (c->member_done)
+			continue;
+		d->rings[m]->probes++;
+		d->stats.probes++;
+		f = d->ops->probe(c->head);
+		if (IS_ERR(f))
+			return PTR_ERR(f);
+		c->probe = f;
+	}
+	return 0;
+}
+
+/* Is a replay of candidate @i's members in flight? */
+static bool dss_probing(struct drm_sched_serial_domain *d, unsigned int i)
+{
+	unsigned int m;
+
+	for (m = dss_next_member(d, i, UINT_MAX); m < d->nr_rings;
+	     m = dss_next_member(d, i, m))
+		if (d->cands[m].probe)
+			return true;
+	return false;
+}
+
+/*
+ * Take the replays of candidate @i's members that completed: each such
+ * member's work is done, finished with its replay's fence, never run
+ * again. With @final (after the reset that ended the window) the replays
+ * that did not complete are dropped. Returns true if every member's work
+ * is done: the replay ran to its end.
+ */
+static bool dss_members_done(struct drm_sched_serial_domain *d,
+			     unsigned int i, bool final)
+{
+	bool all = true;
+	unsigned int m;
+
+	for (m = dss_next_member(d, i, UINT_MAX); m < d->nr_rings;
+	     m = dss_next_member(d, i, m)) {
+		struct drm_sched_serial_cand *c = &d->cands[m];
+		struct dma_fence *f = c->probe;
+
+		if (c->member_done)
+			continue;
+		if (dss_fence_done(f)) {
+			c->probe = NULL;
+			c->member_done = true;
+			dss_complete_with(c->head, f);
+			continue;
+		}
+		all = false;
+		if (final && f) {
+			c->probe = NULL;
+			dma_fence_put(f);
+		}
+	}
+	return all;
+}
+
+/*
+ * How long the replay of candidate @i may go on after @elapsed ms: the
+ * longest window of a member still running (dss_window_more()).
+ */
+static unsigned int dss_members_window(struct drm_sched_serial_domain *d,
+				       unsigned int i, unsigned int elapsed)
+{
+	unsigned int m, more = 0;
+
+	for (m = dss_next_member(d, i, UINT_MAX); m < d->nr_rings;
+	     m = dss_next_member(d, i, m))
+		if (d->cands[m].probe &&
+		    !dma_fence_is_signaled(d->cands[m].probe))
+			more = max(more, dss_window_more(d, d->rings[m],
+							 elapsed));
+	return more;
+}
+
+/* Wait up to @ms for the replays of @i's members; true if all signalled. */
+static bool dss_members_wait(struct drm_sched_serial_domain *d,
+			     unsigned int i, unsigned int ms)
+{
+	ktime_t deadline = ktime_add_ms(ktime_get(), ms);
+	bool all = true;
+	unsigned int m;
+
+	for (m = dss_next_member(d, i, UINT_MAX); m < d->nr_rings;
+	     m = dss_next_member(d, i, m)) {
+		struct dma_fence *f = d->cands[m].probe;
+		s64 left = ktime_ms_delta(deadline, ktime_get());
+
+		if (f && !dma_fence_is_signaled(f) &&
+		    !(left > 0 && dss_probe_wait(f, left)))
+			all = false;
+	}
+	return all;
+}
+
+/*
+ * Replay @c->head alone on its ring (a gang: its members together, see
+ * drm_sched_serial_gang.c). Returns 1 if it completed: it is then
  * finished with the probe fence. Returns 0 if it did not complete in its
  * window (see dss_window_more()): the probe's DMA is still running and the
  * caller resets before anything else runs. Returns a negative errno if the
  * probe could not start: nothing ran, nothing is proven. @budget_ms is
  * what is left of the recovery's budget; *@cut is set if the window
- * stopped at it rather than at its own end: that proves no hang.
+ * stopped at it rather than at its own end: that proves no hang (so is a
+ * gang member that could not start while others did).
  */
 static int dss_probe(struct drm_sched_serial_domain *d,
 		     struct drm_sched_serial_ring *ring,
 		     struct drm_sched_serial_cand *c, unsigned int budget_ms,
 		     bool *cut)
 {
-	unsigned int elapsed = 0, more;
+	unsigned int i = c - d->cands, elapsed = 0, more;
 	ktime_t t = ktime_get();
-	struct dma_fence *f;
 	bool done = false;
+	int ret;
 
 	*cut = false;
-	ring->probes++;
-	d->stats.probes++;
-	f = d->ops->probe(c->head);
-	if (IS_ERR(f)) {
-		dss_step(d, "probe", ring->index, t, PTR_ERR(f));
-		return PTR_ERR(f);
+	ret = dss_probe_start(d, i);
+	if (ret) {
+		dss_step(d, "probe", ring->index, t, ret);
+		if (!dss_probing(d, i))
+			return ret;
+		*cut = true;
+		return 0;
 	}
-	c->probe = f;
-	while (!done && (more = dss_window_more(d, ring, elapsed))) {
+	while (!done && (more = dss_members_window(d, i, elapsed))) {
 		if (elapsed + more > budget_ms) {
 			more = budget_ms > elapsed ? budget_ms - elapsed : 0;
 			*cut = true;
 		}
-		done = more && dss_probe_wait(f, more);
+		done = more && dss_members_wait(d, i, more);
 		elapsed = ktime_ms_delta(ktime_get(), t);
 		if (*cut)
 			break;
 	}
+	/* Members that completed are done whatever the others do. */
+	done = dss_members_done(d, i, false);
 	*cut = *cut && !done;
 	dss_step(d, "probe", ring->index, t, done);
-	if (done) {
-		c->probe = NULL;
-		dss_complete_with(c->head, f);
-		return 1;
-	}
-	/* Kept in @c->probe: it may still complete before the reset lands. */
-	return 0;
+	/* If not done, kept in the probes: they may complete before the reset. */
+	return done;
 }
 
 /*
@@ -381,22 +492,13 @@ static int dss_probe(struct drm_sched_serial_domain *d,
  * with that fence, never run again, and innocent. A job that ran to its
  * end is no hang, however late it ended. Returns true then.
  */
-static bool dss_probe_done_late(struct drm_sched_serial_cand *c)
+static bool dss_probe_done_late(struct drm_sched_serial_domain *d,
+				struct drm_sched_serial_cand *c)
 {
-	struct dma_fence *f = c->probe;
-
-	c->probe = NULL;
-	if (!f)
-		return false;
-	if (dss_fence_done(f)) {
-		dss_complete_with(c->head, f);
-		return true;
-	}
-	dma_fence_put(f);
-	return false;
+	return dss_members_done(d, c - d->cands, true);
 }
 
-/* Classic mode: every timed-out head is guilty. */
+/* Classic mode: every timed-out head is guilty, a gang once. */
 static void dss_blame_timed_out(struct drm_sched_serial_domain *d)
 {
 	unsigned int i;
@@ -404,8 +506,8 @@ static void dss_blame_timed_out(struct drm_sched_serial_domain *d)
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_serial_cand *c = &d->cands[i];
 
-		if (c->head && c->timed_out && !dss_decided(c))
-			dss_verdict(d, d->rings[i], c, DRM_SCHED_SERIAL_GUILTY);
+		if (c->head && c->timed_out && c->lead == i && !dss_decided(c))
+			dss_convict(d, i);
 	}
 }
 
@@ -444,8 +546,8 @@ static bool dss_is_retry(struct drm_sched_serial_ring *ring,
 }
 
 /* This recovery leaves @c's head undecided: next time it goes first. */
-static void dss_leave_undecided(struct drm_sched_serial_ring *ring,
-				struct drm_sched_serial_cand *c)
+void dss_leave_undecided(struct drm_sched_serial_ring *ring,
+			 struct drm_sched_serial_cand *c)
 {
 	const struct dma_fence *f = &c->head->s_fence->finished;
 
@@ -506,7 +608,8 @@ static bool dss_wait_fair(struct drm_sched_serial_domain *d, unsigned int self)
 		const struct drm_sched_serial_cand *c = &d->cands[i];
 		struct drm_sched_job *job;
 
-		if (i == self)
+		/* Its gang's members run with it. */
+		if (i == self || (c->head && c->lead == self))
 			continue;
 		if (c->head_done || (c->head && !c->may_wait))
 			return false;
@@ -532,7 +635,8 @@ static bool dss_waiters_deadlocked(struct drm_sched_serial_domain *d,
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_job *job;
 
-		if (i == self || d->cands[i].state == DSS_WAITING)
+		if (i == self || d->cands[i].state == DSS_WAITING ||
+		    (d->cands[i].head && d->cands[i].lead == self))
 			continue;
 		dss_sched_for_each_pending(job, d->rings[i]->sched)
 			if (dss_job_to_run(d, job))
@@ -666,7 +770,7 @@ static bool dss_hung_alone(struct drm_sched_serial_domain *d, unsigned int i,
 		dss_mark_waiting(c, completed);
 		return false;
 	}
-	dss_verdict(d, d->rings[i], c, DRM_SCHED_SERIAL_GUILTY);
+	dss_convict(d, i);
 	return true;
 }
 
@@ -698,7 +802,7 @@ static void dss_mark_completed(struct drm_sched_serial_cand *c, bool done)
 }
 
 /* Replay rank of a hint: stalled heads first, hung heads last. */
-static unsigned int dss_hint_rank(enum drm_sched_serial_hint hint)
+unsigned int dss_hint_rank(enum drm_sched_serial_hint hint)
 {
 	switch (hint) {
 	case DRM_SCHED_SERIAL_HINT_STALLED:
@@ -732,7 +836,8 @@ static u64 dss_order_key(struct drm_sched_serial_domain *d, unsigned int i)
  * the ones that only stalled; then contexts with fewer earlier guilty or
  * suspect verdicts first. The hung head comes last: its replay is the one
  * that costs a whole window and a reset. A hint only orders: a wrong one
- * costs time.
+ * costs time. A gang is one candidate, its lead, and only if it can be
+ * replayed whole (drm_sched_serial_gang.c).
  * Returns the number of candidates, in d->cands[0..n-1].order.
  */
 static unsigned int dss_order(struct drm_sched_serial_domain *d)
@@ -740,7 +845,8 @@ static unsigned int dss_order(struct drm_sched_serial_domain *d)
 	unsigned int i, j, n = 0;
 
 	for (i = 0; i < d->nr_rings; i++) {
-		if (!d->cands[i].head || d->rings[i]->independent)
+		if (!d->cands[i].head || d->rings[i]->independent ||
+		    !dss_gang_whole(d, i))
 			continue;
 		/* Insertion sort: a few rings, no allocation. */
 		for (j = n; j > 0 &&
@@ -884,7 +990,7 @@ static bool dss_replay_one(struct drm_sched_serial_domain *d,
 		/* Cancel the probe's DMA first. */
 		int wedged = dss_reset(d, a->cause);
 
-		if (dss_probe_done_late(c))
+		if (dss_probe_done_late(d, c))
 			ret = 1;
 		else if (!cut)
 			a->guilty += dss_hung_alone(d, i, a->completed);
@@ -967,16 +1073,14 @@ static bool dss_group(struct drm_sched_serial_domain *d, struct dss_arb *a,
 	d->stats.group_probes++;
 	for (j = lo; j < hi; j++) {
 		unsigned int r = d->cands[j].order;
-		struct drm_sched_serial_cand *c = &d->cands[r];
-		struct dma_fence *f;
 
 		limit = min(limit, max(dss_ring_timeout_ms(d->rings[r]),
 				       d->params.probe_timeout_ms));
-		d->rings[r]->probes++;
-		d->stats.probes++;
-		f = d->ops->probe(c->head);
-		/* One that cannot start stays undecided: nothing ran. */
-		c->probe = IS_ERR(f) ? NULL : f;
+		/*
+		 * One that cannot start stays undecided: nothing ran (a gang's
+		 * members that did start are reset with the others).
+		 */
+		dss_probe_start(d, r);
 	}
 	while ((more = dss_group_more(d, elapsed, limit))) {
 		ktime_t deadline = ktime_add_ms(t, elapsed +
@@ -985,11 +1089,10 @@ static bool dss_group(struct drm_sched_serial_domain *d, struct dss_arb *a,
 		bool all = true;
 
 		for (j = lo; j < hi; j++) {
-			struct dma_fence *f = d->cands[d->cands[j].order].probe;
 			s64 left = ktime_ms_delta(deadline, ktime_get());
 
-			if (f && !dma_fence_is_signaled(f) &&
-			    !(left > 0 && dss_probe_wait(f, left)))
+			if (!dss_members_wait(d, d->cands[j].order,
+					      left > 0 ? left : 0))
 				all = false;
 		}
 		elapsed = ktime_ms_delta(ktime_get(), t);
@@ -998,10 +1101,10 @@ static bool dss_group(struct drm_sched_serial_domain *d, struct dss_arb *a,
 	}
 
 	for (j = lo; j < hi; j++) {
-		struct drm_sched_serial_cand *c = &d->cands[d->cands[j].order];
+		unsigned int r = d->cands[j].order;
 
-		if (c->probe && dss_fence_done(c->probe)) {
-			dss_mark_completed(c, dss_probe_done_late(c));
+		if (dss_members_done(d, r, false)) {
+			dss_mark_completed(&d->cands[r], true);
 			done++;
 		}
 	}
@@ -1015,8 +1118,11 @@ static bool dss_group(struct drm_sched_serial_domain *d, struct dss_arb *a,
 	 */
 	for (j = lo; j < hi; j++) {
 		struct drm_sched_serial_cand *c = &d->cands[d->cands[j].order];
-		bool late = dss_probe_done_late(c);
+		bool late;
 
+		if (c->state == DSS_COMPLETED)
+			continue;
+		late = dss_probe_done_late(d, c);
 		dss_mark_completed(c, late);
 		done += late;
 	}
@@ -1116,6 +1222,7 @@ static bool dss_arbitrate(struct drm_sched_serial_domain *d,
 			goto settle;
 settle:
 	dss_leave_waiters(d);
+	dss_gang_sync(d);
 	dss_settle(d);
 	return a.out;
 }
@@ -1327,14 +1434,14 @@ static void dss_convict_overruns(struct drm_sched_serial_domain *d)
 		struct drm_sched_serial_ring *ring = d->rings[i];
 		struct drm_sched_serial_cand *c = &d->cands[i];
 
-		if (!c->head || !c->progressing ||
+		if (!c->head || !c->progressing || dss_decided(c) ||
 		    !dss_runtime_over(d, ring, c->head))
 			continue;
 		d->stats.overruns++;
 		dev_info(d->dev, "%s: %s: job %llu at the head for %u ms (max_runtime_ms) across recoveries: hung\n",
 			 d->name, ring->name, c->head->s_fence->finished.seqno,
 			 d->params.max_runtime_ms);
-		dss_verdict(d, ring, c, DRM_SCHED_SERIAL_GUILTY);
+		dss_convict(d, i);
 		c->head = NULL;
 	}
 }
@@ -1443,6 +1550,7 @@ static bool dss_judge(struct drm_sched_serial_domain *d,
 	/* 2. One reset for the whole domain. */
 	dss_reset(d, cause);
 	dss_drop_done_heads(d);
+	dss_find_gangs(d);
 
 	/*
 	 * A head past max_runtime_ms is hung however it progressed: guilty
@@ -1452,7 +1560,7 @@ static bool dss_judge(struct drm_sched_serial_domain *d,
 	if (overrun && !d->wedged && d->cands[bad_ring->index].head == bad) {
 		struct drm_sched_serial_cand *c = &d->cands[bad_ring->index];
 
-		dss_verdict(d, bad_ring, c, DRM_SCHED_SERIAL_GUILTY);
+		dss_convict(d, bad_ring->index);
 		c->head = NULL;
 	}
 	if (cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT && !d->wedged)
@@ -1473,6 +1581,7 @@ static bool dss_judge(struct drm_sched_serial_domain *d,
 			dss_blame_timed_out(d);
 		} else {
 			dss_find_retries(d);
+			dss_gang_merge_retries(d);
 			/*
 			 * 3. An independent ring's own timeout proves its
 			 * head, unless it may wait for another ring's work.
@@ -1592,6 +1701,7 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 	 * signalling section of the driver's.
 	 */
 	cookie = dma_fence_begin_signalling();
+	dss_gang_reset(d);
 	dss_find_heads(d);
 	d->gate_held = dss_gate_closed(d);
 	dss_step(d, "quiesce", -1, t, 0);

@@ -15,7 +15,10 @@
  * run, waits for a value a job of another ring writes, or is late (shows
  * no progress past its timeout and completes just before the first reset
  * lands); behind some heads an innocent job; heads submitted in random
- * order with random gaps; hints none, right, wrong or random (each answer
+ * order with random gaps; in half of the scenarios a gang: a short, long
+ * or hanging head with a short partner on another shared ring, submitted
+ * with it (the partner may land behind that ring's head: the gang then
+ * waits); hints none, right, wrong or random (each answer
  * drawn); serial or group replay; a third of the heads' clients with a ban
  * history (earlier guilty and suspect verdicts: such contexts are replayed
  * last, and a guilty one is banned by its next conviction).
@@ -28,7 +31,11 @@
  * - a job that hangs on every run ends with an error, GUILTY, and by the
  *   second recovery that ran after it started (one more for each
  *   independent ring that also hangs: its recovery may come between); its
- *   client is banned exactly when its history reaches the ban limit;
+ *   client is banned exactly when its history reaches the ban limit; a
+ *   gang that hangs is convicted once (the verdict on one of its members,
+ *   one strike for its client), its partner never completes twice and its
+ *   partner's own context is never struck;
+ * - the partner of an innocent gang is innocent like any job;
  * - no fence signals twice (checked by the mock's teardown too), the
  *   domain never wedges, and the scenario ends within DSS_X_BOUND_MS.
  *
@@ -102,14 +109,15 @@ struct dss_x_scenario {
 	int hints;
 	enum drm_sched_serial_probe_strategy strategy;
 	enum drm_sched_serial_ladder ladder;
+	int gang_ring, partner_ring;
 	unsigned int order[DSS_MOCK_MAX_RINGS];
 	struct dss_x_ring r[DSS_MOCK_MAX_RINGS];
 };
 
 /* What ran on a ring of a scenario. */
 struct dss_x_jobs {
-	struct dss_mock_ctx *head_ctx, *behind_ctx, *producer_ctx;
-	struct dss_mock_job *head, *behind, *producer;
+	struct dss_mock_ctx *head_ctx, *behind_ctx, *producer_ctx, *partner_ctx;
+	struct dss_mock_job *head, *behind, *producer, *partner;
 };
 
 static const char * const dss_x_ring_names[DSS_MOCK_MAX_RINGS] = {
@@ -191,6 +199,30 @@ static void dss_x_generate(struct dss_x_scenario *s, u64 seed)
 	/* Last, so that the draws above make the scenarios of before. */
 	s->ladder = dss_x_rand(&st, 2) ? DRM_SCHED_SERIAL_LADDER_RING :
 					 DRM_SCHED_SERIAL_LADDER_DOMAIN;
+	/*
+	 * Later still: a gang. Not with a waiter's ring nor a producer's: a
+	 * partner behind a waiter whose producer is behind the gang's head
+	 * would be a deadlock of the scenario's making.
+	 */
+	s->gang_ring = -1;
+	s->partner_ring = -1;
+	if (dss_x_rand(&st, 2)) {
+		i = dss_x_rand(&st, nr_shared);
+		j = dss_x_rand(&st, nr_shared);
+		if (i != j && (s->r[i].head == X_SHORT || s->r[i].head == X_LONG ||
+			       s->r[i].head == X_HANG) && s->r[j].head != X_WAIT) {
+			unsigned int k;
+
+			for (k = 0; k < nr_shared; k++)
+				if (s->r[k].producer_ring == i ||
+				    s->r[k].producer_ring == j)
+					break;
+			if (k == nr_shared) {
+				s->gang_ring = i;
+				s->partner_ring = j;
+			}
+		}
+	}
 }
 
 static void dss_x_print(struct kunit *test, const struct dss_x_scenario *s)
@@ -215,6 +247,10 @@ static void dss_x_print(struct kunit *test, const struct dss_x_scenario *s)
 			  r->gap_ms, pos[i], r->behind ? ", a job behind" : "",
 			  r->guilty_before, r->suspect_before);
 	}
+	if (s->gang_ring >= 0)
+		kunit_err(test, "explorer:   gang: the head of %s and a short partner on %s, submitted together\n",
+			  dss_x_ring_names[s->gang_ring],
+			  dss_x_ring_names[s->partner_ring]);
 }
 
 /* What happened to @job, one line. */
@@ -300,6 +336,29 @@ static void dss_x_check_innocent(struct dss_x_check *c, const char *ring,
 				ring);
 }
 
+/*
+ * The gang of @j hangs: convicted once (one strike for its client, checked
+ * with the head), its partner ends once, never completes twice, and the
+ * partner's own context pays nothing.
+ */
+static void dss_x_check_partner(struct dss_x_check *c, struct dss_x_jobs *j)
+{
+	const char *ring = dss_x_ring_names[c->s->partner_ring];
+	unsigned int guilty = c->s->r[c->s->gang_ring].guilty_before;
+
+	if (atomic_read(&j->partner->finished_signals) != 1)
+		dss_x_violation(c, "a gang partner did not finish once", ring);
+	if (atomic_read(&j->partner->completions) > 1)
+		dss_x_violation(c, "a gang partner completed twice", ring);
+	if (atomic_read(&j->partner_ctx->serial.guilty) ||
+	    atomic_read(&j->partner_ctx->serial.suspect))
+		dss_x_violation(c, "a gang partner's own context was struck",
+				ring);
+	if (atomic_read(&j->head_ctx->serial.guilty) != guilty + 1)
+		dss_x_violation(c, "a gang that hangs was not struck exactly once",
+				ring);
+}
+
 /* Run scenario @s; return its violations. */
 static unsigned int dss_x_run(struct kunit *test, const struct dss_x_scenario *s)
 {
@@ -308,6 +367,7 @@ static unsigned int dss_x_run(struct kunit *test, const struct dss_x_scenario *s
 	struct dss_x_jobs *jobs;
 	struct drm_sched_serial_params p;
 	unsigned long deadline;
+	struct dss_mock_job *convicted;
 	struct dss_mock *mock;
 	unsigned int i, k, max_recoveries;
 
@@ -382,6 +442,16 @@ static unsigned int dss_x_run(struct kunit *test, const struct dss_x_scenario *s
 						    SHORT_US, 0);
 		dss_mock_job_wait_for(jobs[i].head, jobs[i].producer);
 	}
+	if (s->gang_ring >= 0) {
+		struct dss_x_jobs *g = &jobs[s->gang_ring];
+		struct dss_mock_job *members[2];
+
+		g->partner_ctx = dss_mock_ctx_new(mock, s->partner_ring);
+		g->partner = dss_mock_job_new(g->partner_ctx, SHORT_US, 0);
+		members[0] = g->head;
+		members[1] = g->partner;
+		dss_mock_gang(members, 2);
+	}
 	/* heads in random order with random gaps, then the rest */
 	for (k = 0; k < s->nr_rings; k++) {
 		i = s->order[k];
@@ -390,6 +460,8 @@ static unsigned int dss_x_run(struct kunit *test, const struct dss_x_scenario *s
 		if (s->r[i].gap_ms)
 			msleep(s->r[i].gap_ms);
 		dss_mock_job_submit(jobs[i].head);
+		if (jobs[i].partner)
+			dss_mock_job_submit(jobs[i].partner);
 	}
 	for (i = 0; i < s->nr_rings; i++) {
 		if (jobs[i].behind)
@@ -402,6 +474,7 @@ static unsigned int dss_x_run(struct kunit *test, const struct dss_x_scenario *s
 	for (i = 0; i < s->nr_rings; i++) {
 		struct dss_mock_job *all[] = {
 			jobs[i].head, jobs[i].behind, jobs[i].producer,
+			jobs[i].partner,
 		};
 
 		for (k = 0; k < ARRAY_SIZE(all); k++) {
@@ -432,13 +505,19 @@ static unsigned int dss_x_run(struct kunit *test, const struct dss_x_scenario *s
 		case X_HANG:
 			if (atomic_read(&j->head->finished_signals) != 1)
 				break;
+			convicted = j->head;
+			if (j->partner) {
+				dss_x_check_partner(&c, j);
+				if (j->partner->verdict == DRM_SCHED_SERIAL_GUILTY)
+					convicted = j->partner;
+			}
 			if (!j->head->finished_error)
 				dss_x_violation(&c, "a hang ended without an error",
 						name);
-			if (j->head->verdict != DRM_SCHED_SERIAL_GUILTY)
+			if (convicted->verdict != DRM_SCHED_SERIAL_GUILTY)
 				dss_x_violation(&c, "a hang was not convicted",
 						name);
-			else if (j->head->recoveries_at_verdict -
+			else if (convicted->recoveries_at_verdict -
 				 j->head->recoveries_at_start > max_recoveries)
 				dss_x_violation(&c, "a hang took more than two recoveries",
 						name);
@@ -450,6 +529,9 @@ static unsigned int dss_x_run(struct kunit *test, const struct dss_x_scenario *s
 		default:
 			break;
 		}
+		if (j->partner && s->r[i].head != X_HANG)
+			dss_x_check_innocent(&c, dss_x_ring_names[s->partner_ring],
+					     j->partner, j->partner_ctx, 0, 0);
 		dss_x_check_innocent(&c, name, j->behind, j->behind_ctx, 0, 0);
 		if (j->producer)
 			dss_x_check_innocent(&c, dss_x_ring_names[s->r[i].producer_ring],
@@ -465,6 +547,8 @@ static unsigned int dss_x_run(struct kunit *test, const struct dss_x_scenario *s
 			dss_x_print_job(test, "behind", i, jobs[i].behind);
 			dss_x_print_job(test, "producer", s->r[i].producer_ring,
 					jobs[i].producer);
+			dss_x_print_job(test, "partner", s->partner_ring,
+					jobs[i].partner);
 		}
 		dss_x_print_domain(test, mock);
 	}

@@ -118,14 +118,47 @@ static bool dss_mock_run_hangs(struct dss_mock *mock, struct dss_mock_job *job)
 	return (job->flags & DSS_MOCK_JOB_HANG_ONCE) && !job->hung_once;
 }
 
+/* Will gang member @job still run: no completed run, not ended? */
+static bool dss_mock_member_to_run(struct dss_mock_job *job)
+{
+	return !atomic_read(&job->completions) &&
+	       !(job->submitted && READ_ONCE(job->finished->error));
+}
+
+/*
+ * May @job's gang start: has every member still to run a run at the head
+ * of its ring? Called with &dss_mock.lock held.
+ */
+static bool dss_mock_gang_ready(struct dss_mock_job *job)
+{
+	struct dss_mock_gang *gang = job->gang;
+	unsigned int i;
+
+	for (i = 0; i < gang->nr; i++) {
+		struct dss_mock_job *m = gang->members[i];
+		struct dss_mock_run *run;
+
+		if (!dss_mock_member_to_run(m))
+			continue;
+		run = list_first_entry_or_null(&m->ctx->ring->queue,
+					       struct dss_mock_run, link);
+		if (!run || run->job != m)
+			return false;
+	}
+	return true;
+}
+
 /*
  * Let @ring's engine catch up with @now: complete the runs that are due
  * (onto @done), start the next one, arm the timer. Called with
- * &dss_mock.lock held.
+ * &dss_mock.lock held. Returns true if a gang member started: its
+ * partners on other rings may start now.
  */
-static void dss_mock_ring_kick(struct dss_mock_ring *ring,
+static bool dss_mock_ring_kick(struct dss_mock_ring *ring,
 			       struct list_head *done, ktime_t now)
 {
+	bool gang_started = false;
+
 	struct dss_mock *mock = ring->mock;
 	struct dss_mock_run *run;
 
@@ -139,9 +172,16 @@ static void dss_mock_ring_kick(struct dss_mock_ring *ring,
 
 		/* A hung engine (a failed ring reset) runs nothing. */
 		if (!mock->drain && (stalled || run->hangs || ring->hung))
-			return;
+			return gang_started;
 
 		if (!run->started || run->parked) {
+			/* A gang member waits for its partners: parked. */
+			if (!run->started && job->gang && !mock->drain) {
+				run->parked = !dss_mock_gang_ready(job);
+				if (run->parked)
+					return gang_started;
+				gang_started = true;
+			}
 			if (!run->started) {
 				run->started = true;
 				if (!atomic_read(&job->starts))
@@ -154,7 +194,7 @@ static void dss_mock_ring_kick(struct dss_mock_ring *ring,
 			run->parked = !mock->drain && job->wait_for &&
 				      !atomic_read(&job->wait_for->completions);
 			if (run->parked)
-				return;
+				return gang_started;
 			if (dss_mock_run_hangs(mock, job)) {
 				if (job->flags & DSS_MOCK_JOB_HANG_ONCE)
 					job->hung_once = true;
@@ -162,7 +202,7 @@ static void dss_mock_ring_kick(struct dss_mock_ring *ring,
 				ring->hung = true;
 				if (!ring->serial.independent)
 					mock->shared_hung = true;
-				return;
+				return gang_started;
 			}
 			run->finish_at = ktime_add_us(now, job->duration_us);
 		}
@@ -175,7 +215,7 @@ static void dss_mock_ring_kick(struct dss_mock_ring *ring,
 				next = min(next, ktime_add_us(now, job->progress_us));
 			}
 			hrtimer_start(&ring->timer, next, HRTIMER_MODE_ABS);
-			return;
+			return gang_started;
 		}
 
 		list_move_tail(&run->link, done);
@@ -186,11 +226,13 @@ static void dss_mock_ring_kick(struct dss_mock_ring *ring,
 			mock->shared_hung = false;
 		}
 	}
+	return gang_started;
 }
 
 /*
- * Kick @ring, then, while that completed runs, every ring: a completed run
- * may be the producer a parked run on another ring waits for. Called with
+ * Kick @ring, then, while that completed runs or started a gang, every
+ * ring: a completed run may be the producer a parked run on another ring
+ * waits for, a gang member's partners start with it. Called with
  * &dss_mock.lock held.
  */
 static void dss_mock_kick(struct dss_mock_ring *ring, struct list_head *done,
@@ -200,14 +242,16 @@ static void dss_mock_kick(struct dss_mock_ring *ring, struct list_head *done,
 	bool more;
 	unsigned int i;
 
-	dss_mock_ring_kick(ring, done, now);
-	more = !list_empty(done);
+	more = dss_mock_ring_kick(ring, done, now);
+	more |= !list_empty(done);
 	while (more) {
 		LIST_HEAD(round);
 
+		more = false;
 		for (i = 0; i < mock->nr_rings; i++)
-			dss_mock_ring_kick(&mock->rings[i], &round, now);
-		more = !list_empty(&round);
+			more |= dss_mock_ring_kick(&mock->rings[i], &round,
+						   now);
+		more |= !list_empty(&round);
 		list_splice_tail(&round, done);
 	}
 }
@@ -477,10 +521,30 @@ static struct dma_fence *dss_mock_reemit(struct drm_sched_job *sched_job)
 	return dss_mock_emit(job);
 }
 
+/* A gang's members are charged to its first member's context. */
 static struct drm_sched_serial_ctx *
 dss_mock_job_ctx(struct drm_sched_job *sched_job)
 {
-	return &to_mock_job(sched_job)->ctx->serial;
+	struct dss_mock_job *job = to_mock_job(sched_job);
+
+	if (job->gang)
+		return &job->gang->members[0]->ctx->serial;
+	return &job->ctx->serial;
+}
+
+/* The members of @sched_job's gang still to run. */
+static unsigned int dss_mock_gang_op(struct drm_sched_job *sched_job,
+				     const void **key)
+{
+	struct dss_mock_gang *gang = to_mock_job(sched_job)->gang;
+	unsigned int i, n = 0;
+
+	if (!gang)
+		return 0;
+	*key = gang;
+	for (i = 0; i < gang->nr; i++)
+		n += dss_mock_member_to_run(gang->members[i]);
+	return n;
 }
 
 static ktime_t dss_mock_last_progress(struct drm_sched_serial_ring *sring)
@@ -568,6 +632,7 @@ static const struct drm_sched_serial_ops dss_mock_serial_ops = {
 	.classify = dss_mock_classify,
 	.may_wait = dss_mock_may_wait,
 	.reset_ring = dss_mock_reset_ring,
+	.gang = dss_mock_gang_op,
 };
 
 /**
@@ -735,6 +800,35 @@ void dss_mock_job_wait_for(struct dss_mock_job *job,
 {
 	KUNIT_EXPECT_FALSE(job->ctx->mock->test, job->submitted);
 	job->wait_for = producer;
+}
+
+/**
+ * dss_mock_gang - make jobs a gang
+ * @jobs: the members, not yet submitted, each on another ring; the gang
+ *	is charged to the first one's context
+ * @nr: 2..DSS_MOCK_MAX_GANG
+ *
+ * Return: the gang, allocation managed by the test. Submit every member
+ * before waiting for any: none starts before all are at their heads.
+ */
+struct dss_mock_gang *dss_mock_gang(struct dss_mock_job **jobs,
+				    unsigned int nr)
+{
+	struct kunit *test = jobs[0]->ctx->mock->test;
+	struct dss_mock_gang *gang;
+	unsigned int i;
+
+	KUNIT_ASSERT_GE(test, nr, 2);
+	KUNIT_ASSERT_LE(test, nr, DSS_MOCK_MAX_GANG);
+	gang = kunit_kzalloc(test, sizeof(*gang), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, gang);
+	for (i = 0; i < nr; i++) {
+		KUNIT_EXPECT_FALSE(test, jobs[i]->submitted);
+		gang->members[i] = jobs[i];
+		jobs[i]->gang = gang;
+	}
+	gang->nr = nr;
+	return gang;
 }
 
 /**

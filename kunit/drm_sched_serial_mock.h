@@ -22,7 +22,11 @@
  * - a reset drops every run on every ring and signals their hardware fences
  *   with -ECANCELED; a ring reset does so for one ring, and if that ring
  *   was hung the stalled shared rings go on; the domain's reset op can be told to complete a ring's
- *   head run first (a run that finishes just before the reset lands).
+ *   head run first (a run that finishes just before the reset lands);
+ * - the members of a gang (dss_mock_gang()) start together: a member's run
+ *   parks (like a waiting run) until every member whose work is not done
+ *   has a run at the head of its ring; members whose work is done are
+ *   never waited for.
  *
  * Counters: per job the runs handed to the hardware, probes, re-emissions,
  * starts, hardware completions and finished-fence signals (a dma_fence
@@ -65,6 +69,21 @@
 #define DSS_MOCK_HINTS_WRONG	2
 /* Every answer is drawn from &dss_mock.hint_rnd: hung, stalled or unknown. */
 #define DSS_MOCK_HINTS_RANDOM	3
+
+/* Most members of a mock gang. */
+#define DSS_MOCK_MAX_GANG	4
+
+struct dss_mock_job;
+
+/**
+ * struct dss_mock_gang - jobs on several rings that start together
+ * @members: the jobs; the first one's context is the gang's (job_ctx)
+ * @nr: entries of @members
+ */
+struct dss_mock_gang {
+	struct dss_mock_job *members[DSS_MOCK_MAX_GANG];
+	unsigned int nr;
+};
 
 /**
  * struct dss_mock_ring_desc - what dss_mock_new() creates a ring from
@@ -236,6 +255,7 @@ struct dss_mock_ctx {
  * @late_done: a reset completed a run of the DSS_MOCK_JOB_LATE job, under
  *	&dss_mock.lock
  * @wait_for: the job waits for this job's value (dss_mock_job_wait_for())
+ * @gang: the job's gang (dss_mock_gang()), or NULL
  * @submitted: dss_mock_job_submit() ran
  * @finished: the finished fence, a reference of the mock's own (valid after
  *	submission until dss_mock_fini())
@@ -272,6 +292,7 @@ struct dss_mock_job {
 	bool hung_once;
 	bool late_done;
 	struct dss_mock_job *wait_for;
+	struct dss_mock_gang *gang;
 	bool submitted;
 	struct dma_fence *finished;
 	struct dma_fence *hw_fence;
@@ -310,6 +331,8 @@ struct dss_mock_job *dss_mock_job_new(struct dss_mock_ctx *ctx,
 void dss_mock_job_wait_for(struct dss_mock_job *job,
 			   struct dss_mock_job *producer);
 void dss_mock_job_submit(struct dss_mock_job *job);
+struct dss_mock_gang *dss_mock_gang(struct dss_mock_job **jobs,
+				    unsigned int nr);
 bool dss_mock_job_wait_finished(struct dss_mock_job *job,
 				unsigned int timeout_ms);
 bool dss_mock_job_wait_started(struct dss_mock_job *job,

@@ -285,6 +285,14 @@ struct drm_sched_serial_ring {
  *	non-zero return (the ring could not be reset; its fences are still
  *	signalled) makes the recovery reset the domain. Used with
  *	&DRM_SCHED_SERIAL_LADDER_RING.
+ * @gang: optional; the gang @job belongs to: jobs on several shared rings
+ *	of the domain that start together on the hardware (no member starts
+ *	before every member still to run is at the head of its ring). Sets
+ *	*@key to a value every member returns and returns the number of
+ *	members whose work is not done, @job included; 0 for a job in no
+ *	gang. A recovery replays a gang whole or not at all, convicts it
+ *	once, and never resets one of its rings alone. Must not sleep nor
+ *	allocate.
  *
  * @probe may be called for the heads of several rings before the library
  * waits for any of them (&DRM_SCHED_SERIAL_PROBE_GROUP).
@@ -303,6 +311,7 @@ struct drm_sched_serial_ops {
 	enum drm_sched_serial_hint (*classify)(struct drm_sched_serial_ring *ring);
 	bool (*may_wait)(struct drm_sched_job *job);
 	int (*reset_ring)(struct drm_sched_serial_ring *ring);
+	unsigned int (*gang)(struct drm_sched_job *job, const void **key);
 };
 
 /**
