@@ -190,8 +190,9 @@ static u32 cs_put(struct sim_fixture *f, const u32 *cs, u32 ndw)
 	return offset;
 }
 
-static int submit_at(struct sim_fixture *f, u32 ring, u32 seqno, u32 offset,
-		     u32 len)
+/* Submit a job, a member of gang @gang (0: none) of @gang_size members. */
+static int submit_gang_at(struct sim_fixture *f, u32 ring, u32 seqno,
+			  u64 gang, u32 gang_size, u32 offset, u32 len)
 {
 	struct ppu_hw_job job = {
 		.cmd = &f->cmd,
@@ -200,9 +201,17 @@ static int submit_at(struct sim_fixture *f, u32 ring, u32 seqno, u32 offset,
 		.bufs = f->data,
 		.nr_bufs = ARRAY_SIZE(f->data),
 		.seqno = seqno,
+		.gang = gang,
+		.gang_size = gang_size,
 	};
 
 	return f->hw->ops->ring_submit(f->hw, ring, &job);
+}
+
+static int submit_at(struct sim_fixture *f, u32 ring, u32 seqno, u32 offset,
+		     u32 len)
+{
+	return submit_gang_at(f, ring, seqno, 0, 0, offset, len);
 }
 
 static int submit(struct sim_fixture *f, u32 ring, u32 seqno, const u32 *cs,
@@ -217,6 +226,16 @@ static int submit(struct sim_fixture *f, u32 ring, u32 seqno, const u32 *cs,
 	const u32 __cs[] = { __VA_ARGS__ };				\
 	KUNIT_ASSERT_EQ(__f->test, submit(__f, ring, seqno, __cs,	\
 					  ARRAY_SIZE(__cs)), 0);	\
+} while (0)
+
+/* Submit a gang member given inline; a refused submit fails the test. */
+#define SUBMIT_GANG_OK(fx, ring, seqno, gang, gang_size, ...) do {	\
+	struct sim_fixture *__f = (fx);					\
+	const u32 __cs[] = { __VA_ARGS__ };				\
+	KUNIT_ASSERT_EQ(__f->test,					\
+			submit_gang_at(__f, ring, seqno, gang, gang_size,	\
+				       cs_put(__f, __cs, ARRAY_SIZE(__cs)), \
+				       sizeof(__cs)), 0);		\
 } while (0)
 
 static struct ppu_hw_ring_state ring_state(struct sim_fixture *f, u32 ring)
@@ -1206,6 +1225,270 @@ static void ppu_sim_bad_wait_ends_job(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x20), 5u);
 }
 
+/*
+ * Two members of a gang, on gfx and on compute, each WRITE a flag and then
+ * WAIT for the other's: they only complete if they run at the same time.
+ * Alone, the gfx member waits at the barrier without running its WRITE.
+ */
+static void ppu_sim_gang_members_wait_on_one_another(struct kunit *test)
+{
+	struct sim_fixture *f = test->priv;
+	int a, b;
+
+	SUBMIT_GANG_OK(f, GFX, 1, 0x100000001ull, 2,
+		       CMD_WRITE, 0, 0x100, 1, WAIT, 0, 0x104, 1,
+		       ADD, 0, 0x108, 1);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, GFX, PPU_HW_ENGINE_WAITING,
+					   SOON_MS));
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x100), 0u);
+	KUNIT_EXPECT_EQ(test, ring_state(f, GFX).progress, 0ull);
+
+	SUBMIT_GANG_OK(f, COMPUTE0, 1, 0x100000001ull, 2,
+		       CMD_WRITE, 0, 0x104, 1, WAIT, 0, 0x100, 1,
+		       ADD, 0, 0x108, 1);
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 2, SOON_MS));
+	a = rec_find(f, GFX, 1);
+	b = rec_find(f, COMPUTE0, 1);
+	KUNIT_ASSERT_GE(test, a, 0);
+	KUNIT_ASSERT_GE(test, b, 0);
+	KUNIT_EXPECT_EQ(test, f->ev[a].error, 0);
+	KUNIT_EXPECT_EQ(test, f->ev[b].error, 0);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x100), 1u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x104), 1u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x108), 2u);
+	KUNIT_EXPECT_EQ(test, ring_state(f, GFX).state, PPU_HW_ENGINE_IDLE);
+	KUNIT_EXPECT_EQ(test, ring_state(f, COMPUTE0).state, PPU_HW_ENGINE_IDLE);
+	KUNIT_EXPECT_EQ(test, ring_state(f, GFX).progress, 3ull);
+	KUNIT_EXPECT_EQ(test, ring_state(f, COMPUTE0).progress, 3ull);
+}
+
+/*
+ * A member of a gang of two submitted alone never starts: its engine reads
+ * WAITING, retires nothing (progress and last_progress stand still), does
+ * not poll (its work is not queued), parks on a preemption request, and
+ * stalls nobody, not even the engines of its hang domain. The second member
+ * on another engine starts both.
+ */
+static void ppu_sim_gang_member_alone_does_not_start(struct kunit *test)
+{
+	struct sim_fixture *f = test->priv;
+	struct ppu_hw_ring_state before, after;
+	u32 i;
+
+	SUBMIT_GANG_OK(f, GFX, 1, 7, 2, CMD_WRITE, 0, 0x10, 1, NOP);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, GFX, PPU_HW_ENGINE_WAITING,
+					   SOON_MS));
+	before = ring_state(f, GFX);
+	msleep(50);
+	after = ring_state(f, GFX);
+	KUNIT_EXPECT_EQ(test, after.state, PPU_HW_ENGINE_WAITING);
+	KUNIT_EXPECT_EQ(test, after.queued, 1u);
+	KUNIT_EXPECT_EQ(test, after.progress, 0ull);
+	KUNIT_EXPECT_EQ(test, after.progress, before.progress);
+	KUNIT_EXPECT_EQ(test, ktime_to_ns(after.last_progress),
+			ktime_to_ns(before.last_progress));
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x10), 0u);
+	KUNIT_EXPECT_FALSE(test, work_busy(&f->sim->engines[GFX].work));
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, preempt(f, GFX), 1);
+	KUNIT_EXPECT_EQ(test, ring_state(f, GFX).state, PPU_HW_ENGINE_WAITING);
+
+	/* the other engines run beside it, the shared domain's included */
+	SUBMIT_OK(f, COMPUTE1, 1, CMD_WRITE, 0, 0x20, 2);
+	SUBMIT_OK(f, SDMA0, 1, CMD_WRITE, 0, 0x24, 3);
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 2, SOON_MS));
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x20), 2u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x24), 3u);
+	KUNIT_EXPECT_EQ(test, ring_state(f, GFX).state, PPU_HW_ENGINE_WAITING);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x10), 0u);
+
+	/* a member of another gang does not count */
+	SUBMIT_GANG_OK(f, COMPUTE0, 1, 8, 2, CMD_WRITE, 0, 0x30, 4);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, COMPUTE0, PPU_HW_ENGINE_WAITING,
+					   SOON_MS));
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, rec_count(f), 2u);
+	KUNIT_EXPECT_EQ(test, ring_state(f, GFX).state, PPU_HW_ENGINE_WAITING);
+
+	SUBMIT_GANG_OK(f, SDMA1, 1, 7, 2, CMD_WRITE, 0, 0x14, 5);
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 4, SOON_MS));
+	KUNIT_EXPECT_GE(test, rec_find(f, GFX, 1), 0);
+	KUNIT_EXPECT_GE(test, rec_find(f, SDMA1, 1), 0);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x10), 1u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x14), 5u);
+	after = ring_state(f, GFX);
+	KUNIT_EXPECT_EQ(test, after.state, PPU_HW_ENGINE_IDLE);
+	KUNIT_EXPECT_EQ(test, after.progress, 2ull);
+	KUNIT_EXPECT_GT(test, ktime_to_ns(after.last_progress),
+			ktime_to_ns(before.last_progress));
+	/* gang 8 still waits for its second member */
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, rec_count(f), 4u);
+	KUNIT_EXPECT_EQ(test, ring_state(f, COMPUTE0).state,
+			PPU_HW_ENGINE_WAITING);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x30), 0u);
+}
+
+/*
+ * A member queued behind a DELAY job on gfx: the member at the head of
+ * compute waits until the DELAY job completed and gfx's member reached its
+ * head; then both run.
+ */
+static void ppu_sim_gang_member_behind_delay_holds_other(struct kunit *test)
+{
+	struct sim_fixture *f = test->priv;
+	ktime_t t0 = ktime_get();
+	int d, a, b;
+
+	SUBMIT_OK(f, GFX, 1, DELAY, 100000, CMD_WRITE, 0, 0x40, 1);
+	SUBMIT_GANG_OK(f, GFX, 2, 3, 2, CMD_WRITE, 0, 0x44, 2);
+	SUBMIT_GANG_OK(f, COMPUTE0, 1, 3, 2, CMD_WRITE, 0, 0x48, 3);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, GFX, PPU_HW_ENGINE_DELAY, SOON_MS));
+	KUNIT_ASSERT_TRUE(test, wait_state(f, COMPUTE0, PPU_HW_ENGINE_WAITING,
+					   SOON_MS));
+	KUNIT_EXPECT_EQ(test, preempt(f, COMPUTE0), 1);
+	msleep(20);
+	if (rec_count(f) == 0) {
+		/* the DELAY runs on: compute is still at the barrier */
+		KUNIT_EXPECT_EQ(test, ring_state(f, COMPUTE0).state,
+				PPU_HW_ENGINE_WAITING);
+		KUNIT_EXPECT_EQ(test, ring_state(f, COMPUTE0).progress, 0ull);
+		KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x48), 0u);
+	}
+
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 3, SOON_MS));
+	d = rec_find(f, GFX, 1);
+	a = rec_find(f, GFX, 2);
+	b = rec_find(f, COMPUTE0, 1);
+	KUNIT_ASSERT_GE(test, d, 0);
+	KUNIT_ASSERT_GE(test, a, 0);
+	KUNIT_ASSERT_GE(test, b, 0);
+	KUNIT_EXPECT_LT(test, d, a);
+	KUNIT_EXPECT_LT(test, d, b);
+	KUNIT_EXPECT_GE(test, ktime_us_delta(f->ev[b].when, t0), 100000ll);
+	KUNIT_EXPECT_EQ(test, f->ev[a].error, 0);
+	KUNIT_EXPECT_EQ(test, f->ev[b].error, 0);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x40), 1u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x44), 2u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x48), 3u);
+}
+
+/*
+ * A device reset drops the members waiting at the barrier: nothing runs
+ * after it, and a member of the same gang id submitted later does not find
+ * them; members submitted again start together. A reset of one engine drops
+ * its waiting member likewise.
+ */
+static void ppu_sim_gang_reset_drops_waiting_members(struct kunit *test)
+{
+	struct sim_fixture *f = test->priv;
+
+	SUBMIT_GANG_OK(f, GFX, 1, 4, 3, CMD_WRITE, 0, 0x50, 1);
+	SUBMIT_GANG_OK(f, COMPUTE0, 1, 4, 3, CMD_WRITE, 0, 0x54, 1);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, GFX, PPU_HW_ENGINE_WAITING,
+					   SOON_MS));
+	KUNIT_ASSERT_TRUE(test, wait_state(f, COMPUTE0, PPU_HW_ENGINE_WAITING,
+					   SOON_MS));
+	KUNIT_EXPECT_EQ(test, preempt(f, GFX), 1);
+
+	KUNIT_ASSERT_EQ(test, f->hw->ops->reset(f->hw), 0);
+	KUNIT_EXPECT_EQ(test, ring_state(f, GFX).state, PPU_HW_ENGINE_IDLE);
+	KUNIT_EXPECT_EQ(test, ring_state(f, GFX).queued, 0u);
+	KUNIT_EXPECT_EQ(test, ring_state(f, COMPUTE0).state, PPU_HW_ENGINE_IDLE);
+	KUNIT_EXPECT_EQ(test, ring_state(f, COMPUTE0).queued, 0u);
+	KUNIT_EXPECT_EQ(test, preempt(f, GFX), -ENODATA);
+	msleep(30);
+	KUNIT_EXPECT_EQ(test, rec_count(f), 0u);
+
+	/* the dropped members are gone: this one waits for a partner */
+	SUBMIT_GANG_OK(f, SDMA0, 1, 4, 2, CMD_WRITE, 0, 0x58, 1);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, SDMA0, PPU_HW_ENGINE_WAITING,
+					   SOON_MS));
+	msleep(30);
+	KUNIT_EXPECT_EQ(test, rec_count(f), 0u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x50), 0u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x54), 0u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x58), 0u);
+
+	SUBMIT_GANG_OK(f, GFX, 2, 4, 2, CMD_WRITE, 0, 0x50, 2);
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 2, SOON_MS));
+	KUNIT_EXPECT_GE(test, rec_find(f, GFX, 2), 0);
+	KUNIT_EXPECT_GE(test, rec_find(f, SDMA0, 1), 0);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x50), 2u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x58), 1u);
+
+	/* the reset of one engine drops its waiting member */
+	SUBMIT_GANG_OK(f, COMPUTE0, 2, 5, 2, CMD_WRITE, 0, 0x60, 1);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, COMPUTE0, PPU_HW_ENGINE_WAITING,
+					   SOON_MS));
+	KUNIT_ASSERT_EQ(test, f->hw->ops->ring_reset(f->hw, COMPUTE0), 0);
+	KUNIT_EXPECT_EQ(test, ring_state(f, COMPUTE0).state, PPU_HW_ENGINE_IDLE);
+	KUNIT_EXPECT_EQ(test, ring_state(f, COMPUTE0).queued, 0u);
+	SUBMIT_GANG_OK(f, SDMA1, 1, 5, 2, CMD_WRITE, 0, 0x64, 1);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, SDMA1, PPU_HW_ENGINE_WAITING,
+					   SOON_MS));
+	msleep(30);
+	KUNIT_EXPECT_EQ(test, rec_count(f), 2u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x60), 0u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x64), 0u);
+
+	SUBMIT_GANG_OK(f, COMPUTE0, 3, 5, 2, CMD_WRITE, 0, 0x60, 3);
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 4, SOON_MS));
+	KUNIT_EXPECT_GE(test, rec_find(f, COMPUTE0, 3), 0);
+	KUNIT_EXPECT_GE(test, rec_find(f, SDMA1, 1), 0);
+	KUNIT_EXPECT_EQ(test, rec_find(f, COMPUTE0, 2), -1);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x60), 3u);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x64), 1u);
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, rec_count(f), 4u);
+}
+
+/*
+ * Once started, a member runs on like any job, even after the other member
+ * completed: the gfx member polls a WAIT the sdma one does not satisfy. The
+ * gfx member replayed after a reset of its engine, with gang_size 1 (its
+ * partner is done), starts at once, alone.
+ */
+static void ppu_sim_gang_size_one_starts_at_once(struct kunit *test)
+{
+	struct sim_fixture *f = test->priv;
+	ktime_t t0;
+
+	SUBMIT_GANG_OK(f, SDMA0, 1, 9, 2, CMD_WRITE, 0, 0x70, 1);
+	SUBMIT_GANG_OK(f, GFX, 1, 9, 2, NOP, WAIT, 0, 0x78, 1,
+		       CMD_WRITE, 0, 0x74, 1);
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 1, SOON_MS));
+	KUNIT_EXPECT_GE(test, rec_find(f, SDMA0, 1), 0);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, GFX, PPU_HW_ENGINE_WAITING,
+					   SOON_MS));
+	KUNIT_EXPECT_EQ(test, ring_state(f, GFX).progress, 1ull);
+	/* the WAIT is satisfied: the member goes on without its partner */
+	buf_put(&f->data[0], 0x78, 1);
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 2, SOON_MS));
+	KUNIT_EXPECT_GE(test, rec_find(f, GFX, 1), 0);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x74), 1u);
+
+	/* a member stuck in its WAIT, dropped, replayed with gang_size 1 */
+	SUBMIT_GANG_OK(f, SDMA0, 2, 10, 2, NOP);
+	SUBMIT_GANG_OK(f, GFX, 2, 10, 2, WAIT, 0, 0x7c, 1,
+		       CMD_WRITE, 0, 0x80, 1);
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 3, SOON_MS));
+	KUNIT_EXPECT_GE(test, rec_find(f, SDMA0, 2), 0);
+	KUNIT_ASSERT_TRUE(test, wait_state(f, GFX, PPU_HW_ENGINE_WAITING,
+					   SOON_MS));
+	KUNIT_ASSERT_EQ(test, f->hw->ops->ring_reset(f->hw, GFX), 0);
+
+	t0 = ktime_get();
+	SUBMIT_GANG_OK(f, GFX, 3, 10, 1, CMD_WRITE, 0, 0x80, 2);
+	KUNIT_ASSERT_TRUE(test, rec_wait(f, 4, SOON_MS));
+	KUNIT_EXPECT_GE(test, rec_find(f, GFX, 3), 0);
+	KUNIT_EXPECT_EQ(test, rec_find(f, GFX, 2), -1);
+	KUNIT_EXPECT_LT(test, ktime_ms_delta(ktime_get(), t0), (s64)SOON_MS);
+	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 0x80), 2u);
+	KUNIT_EXPECT_EQ(test, ring_state(f, GFX).state, PPU_HW_ENGINE_IDLE);
+}
+
 static struct kunit_case ppu_sim_cases[] = {
 	KUNIT_CASE(ppu_sim_create_describes_rings_and_domains),
 	KUNIT_CASE(ppu_sim_create_rejects_no_rings_and_too_many),
@@ -1235,6 +1518,11 @@ static struct kunit_case ppu_sim_cases[] = {
 	KUNIT_CASE(ppu_sim_wait_completes_after_other_engines_write),
 	KUNIT_CASE(ppu_sim_wait_parks_on_preempt_and_reset_drops_it),
 	KUNIT_CASE(ppu_sim_bad_wait_ends_job),
+	KUNIT_CASE(ppu_sim_gang_members_wait_on_one_another),
+	KUNIT_CASE(ppu_sim_gang_member_alone_does_not_start),
+	KUNIT_CASE(ppu_sim_gang_member_behind_delay_holds_other),
+	KUNIT_CASE(ppu_sim_gang_reset_drops_waiting_members),
+	KUNIT_CASE(ppu_sim_gang_size_one_starts_at_once),
 	{}
 };
 

@@ -42,6 +42,14 @@ struct ppu_hw_buf {
  * @bufs: buffers addressed by index by WRITE commands
  * @nr_bufs: entries of @bufs
  * @seqno: hardware sequence number written on completion
+ * @gang: 0, or an id the members of a gang share: jobs on several engines
+ *	that start together. An engine does not start a member before every
+ *	member still to run (@gang_size of them) is at the head of its
+ *	engine; until then it retires nothing, does not stall the other
+ *	engines, reports %PPU_HW_ENGINE_WAITING and parks on a preemption
+ *	request. Once started, the members run on like any job.
+ * @gang_size: members of the gang still to run, this one included: the
+ *	driver does not count a member whose work already completed
  *
  * The device copies the descriptor into its ring slot at submit time; the
  * memory behind @cmd and @bufs stays owned by the driver.
@@ -53,6 +61,8 @@ struct ppu_hw_job {
 	const struct ppu_hw_buf *bufs;
 	u32 nr_bufs;
 	u32 seqno;
+	u64 gang;
+	u32 gang_size;
 };
 
 /**

@@ -108,6 +108,11 @@ u64 ppu_sim_flash_steps(struct ppu_sim_flash *flash);
  *	device lock since the HBM model sleeps; with @mem.wait, the read of a
  *	WAIT, which retires only if the value read is at least @mem.value
  * @resetting: a reset of this engine alone is in progress
+ * @gang_wait: the job at @head is a gang member waiting at the gang start
+ *	barrier (@state reads %PPU_HW_ENGINE_WAITING); not a WAIT poll
+ * @gang_go: the gang start barrier of the job at @head was met: it starts
+ *	when the engine runs, whatever its gang's other members do meanwhile;
+ *	cleared when that job completes or is dropped
  */
 struct ppu_sim_engine {
 	struct ppu_sim *sim;
@@ -134,6 +139,8 @@ struct ppu_sim_engine {
 		bool wait;
 	} mem;
 	bool resetting;
+	bool gang_wait;
+	bool gang_go;
 };
 
 /**

@@ -8,7 +8,9 @@
  * parks the engine until a reset. gfx and compute engines share one hardware
  * resource: while one of them is hung, the others of the domain stop making
  * progress, as in the scenario of the amd-gfx "black sheep" RFC. sdma engines
- * are independent.
+ * are independent. A gang member (ppu_hw_job.gang) waits at the head of its
+ * ring, retiring nothing and reading WAITING, until gang_size engines have a
+ * member of its gang at their head; then all of them start together.
  */
 #include <linux/delay.h>
 #include <linux/highmem.h>
@@ -74,6 +76,68 @@ static bool ppu_sim_engine_shared(struct ppu_sim_engine *e)
 	return e->sim->descs[e->index].shared_domain;
 }
 
+/*
+ * Does @m count towards the gang start barrier of @gang, with sim->lock
+ * held? It does if a member of @gang is at its head, unless @m is being
+ * reset (the member is about to be dropped) or is hung with the member not
+ * started (a ring reset that failed: nothing starts there until a device
+ * reset).
+ */
+static bool ppu_sim_engine_gang_member(struct ppu_sim_engine *m, u64 gang)
+{
+	if (m->head == m->tail || m->resetting ||
+	    (m->state == PPU_HW_ENGINE_HUNG && !m->started))
+		return false;
+	return m->slots[m->head % PPU_HW_RING_SLOTS].gang == gang;
+}
+
+/*
+ * The gang start barrier, with sim->lock held and a job at the head of @e:
+ * may that job start? A job of no gang, one that started, or one whose
+ * barrier was met already may. Else it may once gang_size engines have a
+ * member of its gang at their head, itself included: the barrier is then
+ * met for every member not started yet, and their engines are kicked. Until
+ * then the engine reads WAITING and waits without polling: a change of head
+ * on another engine runs this check again there.
+ */
+static bool ppu_sim_engine_gang_ready(struct ppu_sim_engine *e)
+{
+	const struct ppu_hw_job *job = &e->slots[e->head % PPU_HW_RING_SLOTS];
+	struct ppu_sim *sim = e->sim;
+	u32 i, count = 0;
+
+	if (!job->gang || e->started || e->gang_go)
+		return true;
+
+	for (i = 0; i < sim->hw.nr_rings; i++) {
+		struct ppu_sim_engine *m = &sim->engines[i];
+
+		if (ppu_sim_engine_gang_member(m, job->gang))
+			count++;
+	}
+	if (count < job->gang_size) {
+		e->gang_wait = true;
+		e->state = PPU_HW_ENGINE_WAITING;
+		return false;
+	}
+
+	for (i = 0; i < sim->hw.nr_rings; i++) {
+		struct ppu_sim_engine *m = &sim->engines[i];
+
+		if (m->started || m->gang_go ||
+		    !ppu_sim_engine_gang_member(m, job->gang))
+			continue;
+		m->gang_go = true;
+		if (m->gang_wait) {
+			m->gang_wait = false;
+			m->state = PPU_HW_ENGINE_RUNNING;
+		}
+		if (m != e)
+			queue_work(sim->wq, &m->work);
+	}
+	return true;
+}
+
 /* Called with sim->lock held: may the engine execute its next command? */
 static bool ppu_sim_engine_can_run(struct ppu_sim_engine *e)
 {
@@ -85,6 +149,8 @@ static bool ppu_sim_engine_can_run(struct ppu_sim_engine *e)
 		e->state = PPU_HW_ENGINE_IDLE;
 		return false;
 	}
+	if (!ppu_sim_engine_gang_ready(e))
+		return false;
 	if (ppu_sim_engine_shared(e) && sim->shared_hangs)
 		return false;
 	if (e->state == PPU_HW_ENGINE_DELAY ||
@@ -132,6 +198,7 @@ static enum ppu_sim_step ppu_sim_engine_complete(struct ppu_sim_engine *e,
 	e->head++;
 	e->cursor = 0;
 	e->started = false;
+	e->gang_go = false;
 	*seqno = job->seqno;
 	*error = ret;
 	return PPU_SIM_STEP_DONE;
@@ -417,13 +484,20 @@ int ppu_sim_fail_ring_resets;
 module_param_named(fail_ring_resets, ppu_sim_fail_ring_resets, int, 0644);
 MODULE_PARM_DESC(fail_ring_resets, "The next N resets of one engine fail with -EIO: its work is dropped, but the engine stays as it was (a hung one stays hung) until a device reset (default 0)");
 
-/* Drop the work of @e, with sim->lock held and @e stopped. */
+/*
+ * Drop the work of @e, with sim->lock held and @e stopped. A member waiting
+ * at the gang start barrier was doing nothing: the engine is idle after.
+ */
 static void ppu_sim_engine_drop(struct ppu_sim_engine *e)
 {
+	if (e->gang_wait)
+		e->state = PPU_HW_ENGINE_IDLE;
 	e->head = e->tail;
 	e->cursor = 0;
 	e->started = false;
 	e->delay_expired = false;
+	e->gang_wait = false;
+	e->gang_go = false;
 }
 
 /*
