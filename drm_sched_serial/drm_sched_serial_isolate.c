@@ -20,9 +20,11 @@
  * do not count as running work for the gate (what they wait for may be
  * held at the gate); a recovery that finds the gate closed does not count
  * towards the deadlock rule of waiters for the same reason. Gang members
- * are treated like waiters: a member running alone would wait for its
- * partners at the hardware, and a member waiting there for a partner held
- * at the gate would never end.
+ * pass the gate as if it were open and never close it: a member run alone
+ * would wait for its partners at the hardware for ever, and one held at
+ * the gate would hold its partners, already at the heads of their rings,
+ * and the isolated job queued behind one of them there. Running gang
+ * members are not waited for either.
  */
 
 #include <linux/dma-fence.h>
@@ -239,11 +241,12 @@ drm_sched_serial_prepare_job(struct drm_sched_serial_ring *ring,
 	unsigned long flags;
 	unsigned int i;
 
-	if (ring->independent || !READ_ONCE(d->params.isolate_ms))
+	/* A gang member neither waits at the gate nor closes it. */
+	if (ring->independent || !READ_ONCE(d->params.isolate_ms) ||
+	    dss_job_gang(d, job, &key))
 		return NULL;
 	if (drm_sched_serial_client_isolated(d->ops->job_ctx(job)->client) &&
-	    !(d->ops->may_wait && d->ops->may_wait(job)) &&
-	    !dss_job_gang(d, job, &key))
+	    !(d->ops->may_wait && d->ops->may_wait(job)))
 		gate = kmalloc(sizeof(*gate), GFP_NOWAIT | __GFP_NOWARN);
 	/*
 	 * The common case, nobody isolated: no lock on the way to run_job.
