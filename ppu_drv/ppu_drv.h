@@ -21,6 +21,7 @@
 #include <drm/ppu_drm.h>
 
 #include "ppu_compat.h"
+#include "ppu_gang.h"
 #include "ppu_hw.h"
 #include "ppu_limits.h"
 #include "ppu_ras.h"
@@ -103,6 +104,10 @@ struct ppu_fence_reserve {
  * @free_jobs: jobs the scheduler is done with, freed by @free_work
  * @free_work: frees @free_jobs outside the scheduler's paths
  * @fence_reserve: hardware fences for allocations in signalling paths
+ * @gang_lock: protects @gang_active
+ * @gang_active: the gang whose members may reach the rings (a reference),
+ *	or NULL: gangs run one at a time (ppu_gang_prepare_job())
+ * @gang_seq: the last gang id handed out
  */
 struct ppu_device {
 	struct drm_device drm;
@@ -122,6 +127,9 @@ struct ppu_device {
 	struct llist_head free_jobs;
 	struct work_struct free_work;
 	struct ppu_fence_reserve fence_reserve;
+	spinlock_t gang_lock; /* protects gang_active */
+	struct ppu_gang *gang_active;
+	atomic64_t gang_seq;
 };
 
 static inline struct ppu_device *to_ppu(struct drm_device *drm)
@@ -198,6 +206,9 @@ struct ppu_ctx {
  * @waits: the command stream holds a WAIT (found by the submit-time
  *	validation): the job may wait for another ring's work, so recovery
  *	convicts it only in a fair window (&drm_sched_serial_ops.may_wait)
+ * @gang: the gang the job is a member of (a reference), or NULL
+ * @gang_index: the job's index in @gang: 0 for the leader (the submit's
+ *	own job), 1.. for the other members
  */
 struct ppu_job {
 	struct drm_sched_job base;
@@ -214,6 +225,8 @@ struct ppu_job {
 	struct llist_node free_node;
 	struct ppu_usage *usage;
 	bool waits;
+	struct ppu_gang *gang;
+	unsigned int gang_index;
 };
 
 static inline struct ppu_job *to_ppu_job(struct drm_sched_job *job)

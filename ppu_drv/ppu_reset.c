@@ -156,6 +156,21 @@ static bool ppu_reset_may_wait(struct drm_sched_job *sched_job)
 	return to_ppu_job(sched_job)->waits;
 }
 
+/*
+ * The gang of a job: its members share the gang's id on the hardware and
+ * start together; a recovery replays them whole. Members whose work
+ * completed are not counted: the hardware does not wait for them either
+ * (ppu_ring_emit()). Reads a bitmap only: no sleep, no allocation.
+ */
+static unsigned int ppu_reset_gang(struct drm_sched_job *sched_job,
+				   const void **key)
+{
+	struct ppu_job *job = to_ppu_job(sched_job);
+
+	*key = job->gang;
+	return job->gang ? ppu_gang_remaining(job->gang) : 0;
+}
+
 static void ppu_reset_print_job(struct drm_sched_job *sched_job,
 				struct drm_printer *p)
 {
@@ -165,6 +180,10 @@ static void ppu_reset_print_job(struct drm_sched_job *sched_job,
 		   job->ctx->id, job->ring->name, job->hw.seqno);
 	drm_printf(p, "command stream: offset %u, %u bytes, %u BOs\n",
 		   job->hw.cmd_offset, job->hw.cmd_len, job->hw.nr_bufs);
+	if (job->gang)
+		drm_printf(p, "gang: %llu, member %u of %u, %u not done\n",
+			   job->gang->id, job->gang_index, job->gang->nr,
+			   ppu_gang_remaining(job->gang));
 }
 
 /*
@@ -229,6 +248,7 @@ static const struct drm_sched_serial_ops ppu_serial_ops = {
 	.classify = ppu_reset_classify,
 	.may_wait = ppu_reset_may_wait,
 	.reset_ring = ppu_reset_ring,
+	.gang = ppu_reset_gang,
 };
 
 /**

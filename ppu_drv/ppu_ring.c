@@ -34,6 +34,9 @@ MODULE_PARM_DESC(sdma_timeout_ms, "Job timeout of sdma rings in ms (default 1000
  *	hardware fence's error to the finished fence
  * @ctx: the job's context (reference until @base signals): a job the
  *	engine stopped on poisoned data fails it
+ * @gang: the gang of the job (reference until @base signals), or NULL:
+ *	a run that completes marks the member done
+ * @gang_index: the job's index in @gang
  * @link: entry in the ring's active list
  */
 struct ppu_fence {
@@ -41,6 +44,8 @@ struct ppu_fence {
 	struct ppu_ring *ring;
 	struct dma_fence *finished;
 	struct ppu_ctx *ctx;
+	struct ppu_gang *gang;
+	unsigned int gang_index;
 	struct list_head link;
 };
 
@@ -91,6 +96,8 @@ void ppu_fence_free(struct ppu_fence *fence)
  * @fence: an unarmed fence from ppu_fence_alloc(); consumed in every case
  *
  * Each run of a job gets its own fence: a fence is never re-initialised.
+ * A gang member goes with its gang's id and the number of its members
+ * still to run: the hardware starts it together with them.
  *
  * Return: the armed fence with a reference for the caller, or an ERR_PTR.
  */
@@ -108,11 +115,19 @@ struct dma_fence *ppu_ring_emit(struct ppu_ring *ring, struct ppu_job *job,
 	fence->finished = dma_fence_get(&job->base.s_fence->finished);
 	fence->ctx = job->ctx;
 	kref_get(&job->ctx->refcount);
+	fence->gang = job->gang ? ppu_gang_get(job->gang) : NULL;
+	fence->gang_index = job->gang_index;
 
 	spin_lock_irqsave(&ring->fence_lock, flags);
 	dma_fence_init(&fence->base, &ppu_fence_ops, &ring->fence_lock,
 		       ring->fence_context, ++ring->next_seqno);
 	job->hw.seqno = ring->next_seqno;
+	/*
+	 * Members whose work completed are not waited for: after a reset
+	 * that dropped the rest of the gang, the rest starts together.
+	 */
+	job->hw.gang = job->gang ? job->gang->id : 0;
+	job->hw.gang_size = job->gang ? ppu_gang_remaining(job->gang) : 0;
 	ret = hw->ops->ring_submit(hw, ring->index, &job->hw);
 	if (ret) {
 		/* The fence is armed: it must signal, with the error. */
@@ -121,6 +136,7 @@ struct dma_fence *ppu_ring_emit(struct ppu_ring *ring, struct ppu_job *job,
 		spin_unlock_irqrestore(&ring->fence_lock, flags);
 		dma_fence_put(fence->finished);
 		ppu_ctx_put(fence->ctx);
+		ppu_gang_put(fence->gang);
 		dma_fence_put(&fence->base);
 		return ERR_PTR(ret);
 	}
@@ -160,6 +176,9 @@ static bool ppu_ring_signal_one(struct ppu_ring *ring, u32 seqno, int error,
 		/* The finished fence signals from our signal: not yet done. */
 		dma_fence_set_error(fence->finished, error);
 	}
+	/* The member ran, well or not: it never runs again. */
+	if (fence->gang && !cancel)
+		ppu_gang_hw_done(fence->gang, fence->gang_index);
 	dma_fence_signal_locked(&fence->base);
 	spin_unlock_irqrestore(&ring->fence_lock, flags);
 
@@ -168,6 +187,8 @@ static bool ppu_ring_signal_one(struct ppu_ring *ring, u32 seqno, int error,
 		ppu_ras_job_poisoned(fence->ctx);
 	ppu_ctx_put(fence->ctx);
 	fence->ctx = NULL;
+	ppu_gang_put(fence->gang);
+	fence->gang = NULL;
 	dma_fence_put(fence->finished);
 	fence->finished = NULL;
 	dma_fence_put(&fence->base);
@@ -310,12 +331,21 @@ static void __maybe_unused ppu_ring_cancel_job(struct drm_sched_job *sched_job)
 	ppu_ring_cancel_fences(ring);
 }
 
-/* A job of an isolated process runs alone; others wait for it. */
+/*
+ * A gang member waits until its gang may start (ppu_gang_prepare_job());
+ * then a job of an isolated process runs alone, others wait for it.
+ */
 static struct dma_fence *ppu_ring_prepare_job(struct drm_sched_job *sched_job,
 					      struct drm_sched_entity *entity)
 {
 	struct ppu_job *job = to_ppu_job(sched_job);
 
+	if (job->gang) {
+		struct dma_fence *wait = ppu_gang_prepare_job(job);
+
+		if (wait)
+			return wait;
+	}
 	return drm_sched_serial_prepare_job(&job->ring->serial, sched_job);
 }
 
@@ -405,6 +435,7 @@ int ppu_rings_init(struct ppu_device *ppu)
 
 	init_llist_head(&ppu->free_jobs);
 	INIT_WORK(&ppu->free_work, ppu_ring_free_work);
+	ppu_gang_device_init(ppu);
 	/*
 	 * The schedulers outlive an unbind: the finished fences that
 	 * userspace may still hold (syncobjs, sync_files of open files) name
@@ -508,4 +539,5 @@ void ppu_rings_fini(struct ppu_device *ppu)
 	/* Jobs are freed from work items (killed entities', free_work). */
 	wait_var_event(&ppu->nr_jobs, !atomic_read(&ppu->nr_jobs));
 	flush_work(&ppu->free_work);
+	ppu_gang_device_fini(ppu);
 }

@@ -4,7 +4,9 @@
  *
  * Syncobjs of a submit: the binary in_syncobjs/out_syncobj of struct
  * drm_ppu_submit and the (handle, point) arrays of the
- * DRM_PPU_SUBMIT_EXT_SYNCOBJS extension, binary or timeline.
+ * DRM_PPU_SUBMIT_EXT_SYNCOBJS extension, binary or timeline; and the walk
+ * of the submit's extension chain, which also finds
+ * DRM_PPU_SUBMIT_EXT_GANG (ppu_gang.c).
  *
  * Everything that can fail happens before the job is armed: the arrays are
  * copied and checked, the signal syncobjs looked up and a dma_fence_chain
@@ -23,6 +25,7 @@
 #include <drm/gpu_scheduler.h>
 #include <drm/ppu_drm.h>
 
+#include "ppu_gang.h"
 #include "ppu_syncobj.h"
 
 /* Copy @count points from @uptr to @dst; their flags must be zero. */
@@ -49,14 +52,24 @@ static int ppu_copy_points(struct drm_device *dev, const char *what,
 	return 0;
 }
 
-/*
- * Walk the extension chain at @uptr; every name at most once, so that a
- * chain that loops ends at its first repeated link.
+/**
+ * ppu_submit_parse_extensions - walk a submit's extension chain
+ * @dev: DRM device
+ * @uptr: user pointer to the first extension, or 0
+ * @exts: zeroed; receives a copy of each extension found
+ *
+ * Every name at most once, so that a chain that loops ends at its first
+ * repeated link. The fields of each extension are checked as it is
+ * copied; the arrays it points to are copied later.
+ *
+ * Return: 0; -EFAULT for an unreadable link; -EINVAL for an unknown or
+ * repeated name, a non-zero pad, or bad fields of an extension.
  */
-static int ppu_parse_extensions(struct drm_device *dev, u64 uptr,
-				struct drm_ppu_submit_syncobjs *ext_sync)
+int ppu_submit_parse_extensions(struct drm_device *dev, u64 uptr,
+				struct ppu_submit_exts *exts)
 {
-	bool have_sync = false;
+	struct drm_ppu_submit_syncobjs *ext_sync = &exts->sync;
+	int ret;
 
 	while (uptr) {
 		struct drm_ppu_user_extension ext;
@@ -72,12 +85,12 @@ static int ppu_parse_extensions(struct drm_device *dev, u64 uptr,
 		}
 		switch (ext.name) {
 		case DRM_PPU_SUBMIT_EXT_SYNCOBJS:
-			if (have_sync) {
+			if (exts->has_sync) {
 				drm_dbg_driver(dev, "submit: extension %u twice\n",
 					       ext.name);
 				return -EINVAL;
 			}
-			have_sync = true;
+			exts->has_sync = true;
 			if (copy_from_user(ext_sync, u64_to_user_ptr(uptr),
 					   sizeof(*ext_sync))) {
 				drm_dbg_driver(dev, "submit: bad extension pointer\n");
@@ -95,6 +108,22 @@ static int ppu_parse_extensions(struct drm_device *dev, u64 uptr,
 					       ext_sync->signal_count);
 				return -EINVAL;
 			}
+			break;
+		case DRM_PPU_SUBMIT_EXT_GANG:
+			if (exts->has_gang) {
+				drm_dbg_driver(dev, "submit: extension %u twice\n",
+					       ext.name);
+				return -EINVAL;
+			}
+			exts->has_gang = true;
+			if (copy_from_user(&exts->gang, u64_to_user_ptr(uptr),
+					   sizeof(exts->gang))) {
+				drm_dbg_driver(dev, "submit: bad extension pointer\n");
+				return -EFAULT;
+			}
+			ret = ppu_gang_check_ext(dev, &exts->gang);
+			if (ret)
+				return ret;
 			break;
 		default:
 			drm_dbg_driver(dev, "submit: unknown extension %u\n",
@@ -188,27 +217,25 @@ out:
  * @dev: DRM device
  * @file: DRM file of the submit
  * @args: the submit, its flags and counts already checked
+ * @ext_sync: its DRM_PPU_SUBMIT_EXT_SYNCOBJS from
+ *	ppu_submit_parse_extensions(), zeroed if it has none
  * @sync: zeroed; filled in, to be released with ppu_submit_sync_fini()
  *	also on failure
  *
- * Return: 0; -EFAULT for an unreadable array or extension; -EINVAL for
- * an unknown or repeated extension, non-zero flags or pad, too many
- * points; -ENOENT for an unknown signal syncobj; -ENOMEM.
+ * Return: 0; -EFAULT for an unreadable array; -EINVAL for non-zero flags
+ * of a point; -ENOENT for an unknown signal syncobj; -ENOMEM.
  */
 int ppu_submit_sync_init(struct drm_device *dev, struct drm_file *file,
 			 const struct drm_ppu_submit *args,
+			 const struct drm_ppu_submit_syncobjs *ext_sync,
 			 struct ppu_submit_sync *sync)
 {
-	struct drm_ppu_submit_syncobjs ext_sync = {};
 	int ret;
 
-	ret = ppu_parse_extensions(dev, args->extensions, &ext_sync);
+	ret = ppu_copy_waits(dev, args, ext_sync, sync);
 	if (ret)
 		return ret;
-	ret = ppu_copy_waits(dev, args, &ext_sync, sync);
-	if (ret)
-		return ret;
-	return ppu_prepare_signals(dev, file, args, &ext_sync, sync);
+	return ppu_prepare_signals(dev, file, args, ext_sync, sync);
 }
 
 /**
@@ -255,7 +282,7 @@ int ppu_submit_sync_add_deps(struct drm_device *dev, struct drm_file *file,
 /**
  * ppu_submit_sync_signal - attach a job's fence to the signals
  * @sync: from ppu_submit_sync_init()
- * @fence: the job's finished fence
+ * @fence: the job's finished fence, or a gang's fence
  *
  * Cannot fail: the chain nodes were allocated at init.
  */

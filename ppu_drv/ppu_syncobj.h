@@ -8,6 +8,7 @@
 #define _PPU_SYNCOBJ_H_
 
 #include <linux/types.h>
+#include <drm/ppu_drm.h>
 
 struct dma_fence;
 struct dma_fence_chain;
@@ -45,8 +46,25 @@ struct ppu_submit_sync {
 	u32 nr_signals;
 };
 
+/**
+ * struct ppu_submit_exts - the extensions of a submit, copied
+ * @has_sync: the chain holds a DRM_PPU_SUBMIT_EXT_SYNCOBJS
+ * @sync: its copy, zeroed if none
+ * @has_gang: the chain holds a DRM_PPU_SUBMIT_EXT_GANG
+ * @gang: its copy, zeroed if none
+ */
+struct ppu_submit_exts {
+	bool has_sync;
+	struct drm_ppu_submit_syncobjs sync;
+	bool has_gang;
+	struct drm_ppu_submit_gang gang;
+};
+
+int ppu_submit_parse_extensions(struct drm_device *dev, u64 uptr,
+				struct ppu_submit_exts *exts);
 int ppu_submit_sync_init(struct drm_device *dev, struct drm_file *file,
 			 const struct drm_ppu_submit *args,
+			 const struct drm_ppu_submit_syncobjs *ext_sync,
 			 struct ppu_submit_sync *sync);
 int ppu_submit_sync_add_deps(struct drm_device *dev, struct drm_file *file,
 			     const struct ppu_submit_sync *sync,

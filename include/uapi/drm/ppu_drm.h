@@ -427,6 +427,68 @@ struct drm_ppu_submit_syncobjs {
 	__u32 pad;
 };
 
+/* struct drm_ppu_submit_gang: jobs on several rings that run together */
+#define DRM_PPU_SUBMIT_EXT_GANG		2
+
+/** DRM_PPU_MAX_GANG: most members of a gang, the submit's own job included. */
+#define DRM_PPU_MAX_GANG		4
+
+/**
+ * struct drm_ppu_gang_member - one more member of a gang
+ *
+ * The member runs the stream at @cmd_offset, @cmd_length of the submit's
+ * command buffer (validated like the submit's own), with the submit's
+ * context, BO list and waits.
+ */
+struct drm_ppu_gang_member {
+	/** @ring_class: in, DRM_PPU_RING_GFX or DRM_PPU_RING_COMPUTE. */
+	__u32 ring_class;
+	/** @ring_instance: in, ring index within its class. */
+	__u32 ring_instance;
+	/** @cmd_offset: in, byte offset of the stream, 4-byte aligned. */
+	__u32 cmd_offset;
+	/** @cmd_length: in, byte length of the stream, as in the submit. */
+	__u32 cmd_length;
+};
+
+/**
+ * struct drm_ppu_submit_gang - DRM_PPU_SUBMIT_EXT_GANG
+ *
+ * Makes the submit a gang: its own job (the leader) and @member_count
+ * more jobs, each on another ring, that start together: no member runs
+ * before every member is at the head of its ring, so members may wait
+ * for each other (DRM_PPU_OP_WAIT). Gangs run one at a time on the
+ * device; other jobs run beside them. Every member is on a gfx or compute
+ * ring (the shared hang domain); -EINVAL for an sdma ring, a ring named
+ * twice, a missing ring, @member_count 0 or above DRM_PPU_MAX_GANG - 1,
+ * a non-zero @flags or a bad stream. The submit's @seqno is the
+ * leader's; @out_syncobj and the signals of DRM_PPU_SUBMIT_EXT_SYNCOBJS
+ * receive the gang's fence, which signals once every member ended, with
+ * the error of the first member that failed; with
+ * DRM_PPU_SUBMIT_IMPLICIT_SYNC every member waits for the BOs' fences and
+ * the gang's fence is published on them.
+ *
+ * A recovery judges a gang as one job: its members are replayed only
+ * together and never one alone; a gang whose member hangs is guilty
+ * once (one strike for the context, every member that did not complete
+ * ends with -ETIME); a gang held up by another job's hang is innocent
+ * and none of its members runs twice. A member that completed is never
+ * run again: after a reset the members still to run start together.
+ */
+struct drm_ppu_submit_gang {
+	/** @base: name DRM_PPU_SUBMIT_EXT_GANG. */
+	struct drm_ppu_user_extension base;
+	/**
+	 * @members: in, user pointer to @member_count &struct
+	 * drm_ppu_gang_member.
+	 */
+	__u64 members;
+	/** @member_count: in, 1..DRM_PPU_MAX_GANG - 1. */
+	__u32 member_count;
+	/** @flags: in, must be zero. */
+	__u32 flags;
+};
+
 /**
  * enum drm_ppu_reset_status - how resets touched a context
  * @DRM_PPU_CTX_RESET_NONE: no device reset since the context was created
