@@ -21,47 +21,20 @@
  * past its WAIT: lost work reads 0, work run twice 2. Waits are for states
  * (debugfs rings, fences), never fixed sleeps.
  */
+#include "ppu_client.h"
 #include "ppu_test.h"
 #include "ppu_rings.h"
 #include "ppu_rr.h"
 
 #define MAX_FILES	4
 
-/* dwords of a client's BO: counters at [k], the values waited for above */
-#define CNT(k)		(4u * (k))
-#define FLAG(k)		(2048u + 4u * (k))
-
-#define SIM_PARAMS	"/sys/module/ppu_sim/parameters"
-#define WRONG_HINTS	SIM_PARAMS "/wrong_hints_pct"
 #define NO_HINTS	SIM_PARAMS "/preempt_unsupported"
 
 static int fd = -1;
 static char dbg_dir[64];
 static unsigned int nr_rings[DRM_PPU_RING_CLASS_COUNT];
 
-struct ring_ref {
-	uint32_t cls, inst;
-};
-
-static const struct ring_ref GFX0 = { DRM_PPU_RING_GFX, 0 };
-static const struct ring_ref COMPUTE0 = { DRM_PPU_RING_COMPUTE, 0 };
-static const struct ring_ref COMPUTE1 = { DRM_PPU_RING_COMPUTE, 1 };
-
 /* ------------------------------------------------------------- debugfs */
-/* write @val to the ppu_sim parameter @path and read it back */
-static void set_sim_param(const char *path, const char *val)
-{
-	char got[16] = "";
-	FILE *f;
-
-	igt_assert_f(ppu_file_write(path, val) == 0, "writing %s to %s\n", val, path);
-	f = fopen(path, "r");
-	igt_assert(f);
-	igt_assert(fgets(got, sizeof(got), f));
-	fclose(f);
-	got[strcspn(got, "\n")] = '\0';
-	igt_assert_f(!strcmp(got, val), "%s reads %s, want %s\n", path, got, val);
-}
 
 /* exit handler: the hardware tells the truth again, serial replay */
 static void restore(int sig)
@@ -89,36 +62,6 @@ static void prepare(void)
 }
 
 /* ------------------------------------------------------------- clients */
-/* a DRM file of its own with a one-page BO of counters and flags, mapped */
-struct client {
-	int fd;
-	uint32_t bo;
-	uint32_t *map;
-};
-
-static void client_open(struct client *c)
-{
-	c->fd = ppu_open();
-	c->bo = ppu_bo_create(c->fd, PPU_PAGE_SIZE);
-	c->map = ppu_bo_map(c->fd, c->bo, PPU_PAGE_SIZE);
-	memset(c->map, 0, PPU_PAGE_SIZE);
-}
-
-static void client_close(struct client *c)
-{
-	munmap(c->map, PPU_PAGE_SIZE);
-	ppu_bo_close(c->fd, c->bo);
-	close(c->fd);
-	c->fd = -1;
-}
-
-static uint32_t submit(struct client *c, uint32_t ctx, struct ring_ref r, const struct ppu_cs *cs)
-{
-	uint32_t so = ppu_syncobj_create(c->fd);
-
-	ppu_submit_cs(c->fd, ctx, r.cls, r.inst, cs, &c->bo, 1, 0, so);
-	return so;
-}
 
 /* a consumer: wait until flag @f >= 1, then add 1 to counter @k */
 static uint32_t submit_consumer(struct client *c, uint32_t ctx, struct ring_ref r,
@@ -128,7 +71,7 @@ static uint32_t submit_consumer(struct client *c, uint32_t ctx, struct ring_ref 
 
 	ppu_cs_wait(&cs, 0, FLAG(f), 1);
 	ppu_cs_add(&cs, 0, CNT(k), 1);
-	return submit(c, ctx, r, &cs);
+	return client_submit(c, ctx, r.cls, r.inst, &cs);
 }
 
 /* a producer: @n DELAYs of @us, set flag @f, add 1 to counter @k */
@@ -141,7 +84,7 @@ static uint32_t submit_producer(struct client *c, uint32_t ctx, struct ring_ref 
 		ppu_cs_delay(&cs, us);
 	ppu_cs_write(&cs, 0, FLAG(f), 1);
 	ppu_cs_add(&cs, 0, CNT(k), 1);
-	return submit(c, ctx, r, &cs);
+	return client_submit(c, ctx, r.cls, r.inst, &cs);
 }
 
 /* DELAY @us then add 1 to counter @k */
@@ -153,7 +96,7 @@ static uint32_t submit_plain(struct client *c, uint32_t ctx, struct ring_ref r, 
 	if (us)
 		ppu_cs_delay(&cs, us);
 	ppu_cs_add(&cs, 0, CNT(k), 1);
-	return submit(c, ctx, r, &cs);
+	return client_submit(c, ctx, r.cls, r.inst, &cs);
 }
 
 /* a hang until a reset; counter @k would count a run past it */
@@ -163,30 +106,7 @@ static uint32_t submit_hang(struct client *c, uint32_t ctx, struct ring_ref r, u
 
 	ppu_cs_hang(&cs);
 	ppu_cs_add(&cs, 0, CNT(k), 1);
-	return submit(c, ctx, r, &cs);
-}
-
-static int wait_job(struct client *c, uint32_t so)
-{
-	return ppu_wait_status(c->fd, so, PPU_HANG_WAIT_NS);
-}
-
-static const char *status_name(uint32_t s)
-{
-	static const char *const n[] = { "NONE", "INNOCENT", "GUILTY", "SUSPECT" };
-
-	return s < ARRAY_SIZE(n) ? n[s] : "?";
-}
-
-static void assert_not_blamed(struct client *c, uint32_t ctx, const char *who)
-{
-	struct drm_ppu_ctx_query_reset q = ppu_ctx_query_reset(c->fd, ctx);
-
-	igt_info("%s: status %s, guilty %u, suspect %u, banned %u\n", who,
-		 status_name(q.status), q.guilty_count, q.suspect_count, q.banned);
-	igt_assert_f(q.guilty_count == 0 && q.suspect_count == 0 && !q.banned,
-		     "%s blamed: status %s, guilty %u, suspect %u, banned %u\n", who,
-		     status_name(q.status), q.guilty_count, q.suspect_count, q.banned);
+	return client_submit(c, ctx, r.cls, r.inst, &cs);
 }
 
 static void assert_ran_once(const struct client *c, unsigned int k, int status, const char *who)
@@ -202,7 +122,7 @@ static void assert_file_usable(struct client *c, unsigned int k, const char *who
 	int ret = __ppu_igt_ioctl(c->fd, DRM_IOCTL_PPU_CTX_CREATE, &cc);
 
 	igt_assert_f(ret == 0, "%s: the file is banned: CTX_CREATE %d\n", who, ret);
-	assert_ran_once(c, k, wait_job(c, submit_plain(c, cc.ctx_id, COMPUTE1, 0, k)), who);
+	assert_ran_once(c, k, client_wait(c, submit_plain(c, cc.ctx_id, COMPUTE1, 0, k)), who);
 	ppu_ctx_destroy(c->fd, cc.ctx_id);
 }
 
@@ -260,8 +180,8 @@ static void test_producer_consumer(void)
 			usleep(t / 2 * 1000);
 		so_p = submit_producer(&c, pctx, COMPUTE0, round ? t * 8 / 1000 : 2, 100000, f,
 				       kp);
-		st_c = wait_job(&c, so_c);
-		st_p = wait_job(&c, so_p);
+		st_c = client_wait(&c, so_c);
+		st_p = client_wait(&c, so_p);
 		rr_read_dir(dbg_dir, &a);
 		rr_dump("after", &a);
 		igt_info("round %u: %" PRIu64 " recoveries, %" PRIu64 " guilty\n", round,
@@ -273,8 +193,8 @@ static void test_producer_consumer(void)
 		if (round)
 			igt_assert_f(a.recoveries > b.recoveries,
 				     "precondition: gfx0 did not time out while its head waited\n");
-		assert_not_blamed(&c, cctx, "the consumer's context");
-		assert_not_blamed(&c, pctx, "the producer's context");
+		client_assert_not_blamed(&c, cctx, "the consumer's context");
+		client_assert_not_blamed(&c, pctx, "the producer's context");
 	}
 	client_close(&c);
 }
@@ -324,10 +244,10 @@ static void consumer_behind_hang(enum hints hints, const char *strategy)
 	igt_assert_f(ppu_ring_in_state(dbg_dir, "gfx0", "stalled"),
 		     "precondition: the waiting gfx0 is not stalled behind the hang\n");
 
-	st_h = wait_job(&att, so_h);
-	st_c = wait_job(&v, so_c);
-	st_p = wait_job(&v, so_p);
-	st_i = wait_job(&v, so_i);
+	st_h = client_wait(&att, so_h);
+	st_c = client_wait(&v, so_c);
+	st_p = client_wait(&v, so_p);
+	st_i = client_wait(&v, so_i);
 	set_sim_param(WRONG_HINTS, "0");
 	set_sim_param(NO_HINTS, "N");
 	ppu_set_probe_strategy(dbg_dir, "serial");
@@ -335,18 +255,18 @@ static void consumer_behind_hang(enum hints hints, const char *strategy)
 	rr_dump("after", &a);
 
 	q = ppu_ctx_query_reset(att.fd, hctx);
-	igt_info("hang: job %d, context %s guilty %u banned %u\n", st_h, status_name(q.status),
+	igt_info("hang: job %d, context %s guilty %u banned %u\n", st_h, client_status_name(q.status),
 		 q.guilty_count, q.banned);
 	assert_ran_once(&v, 0, st_c, "the consumer");
 	assert_ran_once(&v, 1, st_p, "the producer");
-	assert_not_blamed(&v, cctx, "the consumer's context");
-	assert_not_blamed(&v, pctx, "the producer's context");
+	client_assert_not_blamed(&v, cctx, "the consumer's context");
+	client_assert_not_blamed(&v, pctx, "the producer's context");
 	assert_ran_once(&v, 3, st_i, "the innocent compute1 job");
-	assert_not_blamed(&v, ictx, "the innocent compute1 job's context");
+	client_assert_not_blamed(&v, ictx, "the innocent compute1 job's context");
 	igt_assert_f(st_h == -ETIME, "the hang ended with %d, want -ETIME\n", st_h);
 	igt_assert_f(q.status == DRM_PPU_CTX_RESET_GUILTY && q.guilty_count == 1 && q.banned,
 		     "the hang's context: %s, guilty %u, banned %u; want GUILTY, 1, banned\n",
-		     status_name(q.status), q.guilty_count, q.banned);
+		     client_status_name(q.status), q.guilty_count, q.banned);
 	igt_assert_eq_u32(att.map[0], 0);
 	igt_assert_f(a.has_guilty && !strcmp(a.g_ring, "compute0"), "last guilty ring: %s\n",
 		     a.has_guilty ? a.g_ring : "none");
@@ -400,29 +320,29 @@ static void test_deadlock_spares_third(void)
 	so_b2 = submit_producer(&ab, bctx, COMPUTE0, 0, 0, 1, 3);
 	so_c1 = submit_plain(&c, cctx1, COMPUTE1, 100000, 0);
 
-	st_c1 = wait_job(&c, so_c1);
-	st_a1 = wait_job(&ab, so_a1);
-	st_b1 = wait_job(&ab, so_b1);
-	st_c2 = wait_job(&c, so_c2);
-	st_a2 = wait_job(&ab, so_a2);
-	st_b2 = wait_job(&ab, so_b2);
+	st_c1 = client_wait(&c, so_c1);
+	st_a1 = client_wait(&ab, so_a1);
+	st_b1 = client_wait(&ab, so_b1);
+	st_c2 = client_wait(&c, so_c2);
+	st_a2 = client_wait(&ab, so_a2);
+	st_b2 = client_wait(&ab, so_b2);
 	rr_read_dir(dbg_dir, &a);
 	rr_dump("after", &a);
 
 	qa = ppu_ctx_query_reset(ab.fd, actx);
 	qb = ppu_ctx_query_reset(ab.fd, bctx);
 	igt_info("A: jobs %d %d, context %s guilty %u suspect %u banned %u\n", st_a1, st_a2,
-		 status_name(qa.status), qa.guilty_count, qa.suspect_count, qa.banned);
+		 client_status_name(qa.status), qa.guilty_count, qa.suspect_count, qa.banned);
 	igt_info("B: jobs %d %d, context %s guilty %u suspect %u banned %u\n", st_b1, st_b2,
-		 status_name(qb.status), qb.guilty_count, qb.suspect_count, qb.banned);
+		 client_status_name(qb.status), qb.guilty_count, qb.suspect_count, qb.banned);
 	igt_info("%" PRIu64 " recoveries, %" PRIu64 " guilty, %" PRIu64 " suspects, %" PRIu64
 		 " bans\n", a.recoveries - b.recoveries, a.guilty - b.guilty,
 		 a.suspects - b.suspects, a.bans - b.bans);
 
 	assert_ran_once(&c, 0, st_c1, "C's compute1 job");
 	assert_ran_once(&c, 1, st_c2, "C's gfx0 job behind A's head");
-	assert_not_blamed(&c, cctx1, "C's compute1 context");
-	assert_not_blamed(&c, cctx2, "C's gfx0 context");
+	client_assert_not_blamed(&c, cctx1, "C's compute1 context");
+	client_assert_not_blamed(&c, cctx2, "C's gfx0 context");
 	/* the deadlock ends only by striking A and B: their heads never ran past the WAIT */
 	igt_assert_f(st_a1 < 0 && st_b1 < 0, "A's head ended %d, B's %d: want errors\n", st_a1,
 		     st_b1);
