@@ -893,13 +893,16 @@ static void test_ring_reset(bool wrong)
 	struct scene s = {
 		.n_good = 1, .good = { GFX0 }, .bad = COMPUTE0,
 	};
+	uint64_t resets_before, resets_after;
 	char steps[512];
 
 	prepare();
 	igt_require(ppu_debugfs_write(dbg_dir, "reset_ladder", "ring") == 0);
 	if (wrong)
 		set_wrong_hints(100);
+	resets_before = ppu_get_param(fd, DRM_PPU_PARAM_RESET_COUNT);
 	scene_run(&s, GOOD_US);
+	resets_after = ppu_get_param(fd, DRM_PPU_PARAM_RESET_COUNT);
 	rr_steps(&s.a, steps, sizeof(steps));
 	scene_assert_verdicts(&s);
 	if (wrong) {
@@ -921,7 +924,12 @@ static void test_ring_reset(bool wrong)
 			     s.a.last_rung);
 		igt_assert_eq_u64(DELTA(&s.b, &s.a, resets), 0);
 		igt_assert_eq_u64(DELTA(&s.b, &s.a, probes), 0);
+		/* A ring reset is no device reset in the uAPI's count. */
+		igt_assert_eq_u64(resets_after, resets_before);
 	}
+	if (wrong)
+		igt_assert_eq_u64(resets_after - resets_before,
+				  DELTA(&s.b, &s.a, resets));
 	ppu_debugfs_write(dbg_dir, "reset_ladder", "domain");
 	scene_close(&s);
 }
