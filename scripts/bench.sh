@@ -17,7 +17,7 @@
 # "bench: <name> <value> <unit>" lines; the figures are described in
 # Documentation/bench.rst. PPU_BENCH_LOG: serial log path (default
 # build/bench-serial.log). PPU_BENCH_ONLY: run only these groups of figures
-# (space-separated: rfc ladder lost verdicts nop vram scale hostile; default all;
+# (space-separated: rfc ladder gang lost verdicts nop vram scale hostile; default all;
 # double always runs).
 set -eo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -68,6 +68,7 @@ rc=0
 want() { [ -z "$ONLY" ] || case " $ONLY " in *" \$1 "*) ;; *) false ;; esac; }
 want rfc && { \$B rfc || rc=1; }
 want ladder && { \$B ladder || rc=1; }
+want gang && { \$B gang || rc=1; }
 want lost && { \$B lost || rc=1; }
 want verdicts && { \$B verdicts || rc=1; }
 want nop && { \$B nop || rc=1; }
@@ -147,6 +148,9 @@ END {
 	check("blast_radius_ring", "==", 0)
 	info("blast_radius_domain", "the same runs with the domain reset, no target")
 	check("ladder_wrong_verdicts", "==", 0)
+	# gang submit: a gang of 4 behind a hang, right and wrong hints
+	check("gang_innocent_lost", "==", 0)
+	check("gang_double_execution", "==", 0)
 	check("innocent_lost_serial", "==", 0)
 	check("nop_throughput_ratio", ">=", 0.98)
 	# device memory cleared at GEM_CREATE: its cost, and the clear engine

@@ -1118,6 +1118,184 @@ static int bench_ladder(void)
 	return ret;
 }
 
+/*
+ * gang: a gang of GANG_MEMBERS jobs (gfx0, compute0..2, one submit with
+ * DRM_PPU_SUBMIT_EXT_GANG) behind another context's hang on compute3, with
+ * right and wrong hints, each ladder. In half of the runs the members wait
+ * for each other (each WRITEs its flag, then WAITs for the next member's):
+ * a recovery cannot judge such heads in its first round and they run on
+ * after the restart; in the other half they only DELAY and are replayed,
+ * together. Every member ends with an ADD of its own counter.
+ */
+#define GANG_MEMBERS	4
+#define GANG_REPS	3
+#define GANG_DELAY_US	50000u
+
+static const struct { uint32_t class, inst; } gang_rings[GANG_MEMBERS] = {
+	{ DRM_PPU_RING_GFX, 0 }, { DRM_PPU_RING_COMPUTE, 0 },
+	{ DRM_PPU_RING_COMPUTE, 1 }, { DRM_PPU_RING_COMPUTE, 2 },
+};
+
+/* Member @m: WRITE @run to its flag, maybe WAIT for the next one's, DELAY. */
+static struct stream stream_gang_member(uint32_t flags, unsigned int m,
+					uint32_t run, bool wait)
+{
+	struct stream s;
+	uint32_t *cs = stream_begin(&s), n = 0;
+
+	cs[n++] = DRM_PPU_CMD(DRM_PPU_OP_WRITE, 3);
+	cs[n++] = 0;
+	cs[n++] = (flags + m) * 4;
+	cs[n++] = run;
+	if (wait) {
+		cs[n++] = DRM_PPU_CMD(DRM_PPU_OP_WAIT, 3);
+		cs[n++] = 0;
+		cs[n++] = (flags + (m + 1) % GANG_MEMBERS) * 4;
+		cs[n++] = run;
+	}
+	cs[n++] = DRM_PPU_CMD(DRM_PPU_OP_DELAY, 1);
+	cs[n++] = GANG_DELAY_US;
+	n = stream_count(&s, cs, n);
+	stream_end(&s, n);
+	return s;
+}
+
+/* Queue @s[0..GANG_MEMBERS-1] as one gang; its fence goes to a new syncobj. */
+static uint32_t submit_gang(uint32_t ctx, const struct stream *s)
+{
+	struct drm_ppu_gang_member members[GANG_MEMBERS - 1];
+	struct drm_ppu_submit_gang gang = { 0 };
+	struct drm_ppu_submit sub = { 0 };
+	uint32_t so = 0;
+	unsigned int m;
+
+	if (drmSyncobjCreate(fd, 0, &so))
+		die("syncobj create");
+	for (m = 1; m < GANG_MEMBERS; m++)
+		members[m - 1] = (struct drm_ppu_gang_member){
+			.ring_class = gang_rings[m].class,
+			.ring_instance = gang_rings[m].inst,
+			.cmd_offset = s[m].at * 4,
+			.cmd_length = s[m].ndw * 4,
+		};
+	gang.base.name = DRM_PPU_SUBMIT_EXT_GANG;
+	gang.members = (uintptr_t)members;
+	gang.member_count = GANG_MEMBERS - 1;
+	sub.ctx_id = ctx;
+	sub.ring_class = gang_rings[0].class;
+	sub.ring_instance = gang_rings[0].inst;
+	sub.cmd_handle = cmd.handle;
+	sub.cmd_offset = s[0].at * 4;
+	sub.cmd_length = s[0].ndw * 4;
+	sub.bo_handles = (uintptr_t)&data.handle;
+	sub.bo_count = 1;
+	sub.out_syncobj = so;
+	sub.flags = DRM_PPU_SUBMIT_EXTENSIONS;
+	sub.extensions = (uintptr_t)&gang;
+	xioctl(DRM_IOCTL_PPU_SUBMIT, &sub, "SUBMIT (gang)");
+	for (m = 0; m < GANG_MEMBERS; m++)
+		counted_add(so, s[m].counter);
+	return so;
+}
+
+/* Every counted job of @so (a gang: one per member) ended with @status. */
+static void counted_done_all(uint32_t so, int status)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_counted; i++)
+		if (counted[i].so == so && !counted[i].waited) {
+			counted[i].waited = true;
+			counted[i].status = status;
+		}
+}
+
+struct gang_result {
+	unsigned int runs, lost, twice, wrong;
+};
+
+static void gang_run(const char *ladder, unsigned int pct, unsigned int i,
+		     struct gang_result *res)
+{
+	struct stream s_hang = stream_hang(), s[GANG_MEMBERS];
+	uint32_t g = ctx_new(), h = ctx_new(), flags = counter_new();
+	uint32_t so_g, so_h, run = 1 + i, v[GANG_MEMBERS];
+	struct drm_ppu_ctx_query_reset qg, qh;
+	struct recovery before, r;
+	bool lost, wait = i % 2;
+	unsigned int m, twice = 0;
+	int st_g, st_h;
+
+	for (m = 1; m < GANG_MEMBERS; m++)
+		counter_new(); /* the other members' flags */
+	for (m = 0; m < GANG_MEMBERS; m++) {
+		data.map[flags + m] = 0;
+		s[m] = stream_gang_member(flags, m, run, wait);
+	}
+	read_recovery(&before);
+	so_h = submit(h, DRM_PPU_RING_COMPUTE, 3, &s_hang, 0);
+	usleep(RFC_HANG_AFTER_US);
+	so_g = submit_gang(g, s);
+	st_g = job_status(so_g);
+	counted_done_all(so_g, st_g);
+	st_h = job_status(so_h);
+	usleep(200000);
+	read_recovery(&r);
+	qg = ctx_query(g);
+	qh = ctx_query(h);
+	for (m = 0; m < GANG_MEMBERS; m++) {
+		v[m] = __atomic_load_n(&data.map[s[m].counter], __ATOMIC_SEQ_CST);
+		twice += v[m] > 1;
+	}
+	lost = st_g != 1 || qg.guilty_count || qg.suspect_count || qg.banned;
+	for (m = 0; m < GANG_MEMBERS; m++)
+		lost |= v[m] != 1 || data.map[flags + m] != run;
+	res->runs++;
+	res->lost += lost;
+	res->twice += twice;
+	res->wrong += st_h >= 0 || !qh.guilty_count;
+	printf("# gang %s, wrong_hints_pct %u, run %u (%s): gang %s, member counters %u %u %u %u, its context guilty %u suspect %u; hang %s, guilty %u; recoveries +%llu, %u reset(s), rung %s%s\n",
+	       ladder, pct, i, wait ? "members wait for each other" : "members only DELAY",
+	       st_g == 1 ? "completed" : strerror(-st_g), v[0], v[1], v[2], v[3],
+	       qg.guilty_count, qg.suspect_count,
+	       st_h == 1 ? "completed" : strerror(-st_h), qh.guilty_count,
+	       (unsigned long long)(r.recoveries - before.recoveries),
+	       r.resets, r.rung, lost || twice ? ": INNOCENT GANG LOST or RUN TWICE" : "");
+	if (lost || twice)
+		print_timeline();
+	syncobj_free(so_g);
+	syncobj_free(so_h);
+}
+
+static int bench_gang(void)
+{
+	static const char * const ladders[] = { "domain", "ring" };
+	static const unsigned int pcts[] = { 0, 100 };
+	struct gang_result res = { 0 };
+	unsigned int l, p, i;
+
+	set_mode("serial");
+	set_strategy("serial");
+	printf("# gang: a gang of %u (gfx0, compute0..2; DELAY %u us each, ADD) submitted %u us after another context's HANG on compute3; hints right and wrong (wrong_hints_pct 0 and 100), reset_ladder domain and ring, %u runs each\n",
+	       GANG_MEMBERS, GANG_DELAY_US, RFC_HANG_AFTER_US, GANG_REPS);
+	for (l = 0; l < ARRAY_SIZE(ladders); l++) {
+		dbg_write("reset_ladder", ladders[l]);
+		for (p = 0; p < ARRAY_SIZE(pcts); p++) {
+			set_wrong_hints(pcts[p]);
+			for (i = 0; i < GANG_REPS; i++)
+				gang_run(ladders[l], pcts[p], i, &res);
+		}
+	}
+	set_wrong_hints(0);
+	dbg_write("reset_ladder", "domain");
+	printf("# gang_innocent_lost = runs in which the innocent gang did not complete, a member's WRITE or ADD did not land once, or its context was struck, of %u; gang_double_execution = member counters above 1; target 0 for both (the hang was convicted in %u runs)\n",
+	       res.runs, res.runs - res.wrong);
+	printf("bench: gang_innocent_lost %u count\n", res.lost);
+	printf("bench: gang_double_execution %u count\n", res.twice);
+	counters_check("gang");
+	return res.lost || res.twice || res.wrong;
+}
+
 /* HANG_ONCE on the data dword @flag (armed: 0), then ADD. */
 static struct stream stream_hang_once(uint32_t flag)
 {
@@ -3134,7 +3312,7 @@ static int bench_double(void)
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		fail("%s", "usage: ppu-bench rfc|lost|nop|vram|scale N [variant...]|hostile [S]|verdicts|double|linearity N:T...|scaling S2 S16 G2 G16");
+		fail("%s", "usage: ppu-bench rfc|ladder|gang|lost|nop|vram|scale N [variant...]|hostile [S]|verdicts|double|linearity N:T...|scaling S2 S16 G2 G16");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(argv[1], "linearity"))
 		return bench_linearity(argc - 2, argv + 2);
@@ -3154,6 +3332,8 @@ int main(int argc, char **argv)
 		return bench_rfc();
 	if (!strcmp(argv[1], "ladder"))
 		return bench_ladder();
+	if (!strcmp(argv[1], "gang"))
+		return bench_gang();
 	if (!strcmp(argv[1], "lost"))
 		return bench_lost();
 	if (!strcmp(argv[1], "nop"))
