@@ -255,7 +255,7 @@ static const struct {
  */
 struct fz_shared {
 	_Atomic uint64_t hang_ns;
-	_Atomic uint64_t ops, jobs, stall_jobs, children, children_killed;
+	_Atomic uint64_t ops, jobs, stall_jobs, gangs, children, children_killed;
 	_Atomic uint64_t fd_closes, fences_ok, fences_err, fences_timeout;
 	_Atomic uint64_t notes;
 	struct {
@@ -1310,6 +1310,9 @@ static void op_submit(struct fz_worker *w, struct fz_rng *r)
 	const char *tag_bos, *tag_in, *tag_ext = "";
 	struct drm_ppu_syncobj_point pts[2][4];
 	struct drm_ppu_submit_syncobjs ext;
+	struct drm_ppu_gang_member gm[DRM_PPU_MAX_GANG - 1];
+	struct drm_ppu_submit_gang gext;
+	uint64_t gang = 0;
 	unsigned int i, n, ndw, nin, p;
 	bool fresh = false, stalls;
 	int ret;
@@ -1401,12 +1404,44 @@ static void op_submit(struct fz_worker *w, struct fz_rng *r)
 	p = fz_below(r, 100);
 	a.flags = p < 80 ? 0 : p < 95 ? DRM_PPU_SUBMIT_IMPLICIT_SYNC : fz_u32(r);
 
+	/*
+	 * a gang: members on other rings (now and then sdma, a ring twice,
+	 * a missing one), mostly the leader's stream, a bad count or flags
+	 */
+	if (fz_chance(r, 10)) {
+		bool sane = fz_chance(r, 85);
+
+		memset(&gext, 0, sizeof(gext));
+		gext.base.name = DRM_PPU_SUBMIT_EXT_GANG;
+		/* sane: compute rings other than the leader's (4 by default) */
+		for (i = 0; i < DRM_PPU_MAX_GANG - 1; i++)
+			gm[i] = (struct drm_ppu_gang_member){
+				.ring_class = sane ? DRM_PPU_RING_COMPUTE :
+					      fz_chance(r, 90) ? fz_below(r, 2) : fz_below(r, 4),
+				.ring_instance = !sane ? fz_below(r, 5) :
+						 a.ring_class == DRM_PPU_RING_COMPUTE ?
+						 (a.ring_instance + 1 + i) % 4 : i,
+				.cmd_offset = fz_chance(r, 95) ? a.cmd_offset : fz_u32(r),
+				.cmd_length = fz_chance(r, 95) ? a.cmd_length : fz_u32(r),
+			};
+		gext.members = fz_uptr(w, r, gm, sizeof(gm), 3, &tag_ext);
+		gext.member_count = fz_chance(r, 95) ? 1 + fz_below(r, DRM_PPU_MAX_GANG - 1) :
+				    fz_u32(r);
+		gext.flags = fz_chance(r, 98) ? 0 : fz_u32(r);
+		gang = fz_uptr(w, r, &gext, sizeof(gext), 3, &tag_ext);
+		a.extensions = gang;
+		if (fz_chance(r, 97))
+			a.flags |= DRM_PPU_SUBMIT_EXTENSIONS;
+	}
+
 	/* timeline waits and signals: small points, a bad name, a loop */
 	if (fz_chance(r, 15)) {
 		memset(&ext, 0, sizeof(ext));
 		ext.base.name = fz_chance(r, 95) ? DRM_PPU_SUBMIT_EXT_SYNCOBJS : fz_u32(r);
 		if (fz_chance(r, 3))
 			ext.base.next_extension = (uintptr_t)&ext;
+		else
+			ext.base.next_extension = gang;
 		for (i = 0; i < 8; i++)
 			pts[i / 4][i % 4] = (struct drm_ppu_syncobj_point){
 				.handle = fz_pick(r, s, FZ_SYNC, NULL),
@@ -1427,9 +1462,12 @@ static void op_submit(struct fz_worker *w, struct fz_rng *r)
 		      a.ctx_id, a.ring_class, a.ring_instance, a.cmd_handle, a.cmd_offset,
 		      a.cmd_length, a.bo_count, handles[0], handles[1], tag_bos,
 		      a.in_syncobj_count, tag_in, a.out_syncobj, a.flags,
-		      a.extensions ? " ext" : "", tag_ext, stalls ? " STALLS" : "");
+		      a.extensions ? gang ? " ext+gang" : " ext" : "", tag_ext,
+		      stalls ? " STALLS" : "");
 	if (!ret) {
 		atomic_fetch_add(&sh->jobs, 1);
+		if (gang)
+			atomic_fetch_add(&sh->gangs, 1);
 		if (stalls)
 			fz_stall_queued();
 		if (a.out_syncobj) {
@@ -3066,13 +3104,13 @@ int main(int argc, char **argv)
 	pthread_join(wd, NULL);
 
 	fz_print_stats();
-	fz_out("%" PRIu64 " ops in %.1f s; %" PRIu64 " jobs queued (%" PRIu64 " stalling), "
-	       "%s device resets; fences waited: %" PRIu64 " ok, %" PRIu64
+	fz_out("%" PRIu64 " ops in %.1f s; %" PRIu64 " jobs queued (%" PRIu64 " stalling, %"
+	       PRIu64 " with a gang extension), %s device resets; fences waited: %" PRIu64 " ok, %" PRIu64
 	       " error, %" PRIu64 " timed out; %" PRIu64 " children (%" PRIu64
 	       " killed), %" PRIu64 " fd closes; %" PRIu64 " notes",
 	       atomic_load(&sh->ops), (fz_now_ns() - fz_t0) / 1e9, atomic_load(&sh->jobs),
-	       atomic_load(&sh->stall_jobs), fz_resets(ctl, resets0, rbuf, sizeof(rbuf)),
-	       atomic_load(&sh->fences_ok), atomic_load(&sh->fences_err),
+	       atomic_load(&sh->stall_jobs), atomic_load(&sh->gangs),
+	       fz_resets(ctl, resets0, rbuf, sizeof(rbuf)), atomic_load(&sh->fences_ok), atomic_load(&sh->fences_err),
 	       atomic_load(&sh->fences_timeout), atomic_load(&sh->children),
 	       atomic_load(&sh->children_killed), atomic_load(&sh->fd_closes),
 	       atomic_load(&sh->notes));
