@@ -226,11 +226,69 @@ static void isolation_ends(struct kunit *test)
 	expect_unstruck(test, s.v_compute0);
 }
 
+/*
+ * Gang members pass the gate as if it were open: a member held there
+ * would hold its partners, already at the heads of their rings. An
+ * isolated client's job holds the gate (it runs past its ring's timeout);
+ * a third client's gang on compute0 and compute1 runs and completes at
+ * once, before the holder's false timeout would have opened the gate. An
+ * isolated client's own gang does not close the gate: another client's
+ * job runs beside it.
+ */
+static void gang_passes_the_gate(struct kunit *test)
+{
+	struct dss_mock_job *longjob, *members[2], *beside;
+	struct dss_mock_ctx *c0, *c1;
+	struct isolate_scene s;
+	u64 false_timeouts;
+
+	isolate_scene_new(test, &s, ISOLATE_MS);
+	hang_beside_victim(test, &s);
+	KUNIT_ASSERT_TRUE(test, drm_sched_serial_client_isolated(&s.attacker));
+	false_timeouts = s.mock->domain.stats.false_timeouts;
+
+	longjob = submit_progressing(s.a_gfx, 4 * JOB_TIMEOUT_MS * USEC_PER_MSEC);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(longjob, WAIT_MS));
+	c0 = dss_mock_ctx_new(s.mock, COMPUTE0);
+	c1 = dss_mock_ctx_new(s.mock, COMPUTE1);
+	members[0] = dss_mock_job_new(c0, SHORT_US, 0);
+	members[1] = dss_mock_job_new(c1, SHORT_US, 0);
+	dss_mock_gang(members, 2);
+	dss_mock_job_submit(members[0]);
+	dss_mock_job_submit(members[1]);
+	expect_finished(test, members[0], 0);
+	expect_finished(test, members[1], 0);
+	/* The gate was still closed: the holder had not timed out yet. */
+	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.false_timeouts,
+			false_timeouts);
+	KUNIT_EXPECT_FALSE(test, dma_fence_is_signaled(longjob->finished));
+	expect_finished(test, longjob, 0);
+	sync_recovery(s.mock);
+
+	/* The isolated victim's own gang, and another client beside it. */
+	KUNIT_ASSERT_TRUE(test, drm_sched_serial_client_isolated(&s.victim));
+	members[0] = dss_mock_job_new(s.v_compute0, 4 * HEAD_US, 0);
+	members[1] = dss_mock_job_new(s.v_compute1, 4 * HEAD_US, 0);
+	dss_mock_gang(members, 2);
+	dss_mock_job_submit(members[0]);
+	dss_mock_job_submit(members[1]);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(members[0], WAIT_MS));
+	s.a_gfx->serial.client = &s.a_gfx->serial.own;
+	beside = submit(s.a_gfx, SHORT_US, 0);
+	expect_finished(test, beside, 0);
+	KUNIT_EXPECT_FALSE(test, dma_fence_is_signaled(members[0]->finished));
+	expect_finished(test, members[0], 0);
+	expect_finished(test, members[1], 0);
+	expect_unstruck(test, s.v_compute0);
+	expect_unstruck(test, c0);
+}
+
 static struct kunit_case drm_sched_serial_isolate_cases[] = {
 	KUNIT_CASE_PARAM(repeat_hang_is_seen_alone, isolate_mode_gen_params),
 	KUNIT_CASE(attacker_banned_victim_untouched),
 	KUNIT_CASE(gate_holds_one_timeout_at_most),
 	KUNIT_CASE(isolation_ends),
+	KUNIT_CASE(gang_passes_the_gate),
 	{}
 };
 
