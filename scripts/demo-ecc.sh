@@ -13,7 +13,7 @@ state() {
 pages() { sed 's/^/    | retired: /' $R/retired_pages; }
 
 echo
-echo "== 7. Seed 000, UECC: an uncorrectable error while jobs run"
+echo "== 8. The PPU ECC flow, UECC: an uncorrectable error while jobs run"
 state
 /extra/ppu-demo hold 5 &
 holder=$!
@@ -34,7 +34,7 @@ wait
 /extra/ppu-smi -q -d PAGE_RETIREMENT | sed "s/^/    > /"
 
 echo
-echo "== 7b. uecc_scope=owners: only the client whose buffer went bad loses its work"
+echo "== 8b. uecc_scope=owners: only the client whose buffer went bad loses its work"
 echo owners > /sys/module/ppu/parameters/uecc_scope
 /extra/ppu-demo hold 4 vram &
 owner=$!
@@ -57,7 +57,7 @@ pages
 echo device > /sys/module/ppu/parameters/uecc_scope
 
 echo
-echo "== 8. Seed 000, CECC: a weak cell corrected three times"
+echo "== 9. The PPU ECC flow, CECC: a weak cell corrected three times"
 echo "weak 0x5000000 9" > $D/ras_inject
 for i in 1 2 3; do
 	echo "read 0x5000000 8" > $D/ras_inject
@@ -67,7 +67,7 @@ say "more than 2 corrected errors at one address: its page is retired, nobody no
 pages
 
 echo
-echo "== 9. Seed 000, section 5: a driver reload repairs and retires from flash"
+echo "== 10. The PPU ECC flow, section 5: a driver reload repairs and retires from flash"
 for a in 0x6000000 0x7000000 0x8000000 0x9000000 0xa000000 0xb000000; do
 	echo "flip2 $a 1 2" > $D/ras_inject
 	echo "read $a 8" > $D/ras_inject
@@ -86,7 +86,7 @@ say "at most 5 repairs per load, so 5 repaired and tested clean, 3 retired;"
 say "the CECC address is never repaired, and is retired for its 3 hits"
 
 echo
-echo "== 9b. A power cut while the flash compacts its records"
+echo "== 10b. A power cut while the flash compacts its records"
 hdr() { head -n1 $D/flash_dump | awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'; }
 steps() { echo $(( $(hdr erases) + $(hdr writes) )); }
 before=$(cut -d' ' -f1-3 < $R/retired_pages | sort)
@@ -117,7 +117,7 @@ fi
 pages
 
 echo
-echo "== 10. RMA: a bank without spare rows"
+echo "== 11. RMA: a bank without spare rows"
 say "reload the device with no spare rows (this also wipes its flash)"
 dmesg -c >/dev/null
 rmmod ppu
@@ -133,7 +133,7 @@ state
 say "the repair failed (no spare row): the device needs an RMA, the driver"
 say "still loads for diagnostics (refuse_on_rma=1 would refuse)"
 echo
-echo "== 11. What the operator sees: ppu-smi"
+echo "== 12. What the operator sees: ppu-smi"
 /extra/ppu-smi | sed 's/^/    > /'
 echo "    ppu-smi exit code: $(/extra/ppu-smi >/dev/null 2>&1; echo $?) (0 healthy, 1 warning, 2 RMA)"
 exit ${rc_demo:-0}

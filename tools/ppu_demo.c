@@ -205,6 +205,91 @@ static void rfc_scenario(struct bo *cmd, struct bo *data, const char *mode,
 		printf("    (ppu-smi not available)\n");
 }
 
+/* Append WAIT until data dword @dw >= @val; returns the length. */
+static uint32_t emit_wait(uint32_t *cs, uint32_t dw, uint32_t val)
+{
+	cs[0] = DRM_PPU_CMD(DRM_PPU_OP_WAIT, 3);
+	cs[1] = 0;
+	cs[2] = dw * 4;
+	cs[3] = val;
+	return 4;
+}
+
+/* Append ADD 1 to data dword @dw: a counter of the stream's runs. */
+static uint32_t emit_count(uint32_t *cs, uint32_t dw)
+{
+	cs[0] = DRM_PPU_CMD(DRM_PPU_OP_ADD, 3);
+	cs[1] = 0;
+	cs[2] = dw * 4;
+	cs[3] = 1;
+	return 4;
+}
+
+/*
+ * A gang (DRM_PPU_SUBMIT_EXT_GANG) of gfx0 and compute0 whose members wait
+ * for each other, behind another context's hang on compute1.
+ */
+static void gang_scenario(struct bo *cmd, struct bo *data, int section)
+{
+	struct drm_ppu_gang_member m = { 0 };
+	struct drm_ppu_submit_gang g = { 0 };
+	struct drm_ppu_submit s = { 0 };
+	uint32_t a, gctx, so_h, so_g, n0 = 0, n1 = 0, *cs;
+	int st_g, st_h;
+
+	printf("\n== %d. A gang behind another context's hang\n", section);
+	printf("    context G submits one gang: a job on gfx0 and one on compute0 that\n"
+	       "    start together and wait for each other (each WRITEs a flag, WAITs\n"
+	       "    for the other's, and counts its runs); context A's job on compute1\n"
+	       "    hung just before and stalls both. A member replayed alone would\n"
+	       "    wait for its partner for ever; the recovery never does that.\n");
+	a = ctx_new();
+	gctx = ctx_new();
+	data->map[80] = data->map[81] = data->map[82] = data->map[83] = 0;
+	cs = &cmd->map[400];
+	n0 += emit_write(&cs[n0], 80 * 4, 1);
+	n0 += emit_wait(&cs[n0], 81, 1);
+	n0 += emit_count(&cs[n0], 82);
+	cs = &cmd->map[420];
+	n1 += emit_write(&cs[n1], 81 * 4, 1);
+	n1 += emit_wait(&cs[n1], 80, 1);
+	n1 += emit_count(&cs[n1], 83);
+	cmd->map[440] = DRM_PPU_CMD(DRM_PPU_OP_HANG, 0);
+	so_h = submit(a, DRM_PPU_RING_COMPUTE, 1, cmd, 440, 1, data);
+	usleep(20000);
+
+	if (drmSyncobjCreate(fd, 0, &so_g))
+		die("syncobj create");
+	m.ring_class = DRM_PPU_RING_COMPUTE;
+	m.ring_instance = 0;
+	m.cmd_offset = 420 * 4;
+	m.cmd_length = n1 * 4;
+	g.base.name = DRM_PPU_SUBMIT_EXT_GANG;
+	g.members = (uintptr_t)&m;
+	g.member_count = 1;
+	s.ctx_id = gctx;
+	s.ring_class = DRM_PPU_RING_GFX;
+	s.cmd_handle = cmd->handle;
+	s.cmd_offset = 400 * 4;
+	s.cmd_length = n0 * 4;
+	s.bo_handles = (uintptr_t)&data->handle;
+	s.bo_count = 1;
+	s.out_syncobj = so_g;
+	s.flags = DRM_PPU_SUBMIT_EXTENSIONS;
+	s.extensions = (uintptr_t)&g;
+	xioctl(DRM_IOCTL_PPU_SUBMIT, &s, "SUBMIT (gang)");
+
+	st_g = job_status(so_g);
+	st_h = job_status(so_h);
+	printf("    the gang of G (innocent): %s; its gfx0 job ran %u time(s), its compute0 job %u\n",
+	       status_str(st_g), data->map[82], data->map[83]);
+	printf("    compute1 job of A (hangs): %s\n", status_str(st_h));
+	show_ctx("A", a);
+	show_ctx("G", gctx);
+	printf("    debugfs ring_recovery after it:\n");
+	show_recovery();
+}
+
 /*
  * "worker NAME": a user process that keeps a compute ring busy with 200 ms
  * jobs until one of them fails, as a training job would.
@@ -368,9 +453,11 @@ int main(int argc, char **argv)
 	show_ctx("A", a);
 	show_ctx("B", b);
 
+	gang_scenario(&cmd, &data, 6);
+
 	p.param = DRM_PPU_PARAM_RESET_COUNT;
 	xioctl(DRM_IOCTL_PPU_GET_PARAM, &p, "GET_PARAM");
-	printf("\n== 6. Ring status (debugfs dri/0/rings), %llu device resets\n",
+	printf("\n== 7. Ring status (debugfs dri/0/rings), %llu device resets\n",
 	       (unsigned long long)p.value);
 	show_rings();
 	return 0;
