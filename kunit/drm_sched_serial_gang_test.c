@@ -59,9 +59,12 @@ static void expect_gang_once(struct kunit *test, struct gang2 *g)
  * A hang on compute1 stalls a gang of gfx + compute0 before it starts;
  * the three shared rings time out together. The domain rung replays the
  * gang whole (it completes: innocent, never run again) and the hang alone
- * (guilty), whatever the hints say.
+ * (guilty), whatever the hints say; with the group strategy the gang is
+ * one member of the group and its members are replayed together in every
+ * group and split.
  */
-static void gang_behind_hang_is_innocent(struct kunit *test)
+static void gang_behind_hang(struct kunit *test,
+			     enum drm_sched_serial_probe_strategy strategy)
 {
 	const long *hints = test->param_value;
 	struct drm_sched_serial_params p;
@@ -71,6 +74,7 @@ static void gang_behind_hang_is_innocent(struct kunit *test)
 	struct gang2 g;
 
 	test_params(&p);
+	p.probe_strategy = strategy;
 	mock = test_mock(test, &p);
 	mock->hints = *hints;
 	hctx = dss_mock_ctx_new(mock, COMPUTE1);
@@ -85,32 +89,14 @@ static void gang_behind_hang_is_innocent(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
 }
 
-/*
- * The same with the group strategy: the gang is one member of the group
- * and its members are replayed together in every group and split.
- */
+static void gang_behind_hang_is_innocent(struct kunit *test)
+{
+	gang_behind_hang(test, DRM_SCHED_SERIAL_PROBE_SERIAL);
+}
+
 static void gang_behind_hang_group(struct kunit *test)
 {
-	const long *hints = test->param_value;
-	struct drm_sched_serial_params p;
-	struct dss_mock_ctx *hctx;
-	struct dss_mock_job *hang;
-	struct dss_mock *mock;
-	struct gang2 g;
-
-	test_params(&p);
-	p.probe_strategy = DRM_SCHED_SERIAL_PROBE_GROUP;
-	mock = test_mock(test, &p);
-	mock->hints = *hints;
-	hctx = dss_mock_ctx_new(mock, COMPUTE1);
-	hang = hold_and_start(test, mock, hctx, 0, DSS_MOCK_JOB_HANG);
-	gang2_submit(mock, &g, HEAD_US, 0, HEAD_US);
-	KUNIT_ASSERT_TRUE(test, time_out_together(mock, SHARED_RINGS));
-
-	expect_finished(test, hang, -ETIME);
-	expect_gang_once(test, &g);
-	sync_recovery(mock);
-	KUNIT_EXPECT_EQ(test, atomic_read(&hctx->serial.guilty), 1);
+	gang_behind_hang(test, DRM_SCHED_SERIAL_PROBE_GROUP);
 }
 
 /*
