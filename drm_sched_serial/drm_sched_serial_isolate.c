@@ -222,7 +222,8 @@ static struct dma_fence *dss_ring_busy(struct drm_sched_serial_domain *d,
  * shared rings, the other jobs of the shared rings wait for it; a job of
  * an isolated client (&drm_sched_serial_params.isolate_ms) closes the gate
  * itself and waits until the shared rings' running work is done. Jobs on
- * independent rings never wait. Isolation only orders jobs: a gate that
+ * independent rings and gang members (&drm_sched_serial_ops.gang) never
+ * wait. Isolation only orders jobs: a gate that
  * cannot be allocated (GFP_NOWAIT) lets the job run as usual.
  *
  * Return: a fence to wait for before calling again (a new reference), or
