@@ -51,7 +51,6 @@ struct ppu_ras_page {
  * @vram: the device memory allocator
  * @pages: retired pages, pending ones included
  * @nr_pages: entries of @pages
- * @pending: a UECC page waits for the last close of the device
  * @ce: corrected errors, volatile and aggregate
  * @ue: uncorrectable errors, volatile and aggregate; a repeat at an
  *	address already recorded and retired counts as volatile only (it is

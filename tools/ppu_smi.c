@@ -607,7 +607,7 @@ static void print_prometheus(const struct dev *devs, unsigned int n)
 				       devs[i].index, causes[c], states[s], cnt);
 			}
 	prom_head("ppu_retirement_pending", "gauge",
-		  "1 while a retirement waits for the device's users to go.");
+		  "1 while a retired page is still held by a buffer.");
 	for (i = 0; i < n; i++)
 		printf("ppu_retirement_pending{device=\"%u\"} %d\n", devs[i].index,
 		       devs[i].ras.retirement_pending);

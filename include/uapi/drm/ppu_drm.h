@@ -561,8 +561,8 @@ enum drm_ppu_retire_cause {
 /**
  * enum drm_ppu_retire_state - where a retirement stands
  * @DRM_PPU_RETIRE_RESERVED: the page is out of the allocator
- * @DRM_PPU_RETIRE_PENDING: waiting for its users to go (UECC: the last
- *	close of the device; CECC: the buffer on it being freed)
+ * @DRM_PPU_RETIRE_PENDING: a buffer still holds the page; it leaves the
+ *	allocator when the last such buffer is freed (UECC and CECC alike)
  * @DRM_PPU_RETIRE_FAILED: the page could not be reserved
  */
 enum drm_ppu_retire_state {
@@ -626,7 +626,11 @@ struct drm_ppu_ras_query {
 	__u64 mem_available;
 	/** @retired_count: out, retired pages, pending ones included. */
 	__u32 retired_count;
-	/** @pending: out, 1 if a retirement waits for its users to go. */
+	/**
+	 * @pending: out, 1 while a retired page is still held by a buffer
+	 * (DRM_PPU_RETIRE_PENDING); it leaves the allocator when the last
+	 * such buffer is freed. New contexts and buffers work meanwhile.
+	 */
 	__u32 pending;
 	/** @remap_correctable: out, rows remapped for correctable errors. */
 	__u32 remap_correctable;
