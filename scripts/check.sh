@@ -57,6 +57,18 @@ else
 	echo "check: kernel version tests only in the compat headers"
 fi
 
+# The documentation builds without a warning and every member of the uAPI
+# header has its kernel-doc (make htmldocs, a few seconds; into a scratch
+# folder, so that build/htmldocs stays as make htmldocs left it).
+docs=$(mktemp -d)
+if PPU_HTMLDOCS_DIR=$docs "$ROOT/scripts/htmldocs.sh" >/dev/null; then
+	echo "check: htmldocs (sphinx -W, kernel-doc -Werror of the uAPI): clean"
+else
+	echo "check: htmldocs: FINDINGS"
+	fail=1
+fi
+rm -rf "$docs"
+
 # Build a copy so that the objects of the work tree stay untouched.
 log=$(mktemp)
 tree=$(mktemp -d)

@@ -195,7 +195,7 @@ struct drm_ppu_ctx_destroy {
 #define DRM_PPU_CMD_LEN(hdr)		((__u32)(hdr) & 0xffff)
 #define DRM_PPU_CMD_RSVD(hdr)		(((__u32)(hdr) >> 16) & 0xff)
 
-/** @DRM_PPU_OP_NOP: no operation; payload length 0. */
+/* DRM_PPU_OP_NOP: no operation; payload length 0. */
 #define DRM_PPU_OP_NOP			0x00
 /*
  * DRM_PPU_OP_WRITE: store a 32-bit value; payload length 3:
@@ -249,13 +249,13 @@ struct drm_ppu_ctx_destroy {
 
 #define DRM_PPU_MAX_DELAY_US		10000000u
 
-/** DRM_PPU_MAX_SUBMIT_BOS: longest BO list of one submit. */
+/* DRM_PPU_MAX_SUBMIT_BOS: longest BO list of one submit. */
 #define DRM_PPU_MAX_SUBMIT_BOS		64
-/** DRM_PPU_MAX_SUBMIT_SYNCOBJS: most in-syncobjs of one submit. */
+/* DRM_PPU_MAX_SUBMIT_SYNCOBJS: most in-syncobjs of one submit. */
 #define DRM_PPU_MAX_SUBMIT_SYNCOBJS	64
-/** DRM_PPU_MAX_CMD_BYTES: longest command stream of one submit. */
+/* DRM_PPU_MAX_CMD_BYTES: longest command stream of one submit. */
 #define DRM_PPU_MAX_CMD_BYTES		(64u * 1024u)
-/**
+/*
  * DRM_PPU_MAX_SUBMIT_POINTS: most waits, and most signals, of one
  * DRM_PPU_SUBMIT_EXT_SYNCOBJS extension.
  */
@@ -430,7 +430,7 @@ struct drm_ppu_submit_syncobjs {
 /* struct drm_ppu_submit_gang: jobs on several rings that run together */
 #define DRM_PPU_SUBMIT_EXT_GANG		2
 
-/** DRM_PPU_MAX_GANG: most members of a gang, the submit's own job included. */
+/* DRM_PPU_MAX_GANG: most members of a gang, the submit's own job included. */
 #define DRM_PPU_MAX_GANG		4
 
 /**
@@ -585,11 +585,11 @@ struct drm_ppu_retired_page {
 	__u32 state;
 };
 
-/** DRM_PPU_RMA_NONE: the device is healthy. */
+/* DRM_PPU_RMA_NONE: the device is healthy. */
 #define DRM_PPU_RMA_NONE		0
-/** DRM_PPU_RMA_WARNING: a criterion is at 90 % or more of its limit. */
+/* DRM_PPU_RMA_WARNING: a criterion is at 90 % or more of its limit. */
 #define DRM_PPU_RMA_WARNING		1
-/** DRM_PPU_RMA_REQUIRED: the device should be returned (RMA). */
+/* DRM_PPU_RMA_REQUIRED: the device should be returned (RMA). */
 #define DRM_PPU_RMA_REQUIRED		2
 
 /* Reasons of an RMA verdict or warning, bits of @rma_reasons. */
