@@ -19,7 +19,7 @@
 #include "drm_sched_serial_test.h"
 
 /*
- * The scenario of the amd-gfx RFC (seed 003): a compute job hangs, the gfx
+ * The scenario of the amd-gfx "black sheep" RFC: a compute job hangs, the gfx
  * head stalls behind it, both rings time out together. Only the compute
  * context is guilty; the gfx head completes once, from its replay, and is
  * not run again; the gfx context's later jobs run.

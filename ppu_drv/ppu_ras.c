@@ -2,10 +2,10 @@
 /*
  * Copyright (c) 2026 The PPU driver authors
  *
- * Memory health (RAS) of the PPU, after the PPU ECC flow (seed 000) and
- * NVIDIA's page retirement: runtime CECC/UECC/parity handling, retirement
- * of 64 KB pages, the load-time repair flow over the ECC records kept in
- * the device's flash, and the RMA verdict.
+ * Memory health (RAS) of the PPU, after the PPU ECC flow and NVIDIA's
+ * page retirement (Documentation/admin-guide.rst): runtime CECC/UECC/parity
+ * handling, retirement of 64 KB pages, the load-time repair flow over the
+ * ECC records kept in the device's flash, and the RMA verdict.
  *
  * This file: the module parameters, the glue to the device's flash, and
  * the life of the RAS state (init, start, stop, fini). The events and the

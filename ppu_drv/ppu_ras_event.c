@@ -146,7 +146,7 @@ static void ppu_ras_handle_uecc(struct ppu_ras *ras, u64 addr)
 	/*
 	 * A row repaired at an earlier load fails again: recorded as a failed
 	 * repair, so that no later load spends another spare on it or tests
-	 * it back into service (seed 000).
+	 * it back into service (the PPU ECC flow's load-time repair).
 	 */
 	if ((xa_to_value(xa_load(&ras->uecc_addrs, addr >> 3)) &
 	     PPU_RAS_UECC_REPAIRED) && ras->flash_ok) {

@@ -2,9 +2,9 @@
 /*
  * Copyright (c) 2026 The PPU driver authors
  *
- * The load-time flow of seed 000 over the ECC records in flash (merge by
+ * The PPU ECC flow at load time, over the ECC records in flash (merge by
  * address, repair, test, flag, retire), run at driver load and again by a
- * full device reset.
+ * full device reset (Documentation/admin-guide.rst, section 5).
  */
 #include <linux/slab.h>
 #include <drm/drm_print.h>
@@ -85,7 +85,7 @@ static void ppu_ras_keep_retired(struct ppu_ras *ras,
 }
 
 /*
- * The load-time flow of seed 000: merge the flash records by address,
+ * The PPU ECC flow at load time: merge the flash records by address,
  * repair (at most max_repairs, UECC first), test, flag, retire the rest.
  * Runs before any allocation and before the memory error interrupt is on.
  * Lock held.
@@ -259,8 +259,9 @@ static void ppu_ras_keep_retired_pages(struct ppu_ras *ras,
  * @ppu: the device, with no DRM file open
  *
  * Resets the device and runs the same repair/retire flow as a driver load,
- * without reloading the module (seed 000: a reset repairs UECC). A reset
- * domain wedged by a failed reset runs again after a successful one.
+ * without reloading the module (in the PPU ECC flow a reset repairs UECC).
+ * A reset domain wedged by a failed reset runs again after a successful
+ * one.
  *
  * Pages retired since the driver loaded stay retired (their record may
  * have failed to reach the flash) unless the flow repaired their cells;

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Guest part of make demo: seed 000's ECC flow, step by step.
+# Guest part of make demo: the PPU ECC flow (Documentation/admin-guide.rst),
+# step by step.
 R=/sys/class/drm/card0/device/ras
 D=/sys/kernel/debug/dri/0
 P="gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=1000"

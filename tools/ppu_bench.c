@@ -7,7 +7,7 @@
  * ratio or a count measured against references taken in the same boot,
  * because absolute times under TCG mean little.
  *
- *   ppu-bench rfc            rfc_recovery_ratio (seed 003 scenario), and
+ *   ppu-bench rfc            rfc_recovery_ratio (amd-gfx RFC scenario), and
  *                            rfc_guilty_first_recovery_ratio,
  *                            guilty_probe_window_ratio (rings swapped),
  *                            guilty_position_ratio, wrong_hints_rfc_*,
@@ -80,7 +80,7 @@
 #define BENCH_MAX_RINGS		64
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
-/* seed 003: the innocent gfx job keeps the engine busy this long */
+/* amd-gfx RFC scenario: the innocent gfx job keeps the engine busy this long */
 #define RFC_DELAY_US		300000u
 /* ... and the hanging compute job arrives this much later */
 #define RFC_HANG_AFTER_US	20000u
@@ -762,8 +762,8 @@ static double run_alone_us(uint32_t ctx, uint32_t class, uint32_t inst,
 }
 
 /*
- * rfc_recovery_ratio: the scenario of seed 003 (the amd-gfx "black sheep"
- * RFC) in serial mode. Context B runs DELAY RFC_DELAY_US + WRITE on gfx0;
+ * rfc_recovery_ratio: the scenario of the amd-gfx "black sheep" RFC in
+ * serial mode. Context B runs DELAY RFC_DELAY_US + WRITE on gfx0;
  * RFC_HANG_AFTER_US later context A's job on compute0 hangs, which stalls
  * gfx0 too (shared hang domain), and both time out.
  *
