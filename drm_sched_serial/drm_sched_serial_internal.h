@@ -58,9 +58,6 @@ enum dss_state {
  * @group_start: a group of the group strategy begins at this position of
  *	the order (scratch, like @order)
  * @probe: hardware fence of the head's replay in a group, or NULL
- * @dump: devcoredump text of a guilty head, preallocated: it is written
- *	inside the recovery, where nothing may allocate, and published after
- * @dump_len: bytes of @dump to publish, 0 for none
  * @gang: key of @head's gang (&drm_sched_serial_ops.gang), or NULL
  * @gang_left: members of that gang whose work is not done
  * @gang_heads: on a gang's lead, how many of its members are heads
@@ -84,8 +81,6 @@ struct drm_sched_serial_cand {
 	unsigned int order;
 	bool group_start;
 	struct dma_fence *probe;
-	char *dump;
-	size_t dump_len;
 	const void *gang;
 	unsigned int gang_left;
 	unsigned int gang_heads;
@@ -110,52 +105,99 @@ dss_next_member(const struct drm_sched_serial_domain *d, unsigned int i,
 	return m;
 }
 
+/*
+ * The kernel log in the drm_*() style: the device named once, by the
+ * device core's prefix ("ppu-sim ppu-sim.1.auto: [drm] gfx0: ..."), the
+ * ring where there is one. The drm_*() macros themselves need a struct
+ * drm_device, which a domain does not have. What a client can make happen
+ * (verdicts, bans, budgets) is rate-limited.
+ */
+#define dss_printk(d, level, fmt, ...) \
+	dev_##level((d)->dev, "[drm] " fmt, ##__VA_ARGS__)
+#define dss_info(d, fmt, ...)	dss_printk(d, info, fmt, ##__VA_ARGS__)
+#define dss_err(d, fmt, ...) \
+	dss_printk(d, err, "*ERROR* " fmt, ##__VA_ARGS__)
+#define dss_dbg(d, fmt, ...)	dss_printk(d, dbg, fmt, ##__VA_ARGS__)
+#define dss_info_ratelimited(d, fmt, ...) \
+	dss_printk(d, info_ratelimited, fmt, ##__VA_ARGS__)
+#define dss_warn_ratelimited(d, fmt, ...) \
+	dss_printk(d, warn_ratelimited, fmt, ##__VA_ARGS__)
+#define dss_err_ratelimited(d, fmt, ...) \
+	dss_printk(d, err_ratelimited, "*ERROR* " fmt, ##__VA_ARGS__)
+
 /* Longest &drm_sched_serial_params.isolate_ms. */
 #define DSS_ISOLATE_MAX_MS	600000
 
-/* Size of a guilty job's devcoredump. */
-#define DSS_COREDUMP_SIZE	4096
+/*
+ * The devcoredump of a recovery: its header, a section per verdict (a
+ * guilty job's with what &drm_sched_serial_ops.print_job writes, cut at
+ * DSS_COREDUMP_JOB bytes), its end; DSS_COREDUMP_JOB bytes per ring and
+ * one more for the rest.
+ */
+#define DSS_COREDUMP_JOB	4096
+#define dss_coredump_size(d)	(((d)->max_rings + 1) * DSS_COREDUMP_JOB)
 
 /* Recovery uevents waiting for the publisher. */
 #define DSS_EVENTS		8
 
-/* The environment of one recovery uevent. */
+/*
+ * The environment of one recovery uevent, and what the DRM device-wedged
+ * uevent of the recovery says (@method: none after a recovery that reset
+ * something, rebind when it wedged the domain, "" for no such uevent).
+ */
 struct dss_event {
 	char cause[32];
 	char resets[24];
 	char guilty[48];
 	char fallback[24];
-	char wedged[24];
 	char rung[24];
+	const char *method;
+	pid_t pid;
+	char task[TASK_COMM_LEN];
+};
+
+/**
+ * struct dss_dump - a devcoredump text being written, never allocating
+ * @buf: the buffer, dss_coredump_size() bytes, always NUL-terminated
+ * @len: bytes written
+ * @limit: where the section being written must end (at most the size - 1)
+ */
+struct dss_dump {
+	char *buf;
+	size_t len;
+	size_t limit;
 };
 
 /**
  * struct dss_publisher - hands a recovery's reports to a work item
  * @domain: the domain
  * @work: publishes, on the system queue, without the domain lock
- * @lock: protects @dumps, @dump_len, @events and @nr_events
- * @dumps: per ring, a devcoredump text waiting for @work (buffers of
- *	DSS_COREDUMP_SIZE, swapped with the recovery's)
- * @dump_len: its length, 0 for none
- * @out: per ring, @work's own buffer
+ * @lock: protects @pending, @pending_len, @events and @nr_events
+ * @dump: the devcoredump of the recovery running, written under the
+ *	domain's lock
+ * @pending: the devcoredump of a finished recovery waiting for @work
+ *	(buffers of dss_coredump_size(), swapped with @dump's)
+ * @pending_len: its length, 0 for none
+ * @out: @work's own buffer
+ * @out_len: its length
  * @events: uevent environments waiting for @work
  * @nr_events: how many
  * @out_events: @work's own copy of them
  * @dumps_published: devcoredumps handed to dev_coredumpv()
- * @out_len: per ring, the length of @out
  */
 struct dss_publisher {
 	struct drm_sched_serial_domain *domain;
 	struct work_struct work;
 	spinlock_t lock; /* see above */
-	char **dumps;
-	size_t *dump_len;
-	char **out;
+	struct dss_dump dump;
+	char *pending;
+	size_t pending_len;
+	char *out;
+	size_t out_len;
 	struct dss_event events[DSS_EVENTS];
 	unsigned int nr_events;
 	struct dss_event out_events[DSS_EVENTS];
 	atomic_t dumps_published;
-	size_t out_len[];
 };
 
 /* drm_sched_serial_isolate.c */
@@ -202,9 +244,10 @@ void dss_report_begin(struct drm_sched_serial_domain *domain,
 		      enum drm_sched_serial_cause cause);
 void dss_step(struct drm_sched_serial_domain *domain, const char *what,
 	      int ring, ktime_t start, int result);
-void dss_report_guilty(struct drm_sched_serial_domain *domain,
-		       struct drm_sched_serial_ring *ring,
-		       struct drm_sched_job *job);
+void dss_report_verdict(struct drm_sched_serial_domain *domain,
+			struct drm_sched_serial_ring *ring,
+			struct drm_sched_job *job,
+			enum drm_sched_serial_verdict verdict);
 void dss_report_done(struct drm_sched_serial_domain *domain);
 void dss_report_end(struct drm_sched_serial_domain *domain);
 int dss_publisher_init(struct drm_sched_serial_domain *domain);

@@ -274,12 +274,6 @@ EXPORT_SYMBOL(drm_sched_serial_params_check);
 
 static void dss_free_cands(struct drm_sched_serial_domain *domain)
 {
-	unsigned int i;
-
-	if (!domain->cands)
-		return;
-	for (i = 0; i < domain->max_rings; i++)
-		kfree(domain->cands[i].dump);
 	kfree(domain->cands);
 	domain->cands = NULL;
 }
@@ -306,7 +300,6 @@ int drm_sched_serial_domain_init(struct drm_sched_serial_domain *domain,
 				 const char *name)
 {
 	const char *why;
-	unsigned int i;
 
 	if (!ops || !ops->reset || !ops->hw_fence || !ops->probe ||
 	    !ops->reemit || !ops->job_ctx || !max_rings)
@@ -319,7 +312,8 @@ int drm_sched_serial_domain_init(struct drm_sched_serial_domain *domain,
 	else
 		drm_sched_serial_default_params(&domain->params);
 	if (drm_sched_serial_params_check(&domain->params, &why)) {
-		dev_err(dev, "%s: bad recovery policy: %s\n", name, why);
+		dev_err(dev, "[drm] *ERROR* %s: bad recovery policy: %s\n",
+			name, why);
 		return -EINVAL;
 	}
 	domain->dev = dev;
@@ -335,11 +329,6 @@ int drm_sched_serial_domain_init(struct drm_sched_serial_domain *domain,
 	if (!domain->rings || !domain->cands || !domain->snap ||
 	    dss_publisher_init(domain))
 		goto err_free;
-	for (i = 0; i < max_rings; i++) {
-		domain->cands[i].dump = kzalloc(DSS_COREDUMP_SIZE, GFP_KERNEL);
-		if (!domain->cands[i].dump)
-			goto err_free;
-	}
 
 	/*
 	 * Recoveries signal fences that memory reclaim may wait for: the
@@ -364,6 +353,28 @@ err_free:
 	return -ENOMEM;
 }
 EXPORT_SYMBOL(drm_sched_serial_domain_init);
+
+/**
+ * drm_sched_serial_domain_set_drm - announce recoveries on a DRM device
+ * @domain: the domain, initialised, before its first recovery
+ * @drm: the DRM device of the domain's rings, registered before a
+ *	recovery can run
+ *
+ * After each recovery that reset something the library sends DRM's
+ * device-wedged uevent on @drm's card, as drm_dev_wedged_event() does
+ * (Documentation/gpu/drm-uapi.rst, "Device Wedging"): ``WEDGED=none``
+ * (the device recovered), with ``PID=`` and ``TASK=`` of the guilty
+ * context's creator where the recovery convicted one; ``WEDGED=rebind``
+ * when a failed reset wedged the domain (unbinding and binding the driver
+ * resets the device). Without it the library sends only its own recovery
+ * uevent, on &drm_sched_serial_domain.dev.
+ */
+void drm_sched_serial_domain_set_drm(struct drm_sched_serial_domain *domain,
+				     struct drm_device *drm)
+{
+	domain->drm = drm;
+}
+EXPORT_SYMBOL(drm_sched_serial_domain_set_drm);
 
 /**
  * drm_sched_serial_domain_fini - tear a domain down

@@ -75,8 +75,8 @@ static void dss_ban(struct drm_sched_serial_domain *d,
 	if (atomic_xchg(&ctx->banned, 1))
 		return;
 	d->stats.bans++;
-	dev_info(d->dev, "%s: context of %s[%d] banned: %s\n", d->name,
-		 ctx->comm, ctx->pid, why);
+	dss_info_ratelimited(d, "context of %s[%d] banned: %s\n", ctx->comm,
+			     ctx->pid, why);
 }
 
 void dss_verdict(struct drm_sched_serial_domain *d,
@@ -107,22 +107,21 @@ void dss_verdict(struct drm_sched_serial_domain *d,
 		ring->guilty++;
 		d->stats.guilty++;
 		dma_fence_set_error(finished, -ETIME);
-		dev_info(d->dev, "%s: %s: job %llu of %s[%d] hangs: guilty\n",
-			 d->name, ring->name, finished->seqno, ctx->comm,
-			 ctx->pid);
+		dss_info_ratelimited(d, "%s: job %llu of %s[%d] hangs: guilty\n",
+				     ring->name, finished->seqno, ctx->comm,
+				     ctx->pid);
 		/* ban_guilty 0, as ban_suspect 0: never ban for it. */
 		if (atomic_inc_return(&ctx->guilty) >= d->params.ban_guilty &&
 		    d->params.ban_guilty)
 			dss_ban(d, ctx, "guilty of a hang");
-		dss_report_guilty(d, ring, job);
 		break;
 	case DRM_SCHED_SERIAL_SUSPECT:
 		d->stats.suspects++;
-		dev_info(d->dev, "%s: %s: %s, job %llu of %s[%d] suspect\n",
-			 d->name, ring->name, waiter ?
-			 "waits through recovery after recovery" :
-			 "hang did not reproduce", finished->seqno, ctx->comm,
-			 ctx->pid);
+		dss_info_ratelimited(d, "%s: %s, job %llu of %s[%d] suspect\n",
+				     ring->name, waiter ?
+				     "waits through recovery after recovery" :
+				     "hang did not reproduce", finished->seqno,
+				     ctx->comm, ctx->pid);
 		if (dss_ctx_suspect(d, ctx))
 			dss_ban(d, ctx, "suspect too often");
 		/* Its next hang, if any, is seen alone. */
@@ -134,6 +133,7 @@ void dss_verdict(struct drm_sched_serial_domain *d,
 		atomic_inc(&ctx->innocent);
 		break;
 	}
+	dss_report_verdict(d, ring, job, verdict);
 	if (d->ops->verdict)
 		d->ops->verdict(job, verdict);
 }
@@ -216,8 +216,8 @@ static int dss_reset(struct drm_sched_serial_domain *d,
 		 */
 		WRITE_ONCE(d->wedged, -EIO);
 		d->stats.wedges++;
-		dev_err(d->dev, "%s: reset failed (%d): domain wedged, every job ends with -EIO\n",
-			d->name, ret);
+		dss_err(d, "reset failed (%d): domain wedged, every job ends with -EIO\n",
+			ret);
 	}
 	return ret;
 }
@@ -1438,9 +1438,10 @@ static void dss_convict_overruns(struct drm_sched_serial_domain *d)
 		    !dss_runtime_over(d, ring, c->head))
 			continue;
 		d->stats.overruns++;
-		dev_info(d->dev, "%s: %s: job %llu at the head for %u ms (max_runtime_ms) across recoveries: hung\n",
-			 d->name, ring->name, c->head->s_fence->finished.seqno,
-			 d->params.max_runtime_ms);
+		dss_info_ratelimited(d, "%s: job %llu at the head for %u ms (max_runtime_ms) across recoveries: hung\n",
+				     ring->name,
+				     c->head->s_fence->finished.seqno,
+				     d->params.max_runtime_ms);
 		dss_convict(d, i);
 		c->head = NULL;
 	}
@@ -1605,8 +1606,7 @@ static bool dss_judge(struct drm_sched_serial_domain *d,
 			if (fallback) {
 				d->stats.fallbacks++;
 				d->last.fallback = true;
-				dev_warn(d->dev, "%s: replay budget exhausted, undecided heads run again\n",
-					 d->name);
+				dss_warn_ratelimited(d, "replay budget exhausted, undecided heads run again\n");
 			}
 		}
 	}
@@ -1795,8 +1795,8 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 	ring->timeouts++;
 
 	if (d->params.mode == DRM_SCHED_SERIAL_MODE_OFF) {
-		dev_warn_ratelimited(d->dev, "%s: %s: job timed out, recovery is off\n",
-				     d->name, ring->name);
+		dss_warn_ratelimited(d, "%s: job timed out, recovery is off\n",
+				     ring->name);
 		stat = dss_false_timeout(sched, job);
 		goto out;
 	}
@@ -1807,17 +1807,17 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 			if (dss_gate_holder(d, job))
 				dss_gate_open(d);
 			d->stats.false_timeouts++;
-			dev_dbg(d->dev, "%s: %s: still progressing, false timeout\n",
-				d->name, ring->name);
+			dss_dbg(d, "%s: still progressing, false timeout\n",
+				ring->name);
 			stat = dss_false_timeout(sched, job);
 			goto out;
 		}
 		/* Progress forever is no excuse: the job is hung. */
 		overrun = true;
 		d->stats.overruns++;
-		dev_info(d->dev, "%s: %s: job %llu still running after %u ms (max_runtime_ms): hung\n",
-			 d->name, ring->name, job->s_fence->finished.seqno,
-			 d->params.max_runtime_ms);
+		dss_info_ratelimited(d, "%s: job %llu still running after %u ms (max_runtime_ms): hung\n",
+				     ring->name, job->s_fence->finished.seqno,
+				     d->params.max_runtime_ms);
 	}
 
 	/* The recovery's section starts after it stopped the rings. */
@@ -1885,8 +1885,8 @@ static int dss_refuse_on_timeout_wq(struct drm_sched_serial_domain *d,
 	 * machine down with panic_on_warn, and the KUnit runner fails any
 	 * test that splats: an error message and -EDEADLK.
 	 */
-	dev_err_ratelimited(d->dev, "%s: %s() called from the domain's timeout workqueue (%pS): refused, it would wait for itself\n",
-			    d->name, what, (void *)caller);
+	dss_err_ratelimited(d, "%s() called from the domain's timeout workqueue (%pS): refused, it would wait for itself\n",
+			    what, (void *)caller);
 	return -EDEADLK;
 }
 
@@ -1998,8 +1998,7 @@ int drm_sched_serial_domain_wedge(struct drm_sched_serial_domain *domain,
 	mutex_lock(&domain->lock);
 	WRITE_ONCE(domain->wedged, error);
 	mutex_unlock(&domain->lock);
-	dev_info(domain->dev, "%s: wedged: every job ends with %d\n",
-		 domain->name, error);
+	dss_info(domain, "wedged: every job ends with %d\n", error);
 	dss_run_on_wq(domain, &w, dss_wedge_work);
 	return 0;
 }
@@ -2027,7 +2026,7 @@ int drm_sched_serial_domain_unwedge(struct drm_sched_serial_domain *domain)
 		ret = -EINVAL;
 	mutex_unlock(&domain->lock);
 	if (!ret)
-		dev_info(domain->dev, "%s: back in service\n", domain->name);
+		dss_info(domain, "back in service\n");
 	return ret;
 }
 EXPORT_SYMBOL(drm_sched_serial_domain_unwedge);

@@ -3,14 +3,14 @@
  * Copyright (c) 2026 The PPU driver authors
  *
  * What a recovery tells the world: the timeline of the last recovery and
- * the counters (debugfs), a tracepoint per step, a devcoredump of each guilty
- * job and a uevent per recovery.
+ * the counters (debugfs), a tracepoint per step, one devcoredump and the
+ * uevents of each recovery.
  *
  * Nothing here allocates while a recovery runs: the recovery is on the
  * domain's ordered timeout queue, holds the domain lock the other rings'
  * timeout handlers wait for, and is a fence-signalling section throughout.
- * Devcoredump texts are written into preallocated buffers through a
- * bounded printer; the recovery hands them and its uevent to a work item
+ * The devcoredump text is written into a preallocated buffer through a
+ * bounded printer; the recovery hands it and its uevents to a work item
  * of the system queue (struct dss_publisher), which allocates and
  * publishes them without the domain lock.
  */
@@ -22,6 +22,9 @@
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
+#include <drm/drm_device.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
 #include <drm/drm_print.h>
 #include <drm/drm_sched_serial.h>
 
@@ -64,6 +67,47 @@ void dss_snapshot(struct drm_sched_serial_domain *d)
 	spin_unlock(&d->snap_lock);
 }
 
+static __printf(2, 0)
+void dss_dump_vprintf(struct dss_dump *dump, const char *fmt, va_list args)
+{
+	if (dump->len < dump->limit)
+		dump->len += vscnprintf(dump->buf + dump->len,
+					dump->limit + 1 - dump->len, fmt, args);
+}
+
+static __printf(2, 3)
+void dss_dump_printf(struct dss_dump *dump, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	dss_dump_vprintf(dump, fmt, args);
+	va_end(args);
+}
+
+static void dss_dump_printfn(struct drm_printer *p, struct va_format *vaf)
+{
+	dss_dump_printf(p->arg, "%pV", vaf);
+}
+
+static void dss_dump_puts(struct drm_printer *p, const char *str)
+{
+	dss_dump_printf(p->arg, "%s", str);
+}
+
+/* The devcoredump of a recovery starts with its header. */
+static void dss_dump_begin(struct drm_sched_serial_domain *d)
+{
+	struct dss_dump *dump = &d->publisher->dump;
+
+	dump->len = 0;
+	dump->buf[0] = '\0';
+	dump->limit = dss_coredump_size(d) - 1;
+	dss_dump_printf(dump, "drm_sched_serial recovery\ndomain: %s\ncause: %s\nmode: %s\n",
+			d->name, drm_sched_serial_cause_name(d->last.cause),
+			drm_sched_serial_mode_name(d->params.mode));
+}
+
 void dss_report_begin(struct drm_sched_serial_domain *d,
 		      enum drm_sched_serial_cause cause)
 {
@@ -81,12 +125,14 @@ void dss_report_begin(struct drm_sched_serial_domain *d,
 	r->guilty_seqno = 0;
 	r->guilty_pid = 0;
 	r->guilty_comm[0] = '\0';
+	r->verdicts = 0;
 	r->nr_steps = 0;
 	r->start = ktime_get();
 	for (i = 0; i < d->nr_rings; i++) {
 		d->rings[i]->last_verdict = -1;
 		d->rings[i]->last_hint = DRM_SCHED_SERIAL_HINT_UNKNOWN;
 	}
+	dss_dump_begin(d);
 	dss_snapshot(d);
 }
 
@@ -108,64 +154,65 @@ void dss_step(struct drm_sched_serial_domain *d, const char *what, int ring,
 	dss_snapshot(d);
 }
 
-static void dss_dump_printfn(struct drm_printer *p, struct va_format *vaf)
-{
-	seq_buf_printf(p->arg, "%pV", vaf);
-}
-
-static void dss_dump_puts(struct drm_printer *p, const char *str)
-{
-	seq_buf_printf(p->arg, "%s", str);	/* seq_buf_puts(): not exported */
-}
-
 /*
- * Write the devcoredump of a guilty job into the ring's preallocated
- * buffer. This runs inside the fence-signalling critical section of the
- * recovery, so the printer is a seq_buf over that buffer: what does not
- * fit is cut, nothing is allocated (drm_coredump_printer() allocates a
- * line that does not fit), whatever the driver's print_job writes.
+ * A section per verdict, a guilty job's with what the driver's print_job
+ * says of it. This runs inside the fence-signalling critical section of
+ * the recovery, so the printer writes into the preallocated buffer: what
+ * does not fit is cut, nothing is allocated (drm_coredump_printer()
+ * allocates a line that does not fit), whatever print_job writes. A
+ * section takes DSS_COREDUMP_JOB bytes at most, so every verdict of the
+ * recovery finds room.
  */
-static void dss_coredump(struct drm_sched_serial_domain *d,
-			 struct drm_sched_serial_ring *ring,
-			 struct drm_sched_job *job,
-			 struct drm_sched_serial_ctx *ctx)
-{
-	struct drm_sched_serial_cand *c = &d->cands[ring->index];
-	struct seq_buf s;
-	struct drm_printer p = {
-		.printfn = dss_dump_printfn,
-		.puts = dss_dump_puts,
-		.arg = &s,
-	};
-
-	seq_buf_init(&s, c->dump, DSS_COREDUMP_SIZE);
-
-	drm_printf(&p, "drm_sched_serial guilty job\n");
-	drm_printf(&p, "domain: %s\nring: %s\ncause: %s\nmode: %s\n", d->name,
-		   ring->name, drm_sched_serial_cause_name(d->last.cause),
-		   drm_sched_serial_mode_name(d->params.mode));
-	drm_printf(&p, "seqno: %llu\ncontext: %s[%d]\nguilty count: %d\n",
-		   job->s_fence->finished.seqno, ctx->comm, ctx->pid,
-		   atomic_read(&ctx->guilty));
-	if (d->ops->print_job)
-		d->ops->print_job(job, &p);
-	c->dump_len = strnlen(c->dump, DSS_COREDUMP_SIZE);
-}
-
-void dss_report_guilty(struct drm_sched_serial_domain *d,
-		       struct drm_sched_serial_ring *ring,
-		       struct drm_sched_job *job)
+void dss_report_verdict(struct drm_sched_serial_domain *d,
+			struct drm_sched_serial_ring *ring,
+			struct drm_sched_job *job,
+			enum drm_sched_serial_verdict verdict)
 {
 	struct drm_sched_serial_ctx *ctx = d->ops->job_ctx(job);
 	struct drm_sched_serial_report *r = &d->last;
+	struct dss_dump *dump = &d->publisher->dump;
+	struct drm_printer p = {
+		.printfn = dss_dump_printfn,
+		.puts = dss_dump_puts,
+		.arg = dump,
+	};
 
-	if (r->guilty_ring < 0) {
+	r->verdicts++;
+	if (verdict == DRM_SCHED_SERIAL_GUILTY && r->guilty_ring < 0) {
 		r->guilty_ring = ring->index;
 		r->guilty_seqno = job->s_fence->finished.seqno;
 		r->guilty_pid = ctx->pid;
 		strscpy(r->guilty_comm, ctx->comm, sizeof(r->guilty_comm));
 	}
-	dss_coredump(d, ring, job, ctx);
+
+	dump->limit = min(dump->len + DSS_COREDUMP_JOB,
+			  dss_coredump_size(d) - 1);
+	dss_dump_printf(dump, "\nverdict: %s\nring: %s\nseqno: %llu\ncontext: %s[%d]\n",
+			dss_verdict_names[verdict], ring->name,
+			job->s_fence->finished.seqno, ctx->comm, ctx->pid);
+	if (verdict == DRM_SCHED_SERIAL_GUILTY) {
+		dss_dump_printf(dump, "guilty count: %d\nbanned: %d\n",
+				atomic_read(&ctx->guilty),
+				atomic_read(&ctx->banned));
+		if (d->ops->print_job)
+			d->ops->print_job(job, &p);
+	}
+	if (dump->len && dump->buf[dump->len - 1] != '\n')
+		dss_dump_printf(dump, "\n");
+	dump->limit = dss_coredump_size(d) - 1;
+}
+
+/* ... and ends with what the recovery did. */
+static void dss_dump_end(struct drm_sched_serial_domain *d)
+{
+	struct drm_sched_serial_report *r = &d->last;
+	struct dss_dump *dump = &d->publisher->dump;
+
+	dss_dump_printf(dump, "\nend\nrung: %s\nresets: %u\nring resets: %u\n",
+			drm_sched_serial_rung_name(r->rung), r->resets,
+			r->ring_resets);
+	dss_dump_printf(dump, "fallback: %d\nduration_us: %llu\nwedged: %d\n",
+			r->fallback, r->duration_us, !!d->wedged);
 }
 
 /*
@@ -184,36 +231,34 @@ void dss_report_done(struct drm_sched_serial_domain *d)
 }
 
 /*
- * The recovery is over: hand its uevent and its devcoredumps to the
- * publisher. No allocation, no wait: a pointer swap per dump under a
- * spinlock. What the publisher has not taken yet is not overwritten: a
- * dump or uevent that finds its slot full is counted lost (devcoredump
- * keeps one unread dump per device anyway).
+ * The recovery is over: hand its uevents and its devcoredump to the
+ * publisher. No allocation, no wait: a pointer swap under a spinlock.
+ * What the publisher has not taken yet is not overwritten: a dump or
+ * uevent that finds its slot full is counted lost (devcoredump keeps one
+ * unread dump per device anyway). A recovery that reset nothing and
+ * judged nobody has no dump and no device-wedged uevent.
  */
 void dss_report_end(struct drm_sched_serial_domain *d)
 {
 	struct dss_publisher *pub = d->publisher;
 	struct drm_sched_serial_report *r = &d->last;
+	bool reset = r->resets || r->ring_resets;
 	struct dss_event *ev;
-	unsigned int i;
 
+	if (r->cause == DRM_SCHED_SERIAL_CAUSE_WEDGE)
+		return;	/* no recovery: the driver announces its wedged device */
+
+	dss_dump_end(d);
 	spin_lock(&pub->lock);
-	for (i = 0; i < d->nr_rings; i++) {
-		struct drm_sched_serial_cand *c = &d->cands[i];
-
-		if (!c->dump_len)
-			continue;
-		if (pub->dump_len[i]) {
-			d->stats.reports_lost++;
-		} else {
-			swap(pub->dumps[i], c->dump);
-			pub->dump_len[i] = c->dump_len;
-		}
-		c->dump_len = 0;
+	if (!reset && !r->verdicts) {
+		/* nothing to tell in a dump */
+	} else if (pub->pending_len) {
+		d->stats.reports_lost++;
+	} else {
+		swap(pub->pending, pub->dump.buf);
+		pub->pending_len = pub->dump.len;
 	}
-	if (r->cause == DRM_SCHED_SERIAL_CAUSE_WEDGE) {
-		/* No recovery: the driver announces its wedged device. */
-	} else if (pub->nr_events == ARRAY_SIZE(pub->events)) {
+	if (pub->nr_events == ARRAY_SIZE(pub->events)) {
 		d->stats.reports_lost++;
 	} else {
 		ev = &pub->events[pub->nr_events++];
@@ -226,13 +271,46 @@ void dss_report_end(struct drm_sched_serial_domain *d)
 			 d->rings[r->guilty_ring]->name : "none");
 		snprintf(ev->fallback, sizeof(ev->fallback), "FALLBACK=%d",
 			 r->fallback);
-		snprintf(ev->wedged, sizeof(ev->wedged), "WEDGED=%d",
-			 !!d->wedged);
 		snprintf(ev->rung, sizeof(ev->rung), "RUNG=%s",
 			 drm_sched_serial_rung_name(r->rung));
+		ev->method = d->wedged ? "rebind" : reset ? "none" : NULL;
+		ev->pid = r->guilty_ring >= 0 ? r->guilty_pid : 0;
+		strscpy(ev->task, r->guilty_ring >= 0 ? r->guilty_comm : "",
+			sizeof(ev->task));
 	}
 	spin_unlock(&pub->lock);
 	queue_work(system_wq, &pub->work);
+}
+
+/*
+ * DRM's device-wedged uevent on the card of @drm: WEDGED=@method, and the
+ * guilty task if there is one (@pid not 0).
+ */
+static void dss_wedged_event(struct drm_device *drm, const char *method,
+			     pid_t pid, const char *task)
+{
+#ifdef DSS_HAVE_DRM_WEDGED_EVENT
+	struct drm_wedge_task_info info = { .pid = pid };
+
+	strscpy(info.comm, task, sizeof(info.comm));
+	drm_dev_wedged_event(drm, strcmp(method, "rebind") ?
+			     DRM_WEDGE_RECOVERY_NONE :
+			     DRM_WEDGE_RECOVERY_REBIND, pid ? &info : NULL);
+#else
+	char wedged[32], pid_env[24], task_env[8 + TASK_COMM_LEN];
+	char *envp[4];
+
+	snprintf(wedged, sizeof(wedged), "WEDGED=%s", method);
+	snprintf(pid_env, sizeof(pid_env), "PID=%d", pid);
+	snprintf(task_env, sizeof(task_env), "TASK=%s", task);
+	envp[0] = wedged;
+	envp[1] = pid ? pid_env : NULL;
+	envp[2] = task_env;
+	envp[3] = NULL;
+	dss_info(drm, "device wedged, %s\n", strcmp(method, "none") ?
+		 "needs recovery" : "but recovered through reset");
+	kobject_uevent_env(&drm->primary->kdev->kobj, KOBJ_CHANGE, envp);
+#endif
 }
 
 /* Publish what recoveries handed over: allocates, holds no domain lock. */
@@ -241,43 +319,44 @@ static void dss_publish_work(struct work_struct *work)
 	struct dss_publisher *pub = container_of(work, typeof(*pub), work);
 	struct drm_sched_serial_domain *d = pub->domain;
 	unsigned int i, nr;
+	char *buf;
+	int idx;
 
 	/* The only runner of @work: @out and @out_events are its own. */
 	spin_lock(&pub->lock);
 	nr = pub->nr_events;
 	memcpy(pub->out_events, pub->events, nr * sizeof(pub->events[0]));
 	pub->nr_events = 0;
-	for (i = 0; i < d->max_rings; i++) {
-		pub->out_len[i] = pub->dump_len[i];
-		if (pub->dump_len[i])
-			swap(pub->dumps[i], pub->out[i]);
-		pub->dump_len[i] = 0;
-	}
+	pub->out_len = pub->pending_len;
+	if (pub->pending_len)
+		swap(pub->pending, pub->out);
+	pub->pending_len = 0;
 	spin_unlock(&pub->lock);
 
 	for (i = 0; i < nr; i++) {
 		struct dss_event *ev = &pub->out_events[i];
-		char *envp[8];
+		char *envp[7];
 
 		envp[0] = "DRM_SCHED_SERIAL_RECOVERY=1";
 		envp[1] = ev->cause;
 		envp[2] = ev->resets;
 		envp[3] = ev->guilty;
 		envp[4] = ev->fallback;
-		envp[5] = ev->wedged;
-		envp[6] = ev->rung;
-		envp[7] = NULL;
-		kobject_uevent_env(&d->dev->kobj, KOBJ_CHANGE, envp);
-	}
-	for (i = 0; i < d->max_rings; i++) {
-		char *buf;
+		envp[5] = ev->rung;
+		envp[6] = NULL;
 
-		if (!pub->out_len[i])
-			continue;
-		buf = vmalloc(pub->out_len[i]);
+		kobject_uevent_env(&d->dev->kobj, KOBJ_CHANGE, envp);
+		/* Not on a card drm_dev_unplug() took away. */
+		if (d->drm && ev->method && drm_dev_enter(d->drm, &idx)) {
+			dss_wedged_event(d->drm, ev->method, ev->pid, ev->task);
+			drm_dev_exit(idx);
+		}
+	}
+	if (pub->out_len) {
+		buf = vmalloc(pub->out_len);
 		if (buf) {
-			memcpy(buf, pub->out[i], pub->out_len[i]);
-			dev_coredumpv(d->dev, buf, pub->out_len[i], GFP_KERNEL);
+			memcpy(buf, pub->out, pub->out_len);
+			dev_coredumpv(d->dev, buf, pub->out_len, GFP_KERNEL);
 			atomic_inc(&pub->dumps_published);
 		}
 	}
@@ -286,28 +365,21 @@ static void dss_publish_work(struct work_struct *work)
 /* Allocate the publisher of @d (drm_sched_serial_domain_init()). */
 int dss_publisher_init(struct drm_sched_serial_domain *d)
 {
+	size_t size = dss_coredump_size(d);
 	struct dss_publisher *pub;
-	unsigned int i;
 
-	pub = kzalloc(struct_size(pub, out_len, d->max_rings), GFP_KERNEL);
+	pub = kzalloc(sizeof(*pub), GFP_KERNEL);
 	if (!pub)
 		return -ENOMEM;
 	d->publisher = pub;
 	pub->domain = d;
 	spin_lock_init(&pub->lock);
 	INIT_WORK(&pub->work, dss_publish_work);
-	pub->dumps = kcalloc(d->max_rings, sizeof(*pub->dumps), GFP_KERNEL);
-	pub->out = kcalloc(d->max_rings, sizeof(*pub->out), GFP_KERNEL);
-	pub->dump_len = kcalloc(d->max_rings, sizeof(*pub->dump_len),
-				GFP_KERNEL);
-	if (!pub->dumps || !pub->out || !pub->dump_len)
+	pub->dump.buf = kvzalloc(size, GFP_KERNEL);
+	pub->pending = kvzalloc(size, GFP_KERNEL);
+	pub->out = kvzalloc(size, GFP_KERNEL);
+	if (!pub->dump.buf || !pub->pending || !pub->out)
 		return -ENOMEM;
-	for (i = 0; i < d->max_rings; i++) {
-		pub->dumps[i] = kzalloc(DSS_COREDUMP_SIZE, GFP_KERNEL);
-		pub->out[i] = kzalloc(DSS_COREDUMP_SIZE, GFP_KERNEL);
-		if (!pub->dumps[i] || !pub->out[i])
-			return -ENOMEM;
-	}
 	return 0;
 }
 
@@ -315,20 +387,13 @@ int dss_publisher_init(struct drm_sched_serial_domain *d)
 void dss_publisher_fini(struct drm_sched_serial_domain *d)
 {
 	struct dss_publisher *pub = d->publisher;
-	unsigned int i;
 
 	if (!pub)
 		return;
 	flush_work(&pub->work);
-	for (i = 0; i < d->max_rings; i++) {
-		if (pub->dumps)
-			kfree(pub->dumps[i]);
-		if (pub->out)
-			kfree(pub->out[i]);
-	}
-	kfree(pub->dumps);
-	kfree(pub->out);
-	kfree(pub->dump_len);
+	kvfree(pub->dump.buf);
+	kvfree(pub->pending);
+	kvfree(pub->out);
 	kfree(pub);
 	d->publisher = NULL;
 }

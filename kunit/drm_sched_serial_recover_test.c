@@ -655,7 +655,7 @@ static void report_long_print_job_never_allocates(struct kunit *test)
 
 	test_params(&p);
 	mock = test_mock(test, &p);
-	mock->print_len = 2 * DSS_COREDUMP_SIZE;
+	mock->print_len = 2 * DSS_COREDUMP_JOB;
 	sdma = dss_mock_ctx_new(mock, SDMA);
 
 	bad = submit(sdma, 0, DSS_MOCK_JOB_HANG);
@@ -664,9 +664,68 @@ static void report_long_print_job_never_allocates(struct kunit *test)
 	pub = mock->domain.publisher;
 	flush_work(&pub->work);
 	KUNIT_EXPECT_EQ(test, atomic_read(&pub->dumps_published), 1);
-	KUNIT_EXPECT_EQ(test, pub->out_len[SDMA], DSS_COREDUMP_SIZE - 1);
-	KUNIT_EXPECT_TRUE(test, str_has_prefix(pub->out[SDMA],
-					       "drm_sched_serial guilty job\n"));
+	KUNIT_EXPECT_TRUE(test, str_has_prefix(pub->out,
+					       "drm_sched_serial recovery\n"));
+	/* the job's section is cut, the recovery's end is still there */
+	KUNIT_EXPECT_NOT_NULL(test, strstr(pub->out, "\nverdict: guilty\n"));
+	KUNIT_EXPECT_GT(test, pub->out_len, DSS_COREDUMP_JOB);
+	KUNIT_EXPECT_LT(test, pub->out_len, 2 * DSS_COREDUMP_JOB);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(pub->out, "\nend\nrung: "));
+	KUNIT_EXPECT_EQ(test, strlen(pub->out), pub->out_len);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.reports_lost, 0);
+}
+
+/* how often @needle occurs in @s */
+static unsigned int count_str(const char *s, const char *needle)
+{
+	unsigned int n = 0;
+
+	while ((s = strstr(s, needle))) {
+		n++;
+		s += strlen(needle);
+	}
+	return n;
+}
+
+/*
+ * Two rings hang in one recovery: one devcoredump holds both verdicts and
+ * every other verdict of that recovery (devcoredump keeps one unread dump
+ * per device, so a dump per guilty ring lost all but the first).
+ */
+static void report_one_dump_per_recovery(struct kunit *test)
+{
+	struct dss_mock_ctx *gfx, *cmp, *other;
+	struct dss_mock_job *bad1, *bad2, *inn;
+	struct drm_sched_serial_params p;
+	struct dss_publisher *pub;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+	other = dss_mock_ctx_new(mock, COMPUTE1);
+
+	bad1 = hold_and_start(test, mock, gfx, 0, DSS_MOCK_JOB_HANG);
+	bad2 = submit(cmp, 0, DSS_MOCK_JOB_HANG);
+	inn = submit(other, LATE_US, 0);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
+	expect_finished(test, bad1, -ETIME);
+	expect_finished(test, bad2, -ETIME);
+	expect_finished(test, inn, 0);
+	sync_recovery(mock);
+	KUNIT_ASSERT_EQ(test, mock->domain.stats.recoveries, 1);
+
+	pub = mock->domain.publisher;
+	flush_work(&pub->work);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pub->dumps_published), 1);
+	KUNIT_EXPECT_EQ(test, count_str(pub->out, "drm_sched_serial recovery\n"), 1);
+	KUNIT_EXPECT_EQ(test, count_str(pub->out, "\nverdict: guilty\n"), 2);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(pub->out, "verdict: guilty\nring: gfx"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(pub->out, "verdict: guilty\nring: compute0"));
+	KUNIT_EXPECT_EQ(test, count_str(pub->out, "\nverdict: "),
+			mock->domain.last.verdicts);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(pub->out, "\nend\nrung: domain\n"));
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.reports_lost, 0);
 }
 
@@ -676,6 +735,7 @@ static struct kunit_case drm_sched_serial_recover_cases[] = {
 	KUNIT_CASE(recover_uecc_cause_blames_nobody),
 	KUNIT_CASE(recover_while_timeout_handler_runs),
 	KUNIT_CASE(wedge_ends_every_job_once),
+	KUNIT_CASE(report_one_dump_per_recovery),
 	KUNIT_CASE(failed_reset_wedges_until_unwedged),
 	KUNIT_CASE(show_answers_during_recovery),
 	KUNIT_CASE(ban_limits_zero_never_ban),

@@ -19,6 +19,7 @@
 #include <drm/drm_sched_serial_compat.h>
 
 struct seq_file;
+struct drm_device;
 struct drm_printer;
 
 /**
@@ -438,6 +439,7 @@ struct drm_sched_serial_stats {
  * @guilty_seqno: finished-fence seqno of that job
  * @guilty_pid: pid of the guilty context's creator
  * @guilty_comm: command of the guilty context's creator
+ * @verdicts: verdicts of the recovery (any kind)
  * @nr_steps: entries of @steps
  * @steps: the timeline
  */
@@ -456,6 +458,7 @@ struct drm_sched_serial_report {
 	u64 guilty_seqno;
 	pid_t guilty_pid;
 	char guilty_comm[TASK_COMM_LEN];
+	unsigned int verdicts;
 	unsigned int nr_steps;
 	struct drm_sched_serial_step steps[DRM_SCHED_SERIAL_MAX_STEPS];
 };
@@ -502,6 +505,8 @@ struct drm_sched_serial_snapshot {
  * @ops: driver operations
  * @params: policy; may be changed between recoveries under @lock
  * @dev: device, for logs, uevents and devcoredumps
+ * @drm: DRM device whose card announces recoveries with the device-wedged
+ *	uevent, or NULL (drm_sched_serial_domain_set_drm())
  * @name: name for reports
  * @timeout_wq: ordered workqueue to pass as &drm_sched_init_args.timeout_wq
  *	of every ring, so simultaneous timeouts become one recovery
@@ -542,6 +547,7 @@ struct drm_sched_serial_domain {
 	const struct drm_sched_serial_ops *ops;
 	struct drm_sched_serial_params params;
 	struct device *dev;
+	struct drm_device *drm;
 	const char *name;
 	struct workqueue_struct *timeout_wq;
 	struct mutex lock; /* one recovery at a time; protects the rest */
@@ -591,6 +597,8 @@ int drm_sched_serial_domain_init(struct drm_sched_serial_domain *domain,
 				 unsigned int max_rings, struct device *dev,
 				 const char *name);
 void drm_sched_serial_domain_fini(struct drm_sched_serial_domain *domain);
+void drm_sched_serial_domain_set_drm(struct drm_sched_serial_domain *domain,
+				     struct drm_device *drm);
 int drm_sched_serial_add_ring(struct drm_sched_serial_domain *domain,
 			      struct drm_sched_serial_ring *ring);
 

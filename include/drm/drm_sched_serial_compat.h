@@ -120,4 +120,13 @@ static inline int dss_sched_hw_in_flight(struct drm_gpu_scheduler *sched)
 #define dss_assign_str(field, src)	__assign_str(field, src)
 #endif
 
+/*
+ * DRM's device-wedged uevent: drm_dev_wedged_event() since 6.14, with the
+ * guilty task (PID=, TASK=) since 6.17. Before 6.17 the library sends the
+ * same environment on the card itself (drm_sched_serial_report.c).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#define DSS_HAVE_DRM_WEDGED_EVENT	1
+#endif
+
 #endif /* _DRM_SCHED_SERIAL_COMPAT_H_ */
