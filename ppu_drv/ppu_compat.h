@@ -11,9 +11,12 @@
 #define _PPU_COMPAT_H_
 
 #include <linux/hrtimer.h>
+#include <linux/math64.h>
+#include <linux/sizes.h>
 #include <linux/version.h>
 #include <drm/drm_buddy.h>
 #include <drm/drm_file.h>
+#include <drm/drm_print.h>
 #include <drm/drm_sched_serial_compat.h>
 
 /*
@@ -88,6 +91,69 @@ static inline u64 ppu_file_client_id(struct drm_file *file)
 	return file->client_id;
 #else
 	return 0;
+#endif
+}
+
+/*
+ * fdinfo: drm_show_fdinfo() prints the common keys and calls
+ * &drm_driver.show_fdinfo since 6.5, the DRM GEM fops point fdinfo at it,
+ * and drm_print_memory_stats() prints a region's memory keys. Before, the
+ * driver's own &file_operations.show_fdinfo prints the same.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#define PPU_HAVE_DRM_SHOW_FDINFO	1
+#define PPU_DRIVER_SHOW_FDINFO(fn)	.show_fdinfo = (fn),
+#define PPU_FOPS_SHOW_FDINFO(fn)	.show_fdinfo = drm_show_fdinfo,
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define PPU_MEMORY_STATUS	(DRM_GEM_OBJECT_RESIDENT | DRM_GEM_OBJECT_ACTIVE)
+#else
+#define PPU_MEMORY_STATUS	DRM_GEM_OBJECT_RESIDENT
+#endif
+#else
+#define PPU_DRIVER_SHOW_FDINFO(fn)
+#define PPU_FOPS_SHOW_FDINFO(fn)	.show_fdinfo = (fn),
+#endif
+
+/* A buffer region's memory, as &struct drm_memory_stats counts it. */
+struct ppu_memory_stats {
+	u64 shared;
+	u64 private;
+	u64 resident;
+	u64 active;
+};
+
+/* Prints drm-{total,shared,active,resident}-@region, sizes in KiB, MiB. */
+static inline void ppu_print_memory_stats(struct drm_printer *p,
+					  const struct ppu_memory_stats *s,
+					  const char *region)
+{
+#ifdef PPU_HAVE_DRM_SHOW_FDINFO
+	const struct drm_memory_stats stats = {
+		.shared = s->shared,
+		.private = s->private,
+		.resident = s->resident,
+		.active = s->active,
+	};
+
+	drm_print_memory_stats(p, &stats, PPU_MEMORY_STATUS, region);
+#else
+	static const char * const units[] = { "", " KiB", " MiB" };
+	const char * const stat[] = { "total", "shared", "active", "resident" };
+	const u64 val[] = { s->private + s->shared, s->shared, s->active,
+			    s->resident };
+	unsigned int i, u;
+	u64 sz;
+
+	for (i = 0; i < ARRAY_SIZE(stat); i++) {
+		sz = val[i];
+		for (u = 0; u < ARRAY_SIZE(units) - 1; u++) {
+			if (sz < SZ_1K)
+				break;
+			sz = div_u64(sz, SZ_1K);
+		}
+		drm_printf(p, "drm-%s-%s:\t%llu%s\n", stat[i], region, sz,
+			   units[u]);
+	}
 #endif
 }
 

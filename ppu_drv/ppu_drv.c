@@ -67,6 +67,9 @@ static void ppu_clients_release(struct drm_device *drm, void *clients)
 	ppu_clients_fini(clients);
 }
 
+/* fdinfo drm-client-id before the DRM core numbered its files (6.5) */
+static atomic64_t ppu_client_ids = ATOMIC64_INIT(0);
+
 static int ppu_open(struct drm_device *dev, struct drm_file *file)
 {
 	struct ppu_file *pfile;
@@ -81,6 +84,7 @@ static int ppu_open(struct drm_device *dev, struct drm_file *file)
 	}
 	pfile->ppu = to_ppu(dev);
 	pfile->file = file;
+	pfile->client_id = atomic64_inc_return(&ppu_client_ids);
 	xa_init_flags(&pfile->ctxs, XA_FLAGS_ALLOC1);
 	file->driver_priv = pfile;
 	mutex_lock(&pfile->ppu->files_lock);
@@ -173,7 +177,11 @@ static const struct drm_ioctl_desc ppu_ioctls[] = {
 			  DRM_RENDER_ALLOW),
 };
 
-DEFINE_DRM_GEM_FOPS(ppu_fops);
+static const struct file_operations ppu_fops = {
+	.owner = THIS_MODULE,
+	DRM_GEM_FOPS,
+	PPU_FOPS_SHOW_FDINFO(ppu_fdinfo_show_compat)
+};
 
 static const struct drm_driver ppu_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ |
@@ -183,6 +191,7 @@ static const struct drm_driver ppu_drm_driver = {
 	.ioctls = ppu_ioctls,
 	.num_ioctls = ARRAY_SIZE(ppu_ioctls),
 	.fops = &ppu_fops,
+	PPU_DRIVER_SHOW_FDINFO(ppu_fdinfo_show)
 	.debugfs_init = ppu_debugfs_init,
 	/*
 	 * Not DRM_GEM_SHMEM_DRIVER_OPS: no dumb buffers (they would bypass
@@ -261,6 +270,8 @@ static int ppu_probe(struct platform_device *pdev)
 	ret = drm_dev_register(&ppu->drm, 0);
 	if (ret)
 		goto err_group;
+	/* Recoveries are announced on the card: WEDGED=none, rebind. */
+	drm_sched_serial_domain_set_drm(&ppu->domain, &ppu->drm);
 
 	drm_info(&ppu->drm, "PPU with %u rings\n", ppu->nr_rings);
 	return 0;

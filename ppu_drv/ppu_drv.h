@@ -47,6 +47,8 @@ struct ppu_device;
  * @active: hw fences emitted and not yet signalled, oldest first
  * @fence_context: dma_fence context of the ring's hw fences
  * @next_seqno: seqno of the next hw fence
+ * @last_done: when the ring last signalled a hw fence, under @fence_lock:
+ *	a job queued behind another starts running then (fdinfo busy time)
  */
 struct ppu_ring {
 	struct ppu_device *ppu;
@@ -59,6 +61,7 @@ struct ppu_ring {
 	struct list_head active;
 	u64 fence_context;
 	u32 next_seqno;
+	ktime_t last_done;
 };
 
 /**
@@ -145,6 +148,7 @@ static inline struct ppu_device *to_ppu(struct drm_device *drm)
  * @usage: jobs and device memory it holds, against &ppu_device.limits
  * @link: entry in &ppu_device.files; empty once the device's unbind has
  *	closed the file's contexts
+ * @client_id: fdinfo drm-client-id before the DRM core had one (6.5)
  */
 struct ppu_file {
 	struct ppu_device *ppu;
@@ -152,6 +156,7 @@ struct ppu_file {
 	struct xarray ctxs;
 	struct ppu_usage *usage;
 	struct list_head link;
+	u64 client_id;
 };
 
 /**
@@ -305,6 +310,11 @@ int ppu_rings_init(struct ppu_device *ppu);
 void ppu_rings_fini(struct ppu_device *ppu);
 bool ppu_rings_idle(struct ppu_device *ppu);
 struct ppu_ring *ppu_ring_find(struct ppu_device *ppu, u32 class, u32 instance);
+u64 ppu_ring_running_ns(struct ppu_ring *ring, struct ppu_usage *usage);
+
+/* ppu_fdinfo.c */
+void ppu_fdinfo_show(struct drm_printer *p, struct drm_file *file);
+void ppu_fdinfo_show_compat(struct seq_file *m, struct file *f);
 struct ppu_fence *ppu_fence_alloc(gfp_t gfp);
 void ppu_fence_free(struct ppu_fence *fence);
 u32 ppu_ring_emitted_seqno(struct ppu_ring *ring);

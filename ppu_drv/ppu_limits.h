@@ -11,6 +11,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <drm/drm_sched_serial.h>
+#include <drm/ppu_drm.h>
 
 /**
  * struct ppu_limits - what one DRM file may hold, fixed at probe
@@ -93,6 +94,10 @@ struct ppu_clients {
  * @vram: bytes of VRAM buffers not yet freed
  * @strikes: the file's hang record
  * @client: the record of the process that opened the file (a reference)
+ * @busy_ns: per ring class, ns the file's jobs held a ring of it
+ *	(fdinfo drm-engine-<class>), completed runs only
+ * @innocent: innocent verdicts on the file's jobs (fdinfo)
+ * @suspect: suspect verdicts on them (fdinfo)
  *
  * Contexts are counted by the file's context table itself.
  */
@@ -102,6 +107,9 @@ struct ppu_usage {
 	atomic64_t vram;
 	struct ppu_strikes strikes;
 	struct ppu_client *client;
+	atomic64_t busy_ns[DRM_PPU_RING_CLASS_COUNT];
+	atomic_t innocent;
+	atomic_t suspect;
 };
 
 /* What a verdict banned: ppu_usage_strike(). */

@@ -224,13 +224,19 @@ static void ppu_reset_verdict(struct drm_sched_job *sched_job,
 	struct ppu_device *ppu = job->ring->ppu;
 	unsigned int banned;
 
-	if (verdict == DRM_SCHED_SERIAL_INNOCENT || !job->usage)
+	if (!job->usage)
 		return;
+	if (verdict == DRM_SCHED_SERIAL_INNOCENT) {
+		atomic_inc(&job->usage->innocent);
+		return;
+	}
+	if (verdict == DRM_SCHED_SERIAL_SUSPECT)
+		atomic_inc(&job->usage->suspect);
 	banned = ppu_usage_strike(job->usage, &ppu->limits,
 				  verdict == DRM_SCHED_SERIAL_GUILTY);
 	if (!banned)
 		return;
-	dev_info_ratelimited(ppu->drm.dev, "%s of %s[%d] banned: its contexts hang again and again\n",
+	dev_info_ratelimited(ppu->drm.dev, "[drm] %s of %s[%d] banned: its contexts hang again and again\n",
 			     banned & PPU_BANNED_CLIENT ? "process" : "DRM file",
 			     job->ctx->serial.comm, job->ctx->serial.pid);
 	ppu_reset_cancel_banned(ppu, job->usage, banned);

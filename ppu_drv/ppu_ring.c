@@ -38,6 +38,7 @@ MODULE_PARM_DESC(sdma_timeout_ms, "Job timeout of sdma rings in ms (default 1000
  *	a run that completes marks the member done
  * @gang_index: the job's index in @gang
  * @link: entry in the ring's active list
+ * @emitted: when the run was handed to the hardware
  */
 struct ppu_fence {
 	struct dma_fence base;
@@ -47,6 +48,7 @@ struct ppu_fence {
 	struct ppu_gang *gang;
 	unsigned int gang_index;
 	struct list_head link;
+	ktime_t emitted;
 };
 
 static struct ppu_fence *to_ppu_fence(struct dma_fence *f)
@@ -140,6 +142,7 @@ struct dma_fence *ppu_ring_emit(struct ppu_ring *ring, struct ppu_job *job,
 		dma_fence_put(&fence->base);
 		return ERR_PTR(ret);
 	}
+	fence->emitted = ktime_get();
 	/* One reference for the active list, one for the caller. */
 	dma_fence_get(&fence->base);
 	list_add_tail(&fence->link, &ring->active);
@@ -150,6 +153,40 @@ struct dma_fence *ppu_ring_emit(struct ppu_ring *ring, struct ppu_job *job,
 	return &fence->base;
 }
 
+/*
+ * The ring ran @fence's job from its emission, or from the end of the job
+ * before it, until now (under the fence lock).
+ */
+static u64 ppu_ring_run_ns(struct ppu_ring *ring, struct ppu_fence *fence,
+			   ktime_t now)
+{
+	return ktime_to_ns(ktime_sub(now, ktime_after(fence->emitted,
+						      ring->last_done) ?
+				     fence->emitted : ring->last_done));
+}
+
+/**
+ * ppu_ring_running_ns - how long the job running on a ring has run
+ * @ring: the ring
+ * @usage: a file's usage counters
+ *
+ * Return: ns the oldest job on @ring's hardware has run so far if it is
+ * one of @usage's file, else 0 (fdinfo adds it to the completed runs).
+ */
+u64 ppu_ring_running_ns(struct ppu_ring *ring, struct ppu_usage *usage)
+{
+	struct ppu_fence *fence;
+	unsigned long flags;
+	u64 ns = 0;
+
+	spin_lock_irqsave(&ring->fence_lock, flags);
+	fence = list_first_entry_or_null(&ring->active, struct ppu_fence, link);
+	if (fence && fence->ctx->usage == usage)
+		ns = ppu_ring_run_ns(ring, fence, ktime_get());
+	spin_unlock_irqrestore(&ring->fence_lock, flags);
+	return ns;
+}
+
 /* Signal the oldest active fence of @ring if @pred says so. */
 static bool ppu_ring_signal_one(struct ppu_ring *ring, u32 seqno, int error,
 				bool cancel)
@@ -157,6 +194,7 @@ static bool ppu_ring_signal_one(struct ppu_ring *ring, u32 seqno, int error,
 	struct ppu_fence *fence;
 	bool poisoned = false;
 	unsigned long flags;
+	ktime_t now;
 
 	spin_lock_irqsave(&ring->fence_lock, flags);
 	fence = list_first_entry_or_null(&ring->active, struct ppu_fence, link);
@@ -179,6 +217,11 @@ static bool ppu_ring_signal_one(struct ppu_ring *ring, u32 seqno, int error,
 	/* The member ran, well or not: it never runs again. */
 	if (fence->gang && !cancel)
 		ppu_gang_hw_done(fence->gang, fence->gang_index);
+	/* Held the ring till now, done or stopped by a reset: busy time. */
+	now = ktime_get();
+	atomic64_add(ppu_ring_run_ns(ring, fence, now),
+		     &fence->ctx->usage->busy_ns[ring->desc->class]);
+	ring->last_done = now;
 	dma_fence_signal_locked(&fence->base);
 	spin_unlock_irqrestore(&ring->fence_lock, flags);
 
