@@ -219,6 +219,27 @@ extern int (*igt_ioctl)(int fd, unsigned long request, void *arg);
 #define igt_assert_fd(fd) \
 	igt_assert_f((fd) >= 0, "file descriptor " #fd " failed\n")
 
+/* ----------------------------------------------------------- drm fdinfo */
+/*
+ * igt's fdinfo parser (lib/igt_drm_fdinfo.h of 1.27, the layout checked
+ * against the offsets the exported igt_parse_drm_fdinfo() writes). It
+ * knows i915's engine classes only (render, copy, video, video-enhance):
+ * for other engines it fills the common keys (driver, pdev, id) and
+ * returns 0.
+ */
+#define DRM_CLIENT_FDINFO_MAX_ENGINES	16
+
+struct drm_client_fdinfo {
+	char driver[128];
+	char pdev[128];
+	unsigned long id;
+	unsigned int num_engines;
+	unsigned int capacity[DRM_CLIENT_FDINFO_MAX_ENGINES];
+	uint64_t busy[DRM_CLIENT_FDINFO_MAX_ENGINES];
+};
+
+unsigned int igt_parse_drm_fdinfo(int drm_fd, struct drm_client_fdinfo *info);
+
 /* ------------------------------------------------------------- ioctl helpers */
 /* 0 or -errno; EINTR/EAGAIN are retried by igt_ioctl (drmIoctl) */
 static inline int __ppu_igt_ioctl(int fd, unsigned long request, void *arg)
