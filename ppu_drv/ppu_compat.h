@@ -16,6 +16,7 @@
 #include <linux/version.h>
 #include <drm/drm_buddy.h>
 #include <drm/drm_file.h>
+#include <drm/drm_gem.h>
 #include <drm/drm_print.h>
 #include <drm/drm_sched_serial_compat.h>
 
