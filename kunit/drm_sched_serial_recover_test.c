@@ -708,7 +708,7 @@ static void report_one_dump_per_recovery(struct kunit *test)
 
 	bad1 = hold_and_start(test, mock, gfx, 0, DSS_MOCK_JOB_HANG);
 	bad2 = submit(cmp, 0, DSS_MOCK_JOB_HANG);
-	inn = submit(other, LATE_US, 0);
+	inn = submit(other, SHORT_US, 0);
 	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
 	expect_finished(test, bad1, -ETIME);
 	expect_finished(test, bad2, -ETIME);
