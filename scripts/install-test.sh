@@ -1,0 +1,168 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The install stage of make test: what a user installing on a real
+# machine runs, checked on a copy of the tree in a temporary folder (the
+# host's /lib/modules, /usr/local and /var/lib/dkms are never touched):
+#
+#   abi/*      scripts/kernel-env.sh derives the 6.1 ABI (KABI, KDIR) from
+#              the Depends of the installed linux-headers-amd64: a faked
+#              dpkg-query makes the metapackage point at another ABI, and
+#              the build, the headers and the VM image (fetch-kernel.sh,
+#              with a faked apt) follow it; PPU_KABI= and KDIR= override it
+#
+# Each step prints "install/<step>: PASS" or "install/<step>: FAIL"; the
+# script ends with "install: N passed, N failed" and exits non-zero on any
+# failure. PPU_INSTALL_KEEP=1 keeps the temporary folder.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+T=$(mktemp -d "${TMPDIR:-/tmp}/ppu-install.XXXXXX")
+passed=0
+failed=0
+
+cleanup() {
+	if [ "${PPU_INSTALL_KEEP:-0}" = 1 ]; then
+		echo "install: kept $T"
+	else
+		rm -rf "$T"
+	fi
+}
+trap cleanup EXIT
+
+# result <step> <status>: count one step
+result() {
+	if [ "$2" -eq 0 ]; then
+		echo "install/$1: PASS"
+		passed=$((passed + 1))
+	else
+		echo "install/$1: FAIL"
+		failed=$((failed + 1))
+	fi
+}
+
+# expect <what> <expected> <actual>: 0 when equal, else says so
+expect() {
+	[ "$2" = "$3" ] && return 0
+	echo "  $1: expected '$2', got '$3'"
+	return 1
+}
+
+# the ABI of the real installed headers, and one that cannot be installed
+# shellcheck source=scripts/kernel-env.sh
+KABI_REAL=$(. "$ROOT/scripts/kernel-env.sh" && echo "$KABI") || {
+	echo "install: scripts/kernel-env.sh failed"
+	echo "install: 0 passed, 1 failed"
+	exit 1
+}
+KABI_FAKE=6.1.0-999-amd64
+echo "install: the installed headers' ABI is $KABI_REAL"
+
+# the tree as committed plus work in progress, without build products
+mkdir -p "$T/src"
+(cd "$ROOT" && git ls-files -z -co --exclude-standard |
+	cpio -pdm0 --quiet "$T/src") || { echo "install: cannot copy the tree"; exit 1; }
+
+# ------------------------------------------------------------------ abi
+# dpkg-query that reports PPU_FAKE_DEPENDS as linux-headers-amd64's
+# Depends ("-" as a metapackage that is not installed) and answers every
+# other query from dpkg; apt-cache and apt-get that know no package and
+# log what they were asked
+mkdir -p "$T/fake"
+cat > "$T/fake/dpkg-query" <<'EOF'
+#!/bin/sh
+case "$*" in
+*'${Depends}'*linux-headers-amd64*)
+	if [ "$PPU_FAKE_DEPENDS" = - ]; then
+		echo "dpkg-query: no packages found matching linux-headers-amd64" >&2
+		exit 1
+	fi
+	printf '%s' "$PPU_FAKE_DEPENDS"
+	exit 0
+	;;
+esac
+exec /usr/bin/dpkg-query "$@"
+EOF
+printf '#!/bin/sh\necho "apt-cache $*" >> "%s/apt.log"\n' "$T" > "$T/fake/apt-cache"
+printf '#!/bin/sh\necho "apt-get $*" >> "%s/apt.log"\n[ "$1" != download ]\n' "$T" > "$T/fake/apt-get"
+chmod +x "$T/fake/"*
+
+# fake_env <depends> <command...>: run with the faked package query
+fake_env() {
+	local dep=$1
+	shift
+	env PATH="$T/fake:$PATH" PPU_FAKE_DEPENDS="$dep" "$@"
+}
+
+# kenv <depends> [VAR=value...]: "KABI KDIR" as kernel-env.sh sets them
+kenv() {
+	local dep=$1
+	shift
+	fake_env "$dep" env -u PPU_KABI -u KDIR -u PPU_KSERIES "$@" \
+		bash -c '. "$1/scripts/kernel-env.sh" && echo "$KABI $KDIR"' _ "$ROOT"
+}
+
+dep_fake="linux-headers-$KABI_FAKE (= 6.1.999-1)"
+H=/usr/src/linux-headers
+
+out=$(kenv "$dep_fake")
+expect "KABI KDIR" "$KABI_FAKE $H-$KABI_FAKE" "$out"
+result abi/follows-metapackage $?
+
+out=$(kenv "$dep_fake" PPU_KABI="$KABI_REAL")
+expect "KABI KDIR" "$KABI_REAL $H-$KABI_REAL" "$out"
+result abi/override-kabi $?
+
+out=$(kenv "$dep_fake" KDIR=/opt/headers)
+expect "KABI KDIR" "$KABI_FAKE /opt/headers" "$out"
+result abi/override-kdir $?
+
+# linux-headers-amd64 from bookworm-backports (6.12), or not installed:
+# the newest 6.1 headers package installed
+newest=$(dpkg-query -W -f='${Status} ${Package}\n' 'linux-headers-6.1.0-*-amd64' 2>/dev/null |
+	 sed -n 's/^install ok installed linux-headers-//p' | sort -V | tail -n1)
+out=$(kenv "linux-headers-6.12.95+deb12-amd64 (= 6.12.95-1~bpo12+1)")
+r=0
+expect "KABI KDIR (6.12 metapackage)" "$newest $H-$newest" "$out" || r=1
+out=$(kenv -)
+expect "KABI KDIR (no metapackage)" "$newest $H-$newest" "$out" || r=1
+result abi/fallback-installed $r
+
+# the VM image: fetch-kernel.sh asks the archive for the derived ABI's
+# image, and says so when it is gone
+out=$(fake_env "$dep_fake" env -u PPU_KABI -u KDIR -u PPU_KSERIES PPU_CACHE="$T/cache" \
+	PPU_VM_KERNEL=prod "$ROOT/scripts/vm/fetch-kernel.sh" 2>&1)
+rc=$?
+r=0
+[ $rc -ne 0 ] || { echo "  fetch-kernel.sh succeeded without the image"; r=1; }
+grep -q "^apt-get download .*linux-image-$KABI_FAKE-unsigned" "$T/apt.log" 2>/dev/null &&
+	{ echo "  fetch-kernel.sh downloaded a package the archive lacks"; r=1; }
+grep -qx "apt-cache policy linux-image-$KABI_FAKE-unsigned" "$T/apt.log" 2>/dev/null ||
+	{ echo "  fetch-kernel.sh did not look for linux-image-$KABI_FAKE-unsigned"; r=1; }
+echo "$out" | grep -q "linux-image-$KABI_FAKE-unsigned is not in the archive" ||
+	{ echo "  no clear message: $out"; r=1; }
+result abi/image-follows $r
+
+# the build: against the derived ABI's headers (missing here, so it
+# fails naming them), and with PPU_KABI= against the real ones
+out=$(fake_env "$dep_fake" env -u PPU_KABI -u KDIR -u PPU_KSERIES \
+	make -C "$T/src" modules 2>&1)
+rc=$?
+r=0
+[ $rc -ne 0 ] || { echo "  the build succeeded against missing headers"; r=1; }
+echo "$out" | grep -q "$H-$KABI_FAKE" ||
+	{ echo "  the build did not use $H-$KABI_FAKE:"; echo "$out" | tail -n 5; r=1; }
+result abi/build-follows $r
+
+out=$(fake_env "$dep_fake" env -u KDIR -u PPU_KSERIES PPU_KABI="$KABI_REAL" \
+	make -C "$T/src" modules 2>&1)
+rc=$?
+r=0
+[ $rc -eq 0 ] || { echo "  the build failed:"; echo "$out" | tail -n 20; r=1; }
+for m in drm_sched_serial/drm_sched_serial ppu_drv/ppu ppu_drv/sim/ppu_sim; do
+	v=$(modinfo -F vermagic "$T/src/$m.ko" 2>/dev/null)
+	expect "$m.ko vermagic" "$KABI_REAL" "${v%% *}" || r=1
+done
+result abi/build-override $r
+
+echo "install: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
