@@ -10,13 +10,16 @@
 #              dpkg-query makes the metapackage point at another ABI, and
 #              the build, the headers and the VM image (fetch-kernel.sh,
 #              with a faked apt) follow it; PPU_KABI= and KDIR= override it
+#   libppu/*   make -C tools install into a DESTDIR: libppu.so.1 exports
+#              exactly libppu.h's functions; a program built through
+#              pkg-config (PKG_CONFIG_SYSROOT_DIR) runs against it
 #
 # Each step prints "install/<step>: PASS" or "install/<step>: FAIL"; the
 # script ends with "install: N passed, N failed" and exits non-zero on any
 # failure. PPU_INSTALL_KEEP=1 keeps the temporary folder.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-T=$(mktemp -d "${TMPDIR:-/tmp}/ppu-install.XXXXXX")
+T=$(mktemp -d "${TMPDIR:-/tmp}/ppu-install.XXXXXX") && [ -d "$T" ] || exit 1
 passed=0
 failed=0
 
@@ -163,6 +166,82 @@ for m in drm_sched_serial/drm_sched_serial ppu_drv/ppu ppu_drv/sim/ppu_sim; do
 	expect "$m.ko vermagic" "$KABI_REAL" "${v%% *}" || r=1
 done
 result abi/build-override $r
+
+# ------------------------------------------------------------------ libppu
+# make -C tools install into a DESTDIR: libppu.so with its soname and
+# links, exporting exactly the functions of libppu.h, and ppu-smi
+TR=$T/tools-root
+L=$TR/usr/local/lib
+out=$(make -C "$T/src/tools" install DESTDIR="$TR" 2>&1)
+rc=$?
+r=0
+[ $rc -eq 0 ] || { echo "  make -C tools install failed:"; echo "$out" | tail -n 20; r=1; }
+[ -f "$L/libppu.so.1.0.0" ] || { echo "  no libppu.so.1.0.0"; r=1; }
+expect "libppu.so.1 link" libppu.so.1.0.0 "$(readlink "$L/libppu.so.1")" || r=1
+expect "libppu.so link" libppu.so.1 "$(readlink "$L/libppu.so")" || r=1
+so=$(readelf -d "$L/libppu.so.1.0.0" 2>/dev/null | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+expect soname libppu.so.1 "$so" || r=1
+api=$(sed -n 's/.*\b\(ppu_[a-z_]*\)(.*/\1/p' "$TR/usr/local/include/libppu.h" | sort -u | tr '\n' ' ')
+exported=$(nm -D --defined-only "$L/libppu.so.1.0.0" 2>/dev/null |
+	   awk '$2 == "T" || $2 == "D" || $2 == "B" { sub(/@.*/, "", $3); print $3 }' |
+	   sort -u | tr '\n' ' ')
+expect "exported symbols" "$api" "$exported" || r=1
+[ -x "$TR/usr/local/sbin/ppu-smi" ] || { echo "  no sbin/ppu-smi"; r=1; }
+result libppu/shared $r
+
+# a program built against the installed library through pkg-config only,
+# run against it: the host has no PPU
+cat > "$T/use-libppu.c" <<'PROG'
+#include <stdio.h>
+#include <string.h>
+#include <libppu.h>
+
+int main(void)
+{
+	const char *ok = ppu_error_string(PPU_SUCCESS);
+	const char *nodev = ppu_error_string(PPU_ERROR_NO_DEVICE);
+	ppu_device_t *dev = NULL;
+	unsigned int n = 99;
+	ppu_return_t ret;
+
+	if (!ok || !nodev || !strcmp(ok, nodev)) {
+		printf("ppu_error_string: '%s' '%s'\n", ok, nodev);
+		return 1;
+	}
+	if (ppu_device_get_count(NULL) != PPU_ERROR_INVALID_ARGUMENT) {
+		printf("ppu_device_get_count(NULL) accepted\n");
+		return 1;
+	}
+	ret = ppu_device_get_count(&n);
+	if (ret != PPU_SUCCESS || n != 0) {
+		printf("ppu_device_get_count: %s, %u devices\n", ppu_error_string(ret), n);
+		return 1;
+	}
+	ret = ppu_device_open(0, &dev);
+	if (ret != PPU_ERROR_NO_DEVICE || dev) {
+		printf("ppu_device_open(0): %s\n", ppu_error_string(ret));
+		return 1;
+	}
+	printf("  libppu: %u devices; open: %s\n", n, nodev);
+	return 0;
+}
+PROG
+r=0
+pc=$(PKG_CONFIG_PATH=$L/pkgconfig PKG_CONFIG_SYSROOT_DIR=$TR pkg-config --cflags --libs libppu 2>&1) ||
+	{ echo "  pkg-config: $pc"; r=1; }
+expect "pkg-config --modversion" 1.0.0 \
+	"$(PKG_CONFIG_PATH=$L/pkgconfig pkg-config --modversion libppu 2>&1)" || r=1
+# shellcheck disable=SC2086
+if [ $r -eq 0 ] && ! cc -Wall -Werror -o "$T/use-libppu" "$T/use-libppu.c" $pc; then
+	echo "  cc $pc failed"
+	r=1
+fi
+if [ $r -eq 0 ]; then
+	lib=$(LD_LIBRARY_PATH=$L ldd "$T/use-libppu" | awk '$1 == "libppu.so.1" { print $3 }')
+	expect "libppu.so.1 resolved to" "$L/libppu.so.1" "$lib" || r=1
+	LD_LIBRARY_PATH=$L "$T/use-libppu" || { echo "  use-libppu failed"; r=1; }
+fi
+result libppu/pkg-config $r
 
 echo "install: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
