@@ -13,6 +13,8 @@
 #   libppu/*   make -C tools install into a DESTDIR: libppu.so.1 exports
 #              exactly libppu.h's functions; a program built through
 #              pkg-config (PKG_CONFIG_SYSROOT_DIR) runs against it
+#   man/pages  ppu-smi(8) and libppu(3) render without a groff warning and
+#              cover every ppu-smi option and libppu function
 #
 # Each step prints "install/<step>: PASS" or "install/<step>: FAIL"; the
 # script ends with "install: N passed, N failed" and exits non-zero on any
@@ -242,6 +244,29 @@ if [ $r -eq 0 ]; then
 	LD_LIBRARY_PATH=$L "$T/use-libppu" || { echo "  use-libppu failed"; r=1; }
 fi
 result libppu/pkg-config $r
+
+# the man pages make -C tools install put there: rendered by groff and by
+# man(1) on an 80-column terminal without a warning, every option of
+# ppu-smi -h in ppu-smi(8), every function of libppu.h in libppu(3)
+MD=$TR/usr/local/share/man
+r=0
+for pg in man8/ppu-smi.8 man3/libppu.3; do
+	[ -f "$MD/$pg" ] || { echo "  no $pg"; r=1; continue; }
+	err=$(groff -t -man -Tutf8 -ww "$MD/$pg" 2>&1 >/dev/null)
+	[ -z "$err" ] || { echo "  groff -ww $pg:"; echo "$err" | head -n 10; r=1; }
+	err=$(MANWIDTH=80 man --warnings -l "$MD/$pg" 2>&1 >/dev/null)
+	[ -z "$err" ] || { echo "  man --warnings -l $pg:"; echo "$err" | head -n 10; r=1; }
+done
+page=$(MANWIDTH=80 man -l "$MD/man8/ppu-smi.8" 2>/dev/null)
+echo "$page" | grep -q "ppu-smi - memory health" || { echo "  ppu-smi(8) has no NAME line"; r=1; }
+for o in $("$TR/usr/local/sbin/ppu-smi" -h 2>&1 | grep -o -- '--[a-z]*' | sort -u); do
+	echo "$page" | grep -q -- "$o" || { echo "  ppu-smi(8) lacks $o"; r=1; }
+done
+page=$(MANWIDTH=80 man -l "$MD/man3/libppu.3" 2>/dev/null)
+for f in $api; do
+	echo "$page" | grep -q "$f(" || { echo "  libppu(3) lacks $f"; r=1; }
+done
+result man/pages $r
 
 echo "install: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
