@@ -15,6 +15,12 @@
 #              pkg-config (PKG_CONFIG_SYSROOT_DIR) runs against it
 #   man/pages  ppu-smi(8) and libppu(3) render without a groff warning and
 #              cover every ppu-smi option and libppu function
+#   make-install/*  make install into a DESTDIR: the modules of the
+#              headers' release (or KERNELRELEASE=) under updates/, depmod's
+#              index, the tools
+#   dkms/*     dkms add, build (-k: the host runs another kernel) and
+#              install under temporary dkms, source and install trees: the
+#              three modules of the right vermagic, signed
 #
 # Each step prints "install/<step>: PASS" or "install/<step>: FAIL"; the
 # script ends with "install: N passed, N failed" and exits non-zero on any
@@ -267,6 +273,92 @@ for f in $api; do
 	echo "$page" | grep -q "$f(" || { echo "  libppu(3) lacks $f"; r=1; }
 done
 result man/pages $r
+
+# ------------------------------------------------------------------ make install
+# into a DESTDIR: the modules under lib/modules/<release>/updates with
+# depmod's index (modprobe resolves ppu.ko's dependency on
+# drm_sched_serial.ko), and the tools (make -C tools install, above)
+R=$T/root
+out=$(make -C "$T/src" install DESTDIR="$R" 2>&1)
+rc=$?
+r=0
+[ $rc -eq 0 ] || { echo "  make install failed:"; echo "$out" | tail -n 20; r=1; }
+M=$R/lib/modules/$KABI_REAL
+for m in drm_sched_serial ppu ppu_sim; do
+	[ -f "$M/updates/$m.ko" ] || { echo "  no $M/updates/$m.ko"; r=1; continue; }
+	v=$(modinfo -F vermagic "$M/updates/$m.ko")
+	expect "$m.ko vermagic" "$KABI_REAL" "${v%% *}" || r=1
+done
+grep -qx "updates/ppu.ko: updates/drm_sched_serial.ko" "$M/modules.dep" 2>/dev/null ||
+	{ echo "  modules.dep has no updates/ppu.ko: updates/drm_sched_serial.ko"; r=1; }
+out=$(modprobe -d "$R" -S "$KABI_REAL" --show-depends ppu 2>&1 |
+      awk '{ printf "%s %s;", $1, $2 }')
+expect "modprobe --show-depends ppu" \
+	"insmod $M/updates/drm_sched_serial.ko;insmod $M/updates/ppu.ko;" "$out" || r=1
+for f in sbin/ppu-smi lib/libppu.so.1 lib/pkgconfig/libppu.pc include/libppu.h; do
+	[ -e "$R/usr/local/$f" ] || { echo "  make install installed no usr/local/$f"; r=1; }
+done
+result make-install/destdir $r
+
+# KERNELRELEASE= names another release (the modules are not rebuilt)
+out=$(make -C "$T/src" install-modules DESTDIR="$T/root2" KERNELRELEASE="$KABI_FAKE" 2>&1)
+rc=$?
+r=0
+[ $rc -eq 0 ] || { echo "  make install-modules KERNELRELEASE= failed:"; echo "$out" | tail -n 20; r=1; }
+for m in drm_sched_serial ppu ppu_sim; do
+	[ -f "$T/root2/lib/modules/$KABI_FAKE/updates/$m.ko" ] ||
+		{ echo "  no $m.ko under lib/modules/$KABI_FAKE/updates"; r=1; }
+done
+[ -s "$T/root2/lib/modules/$KABI_FAKE/modules.dep" ] || { echo "  no modules.dep"; r=1; }
+result make-install/kernelrelease $r
+
+# ------------------------------------------------------------------ dkms
+# dkms add, build and install of a clean copy of the tree against the
+# real 6.1 headers (-k: the host runs another kernel), with temporary
+# source, dkms and install trees; dkms signs with a key it makes in the
+# temporary folder (mok_signing_key from the environment, unless
+# /etc/dkms/framework.conf names one)
+ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$ROOT/dkms.conf")
+mkdir -p "$T/pkg" "$T/dkms-src" "$T/dkms" "$T/dkms-inst/$KABI_REAL"
+(cd "$ROOT" && git ls-files -z -co --exclude-standard | cpio -pdm0 --quiet "$T/pkg")
+dk() {
+	env mok_signing_key="$T/mok.key" mok_certificate="$T/mok.pub" \
+		dkms "$@" --sourcetree "$T/dkms-src" --dkmstree "$T/dkms"
+}
+r=0
+# the package version is the driver's (DRIVER_MAJOR.DRIVER_MINOR)
+drv=$(awk '$1 == "#define" && $2 == "DRIVER_MAJOR" { ma = $3 }
+	   $1 == "#define" && $2 == "DRIVER_MINOR" { mi = $3 }
+	   END { print ma "." mi }' "$ROOT/ppu_drv/ppu_drv.h")
+expect "dkms.conf PACKAGE_VERSION" "$drv" "$ver" || r=1
+# README's "dkms add <tree>": copies it to <sourcetree>/ppu-<version>
+out=$(dk add "$T/pkg" 2>&1) || { echo "  dkms add failed:"; echo "$out"; r=1; }
+[ -f "$T/dkms-src/ppu-$ver/dkms.conf" ] || { echo "  dkms add did not copy the tree"; r=1; }
+if [ $r -eq 0 ]; then
+	out=$(dk build -m ppu -v "$ver" -k "$KABI_REAL" 2>&1) ||
+		{ echo "  dkms build failed:"; echo "$out" | tail -n 20;
+		  tail -n 20 "$T/dkms/ppu/$ver/build/make.log" 2>/dev/null; r=1; }
+fi
+D=$T/dkms/ppu/$ver/$KABI_REAL/x86_64/module
+for m in drm_sched_serial ppu ppu_sim; do
+	[ -f "$D/$m.ko" ] || { echo "  dkms built no $m.ko"; r=1; continue; }
+	v=$(modinfo -F vermagic "$D/$m.ko")
+	expect "dkms $m.ko vermagic" "$KABI_REAL" "${v%% *}" || r=1
+	[ -n "$(modinfo -F sig_id "$D/$m.ko")" ] || { echo "  dkms did not sign $m.ko"; r=1; }
+done
+result dkms/build $r
+
+r=0
+if [ -d "$T/dkms/ppu/$ver/$KABI_REAL" ]; then
+	out=$(dk install -m ppu -v "$ver" -k "$KABI_REAL" --installtree "$T/dkms-inst" \
+		--no-depmod 2>&1) ||
+		{ echo "  dkms install failed:"; echo "$out" | tail -n 20; r=1; }
+fi
+for m in drm_sched_serial ppu ppu_sim; do
+	[ -f "$T/dkms-inst/$KABI_REAL/updates/dkms/$m.ko" ] ||
+		{ echo "  dkms installed no updates/dkms/$m.ko"; r=1; }
+done
+result dkms/install $r
 
 echo "install: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -111,8 +111,9 @@ fi
 run_check check "check (checkpatch --strict, sparse)" "$ROOT/scripts/check.sh"
 
 # installing on a real machine, on a copy of the tree: the kernel ABI of
-# the installed headers metapackage
-run_stage install install "install (kernel ABI)" "$ROOT/scripts/install-test.sh"
+# the installed headers metapackage, make install, DKMS, libppu through
+# pkg-config, the man pages
+run_stage install install "install (kernel ABI, make install, dkms, libppu, man pages)" "$ROOT/scripts/install-test.sh"
 
 run_stage kunit kunit "kunit" "$ROOT/scripts/run-kunit.sh"
 
