@@ -18,6 +18,7 @@ SHELL := /bin/bash
 ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 .PHONY: all modules clean deps check check-newest kunit igt test demo bench htmldocs fuzz explore
+.PHONY: install install-modules install-tools
 
 all: modules
 
@@ -30,6 +31,34 @@ modules: deps
 
 deps:
 	@$(ROOT)/scripts/install-deps.sh
+
+# make install [DESTDIR=] [KERNELRELEASE=] [PREFIX=/usr/local]: the three
+# modules into $(DESTDIR)/lib/modules/<release>/updates/, <release> being
+# the one of the headers built against (their UTS_RELEASE, the modules'
+# vermagic) unless given, then depmod (so modprobe finds them and loads
+# the in-kernel modules they need first), and the tools (tools/Makefile:
+# ppu-smi, libppu, man pages). DKMS: dkms.conf instead.
+install: install-modules install-tools
+
+PPU_KMODS := drm_sched_serial/drm_sched_serial.ko ppu_drv/ppu.ko ppu_drv/sim/ppu_sim.ko
+
+install-modules: modules
+	@. $(ROOT)/scripts/kernel-env.sh && \
+	 rel='$(KERNELRELEASE)' && \
+	 if [ -z "$$rel" ]; then \
+		rel=$$(sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' \
+		       "$$KDIR/include/generated/utsrelease.h"); \
+	 fi && \
+	 if [ -z "$$rel" ]; then echo "install: no release in $$KDIR" >&2; exit 1; fi && \
+	 dir='$(DESTDIR)'/lib/modules/$$rel/updates && \
+	 echo "  INSTALL $$dir: $(notdir $(PPU_KMODS))" && \
+	 install -d "$$dir" && \
+	 cd $(ROOT) && install -m 644 $(PPU_KMODS) "$$dir/" && \
+	 echo "  DEPMOD  $$rel" && \
+	 depmod -a $(if $(DESTDIR),-b '$(DESTDIR)') "$$rel"
+
+install-tools:
+	$(MAKE) -C $(ROOT)/tools install
 
 clean:
 	@. $(ROOT)/scripts/kernel-env.sh && $(MAKE) -C "$$KDIR" M=$(ROOT) clean

@@ -3,11 +3,16 @@
 # Install the Debian packages the build, the tests and the demo need.
 # Runs on every make invocation: a no-op once everything is there.
 # dwarves: pahole, which Debian's 6.12 headers need for module BTF.
+# linux-headers-amd64: the metapackage; scripts/kernel-env.sh builds against
+# (and boots) the 6.1 ABI it depends on. dkms: the install stage's dkms
+# build (scripts/install-test.sh); python3-docutils: rst2man for the man
+# pages (tools/man), groff-base and man-db to check them.
 set -e
 
 PKGS="linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static
 intel-gpu-tools libdrm-dev sparse flex bison libelf-dev bc cpio kmod
-libssl-dev pkg-config python3 python3-sphinx xz-utils dwarves"
+libssl-dev pkg-config python3 python3-sphinx xz-utils dwarves
+dkms python3-docutils groff-base man-db"
 
 missing=""
 for p in $PKGS; do

@@ -11,7 +11,9 @@
 # and sets:
 #   KSERIES  the series
 #   KDIR     the headers to build modules against (unless set)
-#   KABI     the ABI of the image the VM boots (unless PPU_KABI is set)
+#   KABI     the ABI of the image the VM boots (unless PPU_KABI is set);
+#            for 6.1 the one Debian's linux-headers-amd64 installed
+#            (kenv_abi_61), and KDIR its headers
 #   KSRC_TARBALL, KSRC_NAME  the kernel source (KUnit on UML), its top folder
 # For 6.12 the newest 6.12 ABI the package lists offer is fetched on first
 # use and kept (PPU_CACHE/k612/abi), so a cached run stays on one kernel;
@@ -67,10 +69,36 @@ kenv_fetch_612() {
 	) 8>"$dir/.lock" || return 1
 }
 
+# kenv_abi_61: the 6.1 ABI (6.1.0-N-amd64) of the headers Debian's
+# linux-headers-amd64 metapackage depends on, so that a fresh machine after
+# Debian's next ABI bump builds against, and boots, the ABI it installed.
+# When the metapackage points elsewhere (6.12 from bookworm-backports) or
+# is missing, the newest linux-headers-6.1.0-N-amd64 installed.
+kenv_abi_61() {
+	local abi
+	abi=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null |
+	      tr ',|' '\n' |
+	      sed -n 's/^ *linux-headers-\(6\.1\.0-[0-9]\{1,\}-amd64\)\( .*\)\{0,1\}$/\1/p' |
+	      head -n1)
+	if [ -z "$abi" ]; then
+		abi=$(dpkg-query -W -f='${Status} ${Package}\n' 'linux-headers-6.1.0-*-amd64' 2>/dev/null |
+		      sed -n 's/^install ok installed linux-headers-//p' | sort -V | tail -n1)
+	fi
+	[ -n "$abi" ] || return 1
+	echo "$abi"
+}
+
 case $KSERIES in
 6.1)
-	KDIR=${KDIR:-/usr/src/linux-headers-6.1.0-57-amd64}
-	KABI=${PPU_KABI:-6.1.0-57-amd64}
+	# PPU_KABI=<abi> (and KDIR=) override the derivation
+	KABI=${PPU_KABI:-}
+	if [ -z "$KABI" ]; then
+		KABI=$(kenv_abi_61) || {
+			echo "kernel-env: no linux-headers-6.1.0-N-amd64 installed (scripts/install-deps.sh installs linux-headers-amd64; or set PPU_KABI)" >&2
+			exit 1
+		}
+	fi
+	KDIR=${KDIR:-/usr/src/linux-headers-$KABI}
 	KSRC_TARBALL=/usr/src/linux-source-6.1.tar.xz
 	KSRC_NAME=linux-source-6.1
 	;;

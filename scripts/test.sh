@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make test: style checks, KUnit on UML, igt in a QEMU guest: a smoke stage
+# make test: style checks, the install checks (scripts/install-test.sh),
+# KUnit on UML, igt in a QEMU guest: a smoke stage
 # on Debian's production kernel (what users load), then every igt binary,
 # the reload flows and the ppu-smi checks on the debug guest kernel
 # (lockdep, KASAN, UBSAN, debug objects, kmemleak; built once into
@@ -108,6 +109,11 @@ if [ "${PPU_KSERIES:-6.1}" = 6.12 ]; then
 fi
 
 run_check check "check (checkpatch --strict, sparse)" "$ROOT/scripts/check.sh"
+
+# installing on a real machine, on a copy of the tree: the kernel ABI of
+# the installed headers metapackage, make install, DKMS, libppu through
+# pkg-config, the man pages
+run_stage install install "install (kernel ABI, make install, dkms, libppu, man pages)" "$ROOT/scripts/install-test.sh"
 
 run_stage kunit kunit "kunit" "$ROOT/scripts/run-kunit.sh"
 

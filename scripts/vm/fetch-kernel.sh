@@ -36,7 +36,8 @@
 # Idempotent; a cached run takes well under a second.
 set -euo pipefail
 
-# the image of the kernel series (PPU_KSERIES, scripts/kernel-env.sh)
+# the image of the kernel series (PPU_KSERIES, scripts/kernel-env.sh), of
+# the ABI KABI: for 6.1 the one the installed linux-headers-amd64 depends on
 # shellcheck source=scripts/kernel-env.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../kernel-env.sh" >&2
 PKG=linux-image-${KABI}-unsigned
@@ -93,6 +94,12 @@ fetch_deb() {
 	log "downloading $PKG"
 	if ! apt-cache policy "$PKG" 2>/dev/null | grep 'Candidate: [0-9]' >/dev/null; then
 		apt-get update -qq
+		# KABI follows the installed headers (scripts/kernel-env.sh):
+		# an image missing from the archive means they are stale
+		if ! apt-cache policy "$PKG" 2>/dev/null | grep 'Candidate: [0-9]' >/dev/null; then
+			log "$PKG is not in the archive: upgrade linux-headers-amd64 to Debian's current ABI, or set PPU_KABI"
+			exit 1
+		fi
 	fi
 	(cd "$CACHE/deb" && apt-get download -qq "$PKG")
 	DEB=$(ls -1 "$CACHE"/deb/${PKG}_*_amd64.deb | sort -V | tail -n1)
