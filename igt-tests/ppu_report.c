@@ -13,6 +13,8 @@
  *   device, and the rebind it asks for really brings the device back; the
  *   recovery's own uevent on the device no longer carries WEDGED=;
  * - one devcoredump per recovery, holding every verdict, parsed.
+ * The devcoredump and wedged-rebind subtests use the domain rung (debugfs
+ * reset_ladder), whatever the run's ladder.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -32,6 +34,8 @@
 #define HANGER_COMM	"ppu-hanger"
 
 static int fd = -1;
+static char dbg_dir[64];	/* debugfs dri/N */
+static char boot_ladder[16] = "domain";	/* the run's reset_ladder */
 static char dev_name[64];	/* the platform device, "ppu-sim.1.auto" */
 static char card[32];		/* "card0" */
 static char drv_dir[512];	/* its driver, /sys/bus/platform/drivers/... */
@@ -65,6 +69,24 @@ static void device_names(int drm_fd)
 	igt_assert_f(card[0], "no card of %s\n", dev_name);
 	snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/driver", dev_name);
 	igt_assert_f(realpath(path, drv_dir), "realpath %s: %s\n", path, strerror(errno));
+}
+
+/*
+ * Two hangs in one recovery, a failed device reset: what the domain rung
+ * does (the ring rung settles each hang in a recovery of its own and
+ * resets no device). Restored at the end of the subtest and at exit.
+ */
+static void set_ladder(const char *ladder)
+{
+	igt_require_f(ppu_debugfs_write(dbg_dir, "reset_ladder", ladder) == 0,
+		      "cannot write %s to debugfs reset_ladder\n", ladder);
+}
+
+static void restore(int sig)
+{
+	ppu_file_write(FAIL_RESETS, "0");
+	if (dbg_dir[0])
+		ppu_debugfs_write(dbg_dir, "reset_ladder", boot_ladder);
 }
 
 /* ------------------------------------------------------------- uevents */
@@ -227,6 +249,7 @@ static void test_wedged_rebind(void)
 
 	igt_require(access(FAIL_RESETS, W_OK) == 0);
 	igt_require(getuid() == 0);
+	set_ladder("domain");
 	igt_assert_eq(ppu_file_write(FAIL_RESETS, "1"), 0);
 	reap(fork_hanger(DRM_PPU_RING_COMPUTE));
 	igt_assert_f(wait_wedged(s, &ev, 60000), "no WEDGED uevent on %s\n", card);
@@ -238,6 +261,8 @@ static void test_wedged_rebind(void)
 	driver_rebind();
 	fd = ppu_open();
 	device_names(fd);
+	snprintf(dbg_dir, sizeof(dbg_dir), "%s", ppu_debugfs_dir(fd));
+	restore(0);
 	ctx = ppu_ctx_create(fd);
 	bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
 	so = ppu_syncobj_create(fd);
@@ -387,6 +412,7 @@ static void test_devcoredump(void)
 	pid_t a, b;
 	const char *s;
 
+	set_ladder("domain");
 	devcd_clear();
 	a = fork_hanger(DRM_PPU_RING_GFX);
 	b = fork_hanger(DRM_PPU_RING_COMPUTE);
@@ -424,13 +450,23 @@ static void test_devcoredump(void)
 	/* one dump: nothing else waits for this recovery */
 	usleep(500 * 1000);
 	igt_assert(!devcd_find(dir, sizeof(dir)));
+	restore(0);
 }
 
 igt_main
 {
 	igt_fixture {
+		char buf[64];
+
 		fd = ppu_open();
 		device_names(fd);
+		snprintf(dbg_dir, sizeof(dbg_dir), "%s", ppu_debugfs_dir(fd));
+		if (ppu_debugfs_read(dbg_dir, "reset_ladder", buf, sizeof(buf)) > 0) {
+			buf[strcspn(buf, "\n")] = '\0';
+			if (!strcmp(buf, "ring") || !strcmp(buf, "domain"))
+				strcpy(boot_ladder, buf);
+		}
+		igt_install_exit_handler(restore);
 	}
 
 	igt_describe("a verdict's kernel log line names the device once, drm style");
