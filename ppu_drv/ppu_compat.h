@@ -92,6 +92,17 @@ static inline u64 ppu_file_client_id(struct drm_file *file)
 }
 
 /*
+ * A binary sysfs attribute, its read() and &attribute_group.bin_attrs are
+ * const since 6.16 (after a transition through read_new and
+ * bin_attrs_new from 6.13).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+#define PPU_BIN_ATTR_CONST		const
+#else
+#define PPU_BIN_ATTR_CONST
+#endif
+
+/*
  * hrtimer_setup() sets the callback along with the rest (6.13);
  * hrtimer_init() is gone since 6.15.
  */
