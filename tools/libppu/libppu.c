@@ -541,13 +541,80 @@ ppu_return_t ppu_device_get_flash(ppu_device_t *dev, ppu_flash_info_t *flash)
 	return PPU_SUCCESS;
 }
 
+/* one line of sysfs ras/retired_pages: "0x<address> <cause> <state> <time>" */
+static int parse_retired_line(const char *line, ppu_retired_page_t *p)
+{
+	char cause[16], state[16];
+	unsigned long long a, t;
+
+	if (sscanf(line, "%llx %15s %15s %llu", &a, cause, state, &t) != 4)
+		return -EINVAL;
+	p->address = a;
+	p->timestamp = t;
+	if (!strcmp(cause, "cecc"))
+		p->cause = PPU_RETIRE_CAUSE_CECC;
+	else if (!strcmp(cause, "uecc"))
+		p->cause = PPU_RETIRE_CAUSE_UECC;
+	else
+		return -EINVAL;
+	if (!strcmp(state, "reserved"))
+		p->state = PPU_RETIRE_RESERVED;
+	else if (!strcmp(state, "pending"))
+		p->state = PPU_RETIRE_PENDING;
+	else if (!strcmp(state, "failed"))
+		p->state = PPU_RETIRE_FAILED;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Every retired page from sysfs ras/retired_pages (no limit per read,
+ * unlike the ioctl): up to @cap into @pages, the number listed in *@total.
+ */
+static ppu_return_t retired_pages_sysfs(ppu_device_t *dev,
+					ppu_retired_page_t *pages,
+					unsigned int cap, unsigned int *total)
+{
+	char path[128], line[128];
+	unsigned int n = 0;
+	FILE *f;
+
+	if (dev->card_minor < 0)
+		return PPU_ERROR_NOT_SUPPORTED;
+	snprintf(path, sizeof(path), SYS_DRM "/card%d/device/ras/retired_pages",
+		 dev->card_minor);
+	f = fopen(path, "r");
+	if (!f)
+		return errno_to_ret(errno);
+	/* stdio reads it to its end in reads of its buffer's size */
+	while (fgets(line, sizeof(line), f)) {
+		ppu_retired_page_t p;
+
+		if (parse_retired_line(line, &p)) {
+			fclose(f);
+			return PPU_ERROR_UNKNOWN;
+		}
+		if (n < cap)
+			pages[n] = p;
+		n++;
+	}
+	if (ferror(f)) {
+		fclose(f);
+		return PPU_ERROR_UNKNOWN;
+	}
+	fclose(f);
+	*total = n;
+	return PPU_SUCCESS;
+}
+
 ppu_return_t ppu_device_get_retired_pages(ppu_device_t *dev,
 					  ppu_retired_page_t *pages,
 					  unsigned int *count)
 {
 	struct drm_ppu_retired_page *buf = NULL;
 	struct drm_ppu_ras_query q;
-	unsigned int i, cap;
+	unsigned int i, cap, total;
 	ppu_return_t r;
 
 	if (!dev || !count)
@@ -570,8 +637,19 @@ ppu_return_t ppu_device_get_retired_pages(ppu_device_t *dev,
 		pages[i].state = (ppu_retire_state_t)buf[i].state;
 	}
 	free(buf);
-	*count = q.retired_count;
-	if (pages && q.retired_count > cap)
+	total = q.retired_count;
+	/*
+	 * The ioctl returns a limited number of pages per call and has no
+	 * offset: when the caller has room for more than it returned, the
+	 * rest comes from sysfs, which lists them all in the same order.
+	 */
+	if (pages && q.pages_count < cap && q.pages_count < q.retired_count) {
+		r = retired_pages_sysfs(dev, pages, cap, &total);
+		if (r)
+			return r;
+	}
+	*count = total;
+	if (pages && total > cap)
 		return PPU_ERROR_INSUFFICIENT_SIZE;
 	return PPU_SUCCESS;
 }

@@ -151,7 +151,9 @@ typedef struct {
 /*
  * *count: in, entries of @pages; out, the number of retired pages. With
  * pages NULL (or *count too small) returns the count only
- * (PPU_ERROR_INSUFFICIENT_SIZE when pages was given but too small).
+ * (PPU_ERROR_INSUFFICIENT_SIZE when pages was given but too small). Every
+ * page fits when *count is large enough: beyond what one RAS query
+ * returns (4096), the rest is read from sysfs ras/retired_pages.
  */
 ppu_return_t ppu_device_get_retired_pages(ppu_device_t *dev,
 					  ppu_retired_page_t *pages,
