@@ -44,7 +44,6 @@ enum {
 #define SEC_MEMORY	(1u << 5)
 #define SEC_ALL		0x3fu
 
-#define MAX_PAGES	4096
 
 struct dev {
 	unsigned int index;
@@ -83,9 +82,9 @@ static int fail(ppu_return_t r, const char *what, unsigned int idx)
 /* 0 on success, an exit code otherwise */
 static int collect(unsigned int idx, struct dev *d)
 {
+	unsigned int i, want = 0, tries;
 	ppu_device_t *h;
 	ppu_return_t r;
-	unsigned int i;
 
 	memset(d, 0, sizeof(*d));
 	d->index = idx;
@@ -97,14 +96,28 @@ static int collect(unsigned int idx, struct dev *d)
 		ppu_device_close(h);
 		return fail(r, "device info", idx);
 	}
-	d->pages = calloc(MAX_PAGES, sizeof(*d->pages));
-	d->npages = MAX_PAGES;
-	r = d->pages ? ppu_device_get_retired_pages(h, d->pages, &d->npages) :
-		       PPU_ERROR_NO_MEMORY;
-	if (r == PPU_ERROR_INSUFFICIENT_SIZE) {
-		d->npages = MAX_PAGES;
-		r = PPU_SUCCESS;
+	/* every retired page: the count, then room for it and a few more
+	 * retired in between; what fits if the list keeps outgrowing it */
+	r = ppu_device_get_retired_pages(h, NULL, &want);
+	for (tries = 0; !r; tries++) {
+		unsigned int room = want + 16;
+
+		free(d->pages);
+		d->pages = calloc(room, sizeof(*d->pages));
+		if (!d->pages) {
+			r = PPU_ERROR_NO_MEMORY;
+			break;
+		}
+		d->npages = room;
+		r = ppu_device_get_retired_pages(h, d->pages, &d->npages);
+		if (r != PPU_ERROR_INSUFFICIENT_SIZE)
+			break;
+		want = d->npages;
+		d->npages = room;
+		r = tries < 2 ? PPU_SUCCESS : PPU_ERROR_INSUFFICIENT_SIZE;
 	}
+	if (r == PPU_ERROR_INSUFFICIENT_SIZE)
+		r = PPU_SUCCESS;
 	if (!r)
 		r = ppu_device_get_ras(h, &d->ras);
 	if (r) {
