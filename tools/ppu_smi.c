@@ -262,7 +262,7 @@ static void print_table(const struct dev *devs, unsigned int n)
 			       d->info.rings_gfx, d->info.rings_compute,
 			       d->info.rings_sdma,
 			       d->rec_ret == PPU_ERROR_NO_PERMISSION ?
-			       "needs root" : "n/a");
+			       "no permission" : "n/a");
 		} else {
 			printf("|     | Recovery: mode %-8s recoveries %-6" PRIu64 " resets %-6" PRIu64 " last %-9s|\n",
 			       d->rec.mode, d->rec.recoveries, d->rec.resets,
@@ -705,7 +705,7 @@ static void print_prometheus(const struct dev *devs, unsigned int n)
 			printf("ppu_device_resets_total{device=\"%u\"} %" PRIu64 "\n",
 			       devs[i].index, devs[i].info.reset_count);
 	prom_head("ppu_recovery_readable", "gauge",
-		  "1 if the ring recovery status (debugfs, root) could be read.");
+		  "1 if the recovery status (sysfs recovery/) could be read.");
 	for (i = 0; i < n; i++) {
 		printf("ppu_recovery_readable{device=\"%u\"} %d\n", devs[i].index,
 		       devs[i].rec_ret == PPU_SUCCESS);
