@@ -30,6 +30,12 @@
 #   errors         -i 9: exit 3; bad -d: exit 6; as user nobody: exit 4;
 #                  nobody on a 0666 render node: exit 0-2, resets N/A
 #                  (SKIP if su cannot switch users)
+#   recovery-user  ppu-demo's hangs (as root), then ppu-smi as user nobody
+#                  on a 0666 render node, no debugfs readable: the recovery
+#                  status of --prometheus and -q equals sysfs recovery/
+#                  (recoveries > 0, every ring's timeouts and guilty), and
+#                  recovery/ shows no pid or command (SKIP if su cannot
+#                  switch users)
 #   json           host-side: every JSON document printed between
 #                  "PPU-SMI-JSON: BEGIN <state>" and "PPU-SMI-JSON: END"
 #                  parses (python3 in scripts/run-igt.sh)
@@ -40,7 +46,7 @@
 #   PPU-SMI-TEST: <step>: PASS|FAIL|SKIP
 #   PPU-SMI-TEST: END rc=N
 # `ppu-smi-test.sh --list` prints the step names (on the host too).
-STEPS="healthy cecc-retired events-lost pending rma damaged-store prometheus errors json restore"
+STEPS="healthy cecc-retired events-lost pending rma damaged-store prometheus errors recovery-user json restore"
 if [ "${1:-}" = --list ]; then
 	for s in $STEPS; do echo "$s"; done
 	exit 0
@@ -417,6 +423,50 @@ if [ "$uid" = 65534 ]; then
 	check "render-node user: reset count N/A" grep -q "Device Resets.*N/A" /tmp/smi.out
 else
 	log "SKIP: su cannot run a command as nobody (id -u: '$uid'); no permission check"
+	skip=skip
+fi
+if [ $step_ok = 1 ] && [ -n "$skip" ]; then end skip; else end; fi
+
+# ------------------------------------------------------------------------
+# the recovery status is ABI in sysfs recovery/: an operator who is not
+# root sees it through ppu-smi, without debugfs
+begin recovery-user
+REC=/sys/class/drm/card0/device/recovery
+"$DEMO" > /tmp/demo.out 2>&1 || fail "ppu-demo (rc $?)"
+rec=$(cat "$REC/recoveries" 2>/dev/null)
+check "recoveries after ppu-demo's hangs ($rec)" [ "${rec:-0}" -gt 0 ]
+check "recovery/ shows no pid or command" sh -c "! grep -rqsE 'pid|comm' $REC"
+skip=
+if [ "$(as_nobody 'id -u' 2> /dev/null)" = 65534 ]; then
+	check "nobody cannot read debugfs" sh -c "! su -s /bin/sh -c 'cat $DBG/ring_recovery' nobody > /dev/null 2>&1"
+	for n in /dev/dri/renderD*; do chmod 666 "$n"; done
+	as_nobody "$SMI --prometheus" > /tmp/prom.out 2> /tmp/smi.err
+	as_nobody "$SMI -q -d RECOVERY" > /tmp/smi.out 2>> /tmp/smi.err
+	for n in /dev/dri/renderD*; do chmod 600 "$n"; done
+	sed 's/^/ppu-smi-test:   stderr: /' /tmp/smi.err
+	D='device="0"'
+	eq "as nobody: recovery readable" "$(pv "ppu_recovery_readable{$D}")" 1
+	eq "as nobody: recoveries" "$(pv "ppu_recoveries_total{$D}")" "$rec"
+	nrings=0
+	for d in "$REC"/*/; do
+		r=$(basename "$d")
+		nrings=$((nrings + 1))
+		for v in timeouts guilty innocent; do
+			w=$v; [ $v = timeouts ] && w=timeout
+			eq "as nobody: ring $r $v" \
+				"$(pv "ppu_ring_recoveries_total{$D,ring=\"$r\",verdict=\"$w\"}")" \
+				"$(cat "$d/$v")"
+		done
+		check "-q: ring $r, last verdict $(cat "$d/last_verdict")" \
+			grep -qE "^        $r +$(cat "$d/kind") .* $(cat "$d/last_verdict")\$" /tmp/smi.out
+	done
+	check "recovery/ has a directory per ring ($nrings)" [ $nrings -ge 3 ]
+	check "-q as nobody: recoveries $rec" \
+		grep -qE "^        Recoveries +: $rec\$" /tmp/smi.out
+	check "-q as nobody: last cause $(cat "$REC/last_cause")" \
+		grep -q "Last Recovery.*: $(cat "$REC/last_cause") at" /tmp/smi.out
+else
+	log "SKIP: su cannot run a command as nobody; no unprivileged check"
 	skip=skip
 fi
 if [ $step_ok = 1 ] && [ -n "$skip" ]; then end skip; else end; fi
