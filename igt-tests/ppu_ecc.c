@@ -320,7 +320,7 @@ static const struct fentry *must_fentry(const struct fdump *f, uint64_t addr)
 }
 
 /* ring_recovery: the cause counters and the last cause */
-static void rr_read(struct rr *r)
+static void rr_read(struct ppu_rr *r)
 {
 	rr_read_dir(dbg_dir, r);
 	igt_assert_f(r->have_causes, "ring_recovery: no causes line:\n%s", r->text);
@@ -751,7 +751,7 @@ static void test_uecc_kills_all(void)
 	static struct ras_snap b, m, a;
 	const uint64_t addr = taddr(2, 3, 0);
 	struct ushm *sh;
-	struct rr rb, ra;
+	struct ppu_rr rb, ra;
 
 	reopen();
 	igt_require(ppu_ring_count(fd, DRM_PPU_RING_COMPUTE) >= 2);
@@ -1090,7 +1090,7 @@ static void test_parity(void)
 	uint32_t ctx, bo, so, *map;
 	struct ppu_cs cs = { .n = 0 };
 	struct drm_ppu_ctx_query_reset q;
-	struct rr rb, ra;
+	struct ppu_rr rb, ra;
 	int status;
 
 	clean_slate();
