@@ -320,7 +320,7 @@ static const struct fentry *must_fentry(const struct fdump *f, uint64_t addr)
 }
 
 /* ring_recovery: the cause counters and the last cause */
-static void rr_read(struct rr *r)
+static void rr_read(struct ppu_rr *r)
 {
 	rr_read_dir(dbg_dir, r);
 	igt_assert_f(r->have_causes, "ring_recovery: no causes line:\n%s", r->text);
@@ -751,7 +751,7 @@ static void test_uecc_kills_all(void)
 	static struct ras_snap b, m, a;
 	const uint64_t addr = taddr(2, 3, 0);
 	struct ushm *sh;
-	struct rr rb, ra;
+	struct ppu_rr rb, ra;
 
 	reopen();
 	igt_require(ppu_ring_count(fd, DRM_PPU_RING_COMPUTE) >= 2);
@@ -1090,7 +1090,7 @@ static void test_parity(void)
 	uint32_t ctx, bo, so, *map;
 	struct ppu_cs cs = { .n = 0 };
 	struct drm_ppu_ctx_query_reset q;
-	struct rr rb, ra;
+	struct ppu_rr rb, ra;
 	int status;
 
 	clean_slate();
@@ -1894,6 +1894,115 @@ static void test_uecc_free_reserves_first(void)
 	assert_device_works(fd);
 }
 
+/* ------------------------------------------------------------ many pages */
+#define MANY_PAGES	300
+
+/*
+ * The @i-th page of many-retired-pages: all of slot 8 (every bank but 0),
+ * then the upper half of slot 10 (subtests use its k = 0 only), addresses
+ * no other subtest and no step of scripts/vm/ecc-reload.sh reads: the
+ * weak cells stay in the simulated HBM.
+ */
+static uint64_t many_addr(unsigned int i)
+{
+	unsigned int in_8 = (nbanks - 1) * 16;
+
+	if (i < in_8)
+		return taddr(8, 1 + i / 16, i % 16);
+	i -= in_8;
+	return taddr(10, 1 + i / 8, 8 + i % 8);
+}
+
+/* all of ras/retired_pages, read with read() calls of @chunk bytes */
+static size_t read_retired_pages(char *buf, size_t size, size_t chunk)
+{
+	char path[160];
+	size_t len = 0;
+	ssize_t r;
+	int f;
+
+	snprintf(path, sizeof(path), "%s/retired_pages", ras_dir);
+	f = open(path, O_RDONLY);
+	igt_assert_f(f >= 0, "open %s: %s\n", path, strerror(errno));
+	while (len + 1 < size) {
+		r = read(f, buf + len, chunk < size - 1 - len ? chunk : size - 1 - len);
+		igt_assert_f(r >= 0, "read %s at %zu: %s\n", path, len, strerror(errno));
+		if (!r)
+			break;
+		len += (size_t)r;
+	}
+	close(f);
+	igt_assert_f(len + 1 < size, "retired_pages longer than %zu bytes\n", size);
+	buf[len] = '\0';
+	return len;
+}
+
+/*
+ * 300 pages retired by CECC: ras/retired_pages lists every one of them
+ * exactly once, a line each in the order RAS_QUERY returns them, however
+ * it is read, and as many as RAS_QUERY counts. (A plain sysfs attribute
+ * stopped at one page of text, about 115 lines.)
+ */
+static void test_many_retired_pages(void)
+{
+	static char whole[MAX_PAGES * 64], chunked[MAX_PAGES * 64];
+	static struct drm_ppu_retired_page pages[MAX_PAGES];
+	static unsigned int seen[MANY_PAGES];
+	struct drm_ppu_ras_query q = { 0 };
+	char *line, *save = NULL;
+	unsigned int i, lines = 0;
+	size_t len;
+
+	igt_require_f((nbanks - 1) * 24 >= MANY_PAGES, "%u banks: too few addresses\n",
+		      nbanks);
+	clean_slate();
+	for (i = 0; i < MANY_PAGES; i++)
+		make_cecc(many_addr(i), p_cecc_threshold + 1);
+
+	q.pages = (uintptr_t)pages;
+	q.pages_count = MAX_PAGES;
+	do_ioctl(fd, DRM_IOCTL_PPU_RAS_QUERY, &q);
+	igt_info("RAS_QUERY: %u retired pages\n", q.retired_count);
+	igt_assert_eq_u32(q.retired_count, MANY_PAGES);
+	igt_assert_eq_u32(q.pages_count, MANY_PAGES);
+
+	len = read_retired_pages(whole, sizeof(whole), sizeof(whole));
+	igt_info("retired_pages: %zu bytes\n", len);
+	/* small reads, not a multiple of a line: every offset in turn */
+	igt_assert_eq(read_retired_pages(chunked, sizeof(chunked), 100), len);
+	igt_assert_f(!memcmp(whole, chunked, len), "retired_pages read in chunks differs\n");
+	igt_assert_eq(read_retired_pages(chunked, sizeof(chunked), 1), len);
+	igt_assert_f(!memcmp(whole, chunked, len), "retired_pages read byte by byte differs\n");
+	igt_assert_f(len && whole[len - 1] == '\n', "retired_pages does not end in a newline\n");
+
+	for (line = strtok_r(whole, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long a, t;
+		char cause[8], state[12];
+		int used = 0;
+
+		igt_assert_f(sscanf(line, "%llx %7s %11s %llu%n", &a, cause, state, &t,
+				    &used) == 4 && !line[used],
+			     "retired_pages line %u '%s'\n", lines, line);
+		igt_assert_f(!strcmp(cause, "cecc") && !strcmp(state, "reserved"),
+			     "page %#llx: %s %s, want cecc reserved\n", a, cause, state);
+		assert_timestamp_sane(t);
+		for (i = 0; i < MANY_PAGES; i++)
+			if (PAGE_OF(many_addr(i)) == a)
+				break;
+		igt_assert_f(i < MANY_PAGES, "retired_pages lists %#llx, not retired here\n", a);
+		igt_assert_f(!seen[i]++, "page %#llx listed twice\n", a);
+		igt_assert_f(lines < q.pages_count && pages[lines].address == a,
+			     "line %u: %#llx, RAS_QUERY's page %u: %#llx\n", lines, a, lines,
+			     (unsigned long long)pages[lines].address);
+		lines++;
+	}
+	for (i = 0; i < MANY_PAGES; i++)
+		igt_assert_f(seen[i] == 1, "page %#llx listed %u times\n",
+			     (unsigned long long)PAGE_OF(many_addr(i)), seen[i]);
+	igt_assert_eq_u32(lines, q.retired_count);
+	clean_slate();
+}
+
 igt_main
 {
 	igt_fixture {
@@ -2011,6 +2120,10 @@ igt_main
 	igt_describe("a bank out of spare rows: repair failure, RMA, the driver works on");
 	igt_subtest("rma")
 		test_rma_repair_failure();
+
+	igt_describe("300 retired pages: ras/retired_pages lists each once, as RAS_QUERY counts");
+	igt_subtest("many-retired-pages")
+		test_many_retired_pages();
 
 	igt_fixture {
 		/* leave the history clean for whatever runs next */

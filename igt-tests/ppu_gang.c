@@ -452,7 +452,7 @@ static void test_bad_args(void)
 
 static void test_two_gangs_crossed(void)
 {
-	struct rr b, a;
+	struct ppu_rr b, a;
 
 	prepare();
 	rr_read_dir(dbg_dir, &b);
@@ -513,7 +513,7 @@ static void test_behind_dependency(void)
 	struct member g1[2] = { { GFX0, &l1 }, { COMPUTE0, &o1 } };
 	uint32_t ctx, so_s, so_g2, so_j, so_g1;
 	struct gang_req g;
-	struct rr b, a;
+	struct ppu_rr b, a;
 	int ret;
 
 	prepare();
@@ -575,7 +575,7 @@ static void behind_hang(unsigned int wrong_pct, const char *ladder)
 	struct drm_ppu_ctx_query_reset q;
 	uint32_t vctx, hctx, so_h, so_g;
 	char pct[16];
-	struct rr b, a;
+	struct ppu_rr b, a;
 	int st_h, st_g;
 
 	igt_info("behind-hang: wrong_hints_pct=%u reset_ladder=%s\n", wrong_pct, ladder);
@@ -651,7 +651,7 @@ static void test_guilty(void)
 	struct drm_ppu_ctx_query_reset q;
 	struct ring_ref bring;
 	uint32_t gctx, bctx, so_g, so_b;
-	struct rr b, a;
+	struct ppu_rr b, a;
 	int st_g, st_b;
 
 	prepare();

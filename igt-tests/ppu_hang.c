@@ -78,12 +78,12 @@ static char dbg_dir[64];
 static unsigned int nr_rings[DRM_PPU_RING_CLASS_COUNT];
 
 /* ------------------------------------------------------ debugfs: recovery */
-static void rr_read(struct rr *r)
+static void rr_read(struct ppu_rr *r)
 {
 	rr_read_dir(dbg_dir, r);
 }
 
-static const struct rr_ring *rr_ring(const struct rr *r, const char *name)
+static const struct ppu_rr_ring *rr_ring(const struct ppu_rr *r, const char *name)
 {
 	for (unsigned int i = 0; i < r->nrings; i++)
 		if (!strcmp(r->rings[i].name, name))
@@ -103,7 +103,7 @@ static const struct rr_ring *rr_ring(const struct rr *r, const char *name)
  * hardware's "classify": it only orders the replays (the ppu_hints test is
  * about it), the verdicts here do not depend on it.
  */
-static void rr_steps(const struct rr *r, char *out, size_t size)
+static void rr_steps(const struct ppu_rr *r, char *out, size_t size)
 {
 	size_t n = 0;
 
@@ -445,7 +445,7 @@ static void not_in_place(struct proc_rec *rec, const char *fmt, ...)
 /* no recovery may have started before the scenario was in place */
 static void check_no_recovery_yet(struct shm *sh, struct proc_rec *rec, const char *what)
 {
-	struct rr r;
+	struct ppu_rr r;
 
 	rr_read(&r);
 	if (r.recoveries == sh->recoveries0)
@@ -806,8 +806,8 @@ static void guilty_proc(struct shm *sh, const struct scenario *sc, unsigned int 
 	close(dfd);
 }
 
-static void run_scenario(struct shm *sh, const struct scenario *sc, struct rr *before,
-			 struct rr *after)
+static void run_scenario(struct shm *sh, const struct scenario *sc, struct ppu_rr *before,
+			 struct ppu_rr *after)
 {
 	rr_read(before);
 	sh->recoveries0 = before->recoveries;
@@ -885,7 +885,7 @@ static void assert_guilty(const struct proc_rec *rec)
 	igt_assert_eq((int)rec->later_landed, 0);
 }
 
-static void assert_last(const struct rr *a, const char *mode, unsigned int resets,
+static void assert_last(const struct ppu_rr *a, const char *mode, unsigned int resets,
 			const char *guilty_ring)
 {
 	igt_assert_f(a->last_valid, "no last recovery in debugfs\n");
@@ -902,15 +902,15 @@ static void assert_last(const struct rr *a, const char *mode, unsigned int reset
 	}
 }
 
-static void assert_ring_last(const struct rr *a, const char *ring, const char *verdict)
+static void assert_ring_last(const struct ppu_rr *a, const char *ring, const char *verdict)
 {
-	const struct rr_ring *rg = rr_ring(a, ring);
+	const struct ppu_rr_ring *rg = rr_ring(a, ring);
 
 	igt_assert_f(!strcmp(rg->last, verdict), "%s: last verdict %s, want %s\n", ring,
 		     rg->last, verdict);
 }
 
-static void assert_steps(const struct rr *a, const char *want)
+static void assert_steps(const struct ppu_rr *a, const char *want)
 {
 	char got[512];
 
@@ -924,7 +924,7 @@ static void assert_steps(const struct rr *a, const char *want)
  * recovery resets once, every replay that hangs once more; every replay
  * that completes gives an innocent or a suspect verdict. Nothing fell back.
  */
-static void assert_accounting(const struct rr *b, const struct rr *a)
+static void assert_accounting(const struct ppu_rr *b, const struct ppu_rr *a)
 {
 	uint64_t completed = (a->innocent - b->innocent) + (a->suspects - b->suspects);
 	uint64_t probes = a->probes - b->probes;
@@ -940,7 +940,7 @@ static void assert_accounting(const struct rr *b, const struct rr *a)
 }
 
 /* the last recovery's guilty ring is one of @r1, @r2 */
-static void assert_guilty_ring_in(const struct rr *a, const char *r1, const char *r2)
+static void assert_guilty_ring_in(const struct ppu_rr *a, const char *r1, const char *r2)
 {
 	igt_assert_f(a->has_guilty && (!strcmp(a->g_ring, r1) || !strcmp(a->g_ring, r2)),
 		     "last guilty ring %s, want %s or %s\n", a->has_guilty ? a->g_ring : "none",
@@ -978,10 +978,10 @@ static const struct ring_ref COMPUTE1 = { DRM_PPU_RING_COMPUTE, 1 };
 static const struct ring_ref SDMA0 = { DRM_PPU_RING_SDMA, 0 };
 static const struct ring_ref SDMA1 = { DRM_PPU_RING_SDMA, 1 };
 
-static const struct rr_step *assert_step(const struct rr *a, const char *what, const char *ring,
+static const struct ppu_rr_step *assert_step(const struct ppu_rr *a, const char *what, const char *ring,
 					 int result)
 {
-	const struct rr_step *s = rr_find_step_on(a, what, ring);
+	const struct ppu_rr_step *s = rr_find_step_on(a, what, ring);
 
 	igt_assert_f(s, "no %s step on %s in the last recovery\n", what, ring ? ring : "any ring");
 	if (result >= 0)
@@ -990,16 +990,16 @@ static const struct rr_step *assert_step(const struct rr *a, const char *what, c
 	return s;
 }
 
-static uint64_t ring_delta(const struct rr *b, const struct rr *a, const char *ring,
+static uint64_t ring_delta(const struct ppu_rr *b, const struct ppu_rr *a, const char *ring,
 			   size_t field_off)
 {
-	const struct rr_ring *rb = rr_ring(b, ring), *ra = rr_ring(a, ring);
+	const struct ppu_rr_ring *rb = rr_ring(b, ring), *ra = rr_ring(a, ring);
 
 	return *(const uint64_t *)((const char *)ra + field_off) -
 	       *(const uint64_t *)((const char *)rb + field_off);
 }
 
-#define RING_DELTA(b, a, ring, field) ring_delta(b, a, ring, offsetof(struct rr_ring, field))
+#define RING_DELTA(b, a, ring, field) ring_delta(b, a, ring, offsetof(struct ppu_rr_ring, field))
 
 /*
  * The scenario of the RFC: jobs scheduled at almost the same time, an
@@ -1021,7 +1021,7 @@ static const struct scenario rfc_scenario = {
 static void test_rfc(void)
 {
 	struct shm *sh = shm_create();
-	struct rr b, a;
+	struct ppu_rr b, a;
 
 	use_params(&together);
 	prepare();
@@ -1065,8 +1065,8 @@ static void test_guilty_gfx(void)
 		.n_bad = 1, .bad = { GFX0 },
 	};
 	struct shm *sh = shm_create();
-	const struct rr_ring *c0;
-	struct rr b, a;
+	const struct ppu_rr_ring *c0;
+	struct ppu_rr b, a;
 
 	use_params(&together);
 	prepare();
@@ -1106,7 +1106,7 @@ static void test_two_guilty(void)
 		.n_bad = 2, .bad = { GFX0, COMPUTE0 },
 	};
 	struct shm *sh = shm_create();
-	struct rr b, a;
+	struct ppu_rr b, a;
 
 	igt_require(nr_rings[DRM_PPU_RING_COMPUTE] >= 2);
 	use_params(&together);
@@ -1157,7 +1157,7 @@ static void test_sdma_direct(void)
 		.n_bad = 1, .bad = { SDMA0 },
 	};
 	struct shm *sh = shm_create();
-	struct rr b, a;
+	struct ppu_rr b, a;
 
 	igt_require(nr_rings[DRM_PPU_RING_SDMA] >= 2);
 	use_params(&fast);
@@ -1191,7 +1191,7 @@ static void test_non_reproducing(void)
 	uint32_t bo = ppu_bo_create(fd, 4 * PPU_PAGE_SIZE);
 	uint32_t *map = ppu_bo_map(fd, bo, 4 * PPU_PAGE_SIZE);
 	struct drm_ppu_ctx_query_reset q;
-	struct rr b, a;
+	struct ppu_rr b, a;
 	int ret, status;
 
 	use_params(&fast);
@@ -1267,7 +1267,7 @@ static void test_non_reproducing_bystander(void)
 	};
 	struct shm *sh = shm_create();
 	const struct proc_rec *inn = &sh->p[0], *sus = &sh->p[1];
-	struct rr b, a;
+	struct ppu_rr b, a;
 
 	use_params(&gfx_late);
 	prepare();
@@ -1309,7 +1309,7 @@ static void test_false_timeout(void)
 	uint32_t so = ppu_syncobj_create(fd);
 	struct ppu_cs cs = { .n = 0 };
 	struct drm_ppu_ctx_query_reset q;
-	struct rr b, a;
+	struct ppu_rr b, a;
 	uint32_t *map;
 	int status;
 
@@ -1363,7 +1363,7 @@ static void test_last_candidate_replayed(void)
 	struct shm *sh = shm_create();
 	char last[32], want[256];
 	bool probed[8] = {};
-	struct rr b, a;
+	struct ppu_rr b, a;
 	size_t n = 0;
 
 	igt_require(nc >= 2);
@@ -1427,7 +1427,7 @@ static void test_classic(void)
 {
 	struct shm *sh = shm_create();
 	const struct proc_rec *inn = &sh->p[0];
-	struct rr b, a;
+	struct ppu_rr b, a;
 
 	use_params(&together);
 	prepare();
@@ -1470,7 +1470,7 @@ static void test_classic(void)
 static void test_off(void)
 {
 	struct shm *sh = shm_create();
-	struct rr b, mid, a;
+	struct ppu_rr b, mid, a;
 	char st_buf[16];
 
 	use_params(&fast);
@@ -1579,7 +1579,7 @@ static void test_banned_cancelled(void)
 	};
 	struct shm *sh = shm_create();
 	const struct proc_rec *bad = &sh->p[1];
-	struct rr b, a;
+	struct ppu_rr b, a;
 
 	igt_require(nr_rings[DRM_PPU_RING_COMPUTE] >= 2 && nr_rings[DRM_PPU_RING_SDMA] >= 2);
 	use_params(&together);
@@ -1609,7 +1609,7 @@ static void test_banned_cancelled(void)
 	igt_assert_eq_u64(RING_DELTA(&b, &a, "compute0", guilty), 1);
 	for (unsigned int k = 0; k < 2; k++) {
 		const char *rn = k ? "compute1" : "gfx0";
-		const struct rr_ring *rg = rr_ring(&a, rn);
+		const struct ppu_rr_ring *rg = rr_ring(&a, rn);
 
 		igt_assert_eq_u64(RING_DELTA(&b, &a, rn, guilty), 0);
 		igt_assert_f(!strcmp(rg->last, "innocent") || !strcmp(rg->last, "-"),
@@ -1628,7 +1628,7 @@ static void test_concurrent(void)
 	struct ring_ref rings[MAX_RINGS];
 	struct shm *sh = shm_create();
 	unsigned int nr = 0;
-	struct rr b, a;
+	struct ppu_rr b, a;
 
 	for (uint32_t c = 0; c < DRM_PPU_RING_CLASS_COUNT; c++)
 		for (uint32_t i = 0; i < nr_rings[c] && nr < MAX_RINGS; i++)
@@ -1755,8 +1755,8 @@ static void test_recovery_debugfs(void)
 {
 	struct scenario sc = rfc_scenario;
 	struct shm *sh = shm_create();
-	const struct rr_step *s;
-	struct rr b, a;
+	const struct ppu_rr_step *s;
+	struct ppu_rr b, a;
 
 	sc.bad_comm = "ppu-black-sheep";
 	use_params(&together);
@@ -1811,7 +1811,7 @@ static void test_debugfs_during_recovery(void)
 	uint32_t ctx = ppu_ctx_create(fd);
 	uint32_t bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
 	uint64_t deadline, t, slowest = 0;
-	static struct rr b, r, during, a;
+	static struct ppu_rr b, r, during, a;
 	unsigned int seen = 0;
 	uint32_t so;
 	int status;
@@ -1874,7 +1874,7 @@ static void test_runtime_cap(void)
 	struct ppu_cs cs = { .n = 0 };
 	struct drm_ppu_ctx_query_reset q;
 	uint64_t t;
-	struct rr b, a;
+	struct ppu_rr b, a;
 	uint32_t *map;
 	int status;
 

@@ -65,13 +65,13 @@ static char boot_params[2048];
 static bool reloaded;
 
 /* ------------------------------------------------------------- debugfs */
-static void rr_read(struct rr *r)
+static void rr_read(struct ppu_rr *r)
 {
 	rr_read_dir(dbg_dir, r);
 }
 
 /* the steps of the last recovery as "what@ring" words */
-static void rr_steps(const struct rr *r, char *out, size_t size)
+static void rr_steps(const struct ppu_rr *r, char *out, size_t size)
 {
 	size_t n = 0;
 
@@ -480,7 +480,7 @@ static void test_long_head(void)
 	struct client vic, att;
 	uint32_t vctx, actx, so_long, so_hang;
 	int st_long, st_hang;
-	struct rr b, a;
+	struct ppu_rr b, a;
 
 	prepare();
 	client_open(&vic);
@@ -532,7 +532,7 @@ struct scene {
 	struct ring_ref bad;
 	uint32_t so_bad;
 	int st_bad;
-	struct rr b, a;
+	struct ppu_rr b, a;
 };
 
 static void scene_run(struct scene *s, uint32_t good_us)
@@ -683,7 +683,7 @@ static void test_stalled_victim(void)
 		uint32_t gate, gate_a, so_v, so_a;
 		struct drm_ppu_ctx_query_reset q;
 		int st_v, st_a;
-		struct rr b, a;
+		struct ppu_rr b, a;
 
 		set_wrong_hints(round >= 2 ? 100 : 0);
 		rr_read(&b);
@@ -762,7 +762,7 @@ static void isolation_attacker(struct isolation_share *sh)
 	client_close(&att);
 }
 
-static uint64_t rr_isolations(const struct rr *r)
+static uint64_t rr_isolations(const struct ppu_rr *r)
 {
 	const char *p = strstr(r->text, "\nisolation: isolations=");
 	unsigned long long n = 0;
@@ -786,7 +786,7 @@ static void test_isolation(void)
 	struct isolation_share *sh;
 	struct client vic;
 	uint32_t vctx, so;
-	struct rr b, a;
+	struct ppu_rr b, a;
 
 	prepare();
 	igt_require(ppu_debugfs_write(dbg_dir, "isolate_ms", "20000") == 0);
@@ -937,7 +937,7 @@ static void test_ring_reset(bool wrong)
 /* reset_ladder in debugfs: ring or domain, anything else -EINVAL */
 static void test_ladder_file(void)
 {
-	struct rr r;
+	struct ppu_rr r;
 
 	prepare();
 	igt_assert_eq(ppu_debugfs_write(dbg_dir, "reset_ladder", "bogus"), -EINVAL);
@@ -952,7 +952,7 @@ static void test_ladder_file(void)
 
 static void test_strategy_file(void)
 {
-	struct rr r;
+	struct ppu_rr r;
 
 	prepare();
 	igt_assert_eq(ppu_debugfs_write(dbg_dir, "probe_strategy", "bogus"), -EINVAL);

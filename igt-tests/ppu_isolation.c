@@ -626,7 +626,7 @@ static bool vclear_read(struct vclear *v)
 }
 
 /* ring_recovery: until @recoveries recoveries are done and none runs */
-static bool wait_recovered(uint64_t recoveries, int ms, struct rr *r)
+static bool wait_recovered(uint64_t recoveries, int ms, struct ppu_rr *r)
 {
 	for (int t = 0; t <= ms; t += 20) {
 		rr_read_dir(dbg_dir, r);
@@ -1240,7 +1240,7 @@ static void test_uecc_owners_vs_close(void)
 	uint32_t h[OWN_UECCS];
 	unsigned int n = 0, hit = 0, bad, cycles = 0;
 	char cause[8], state[12];
-	struct rr r;
+	struct ppu_rr r;
 	int dfd;
 
 	subtest_begin();
@@ -1562,7 +1562,7 @@ static void test_poisoned_page_loop(void)
 	uint32_t ctx, vram, sys, so, bos[2];
 	int dfd, status, kfd, ufd, lines, uevents, limit;
 	char cause[8], state[12];
-	struct rr r0, r1, r;
+	struct ppu_rr r0, r1, r;
 	double elapsed;
 	int64_t t0;
 

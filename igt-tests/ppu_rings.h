@@ -93,7 +93,7 @@ static inline bool ppu_device_idle(const char *dir)
 	char buf[4096], *line, *save = NULL;
 	bool idle = true;
 	int n = 0;
-	struct rr r;
+	struct ppu_rr r;
 
 	if (ppu_debugfs_read(dir, "rings", buf, sizeof(buf)) <= 0)
 		return false;

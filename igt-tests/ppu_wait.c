@@ -170,7 +170,7 @@ static void test_producer_consumer(void)
 	for (unsigned int round = 0; round < 2; round++) {
 		unsigned int f = round, kc = 2 * round, kp = 2 * round + 1;
 		uint32_t so_c, so_p;
-		struct rr b, a;
+		struct ppu_rr b, a;
 		int st_c, st_p;
 
 		rr_read_dir(dbg_dir, &b);
@@ -218,7 +218,7 @@ static void consumer_behind_hang(enum hints hints, const char *strategy)
 	uint32_t cctx, pctx, ictx, hctx, so_c, so_p, so_i, so_h;
 	struct drm_ppu_ctx_query_reset q;
 	int st_c, st_p, st_i, st_h;
-	struct rr b, a;
+	struct ppu_rr b, a;
 
 	prepare();
 	ppu_set_probe_strategy(dbg_dir, strategy);
@@ -299,7 +299,7 @@ static void test_deadlock_spares_third(void)
 	uint32_t so_a1, so_a2, so_b1, so_b2, so_c1, so_c2;
 	struct drm_ppu_ctx_query_reset qa, qb;
 	int st_a1, st_a2, st_b1, st_b2, st_c1, st_c2;
-	struct rr b, a;
+	struct ppu_rr b, a;
 
 	prepare();
 	client_open(&ab);

@@ -392,6 +392,71 @@ static void show_answers_during_recovery(struct kunit *test)
 }
 
 /*
+ * drm_sched_serial_get_status() and drm_sched_serial_get_ring_status()
+ * return the published snapshot, without waiting: no last recovery before
+ * the first, then the guilty job's recovery with its cause and guilty
+ * ring, the domain's counters, and the ring's counters and verdict; a ring
+ * past the domain's is -EINVAL.
+ */
+static void status_is_the_snapshot(struct kunit *test)
+{
+	struct drm_sched_serial_ring_status rs;
+	struct drm_sched_serial_status st;
+	struct drm_sched_serial_params p;
+	struct dss_mock_job *bad;
+	struct dss_mock_ctx *gfx;
+	struct dss_mock *mock;
+	unsigned int ring;
+	int ret;
+
+	test_params(&p);
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	ring = gfx->ring->serial.index;
+
+	drm_sched_serial_get_status(&mock->domain, &st);
+	KUNIT_EXPECT_FALSE(test, st.last_valid);
+	KUNIT_EXPECT_FALSE(test, st.in_recovery);
+	KUNIT_EXPECT_EQ(test, st.last_guilty_ring, -1);
+	KUNIT_EXPECT_EQ(test, st.stats.recoveries, 0);
+	KUNIT_EXPECT_EQ(test, st.nr_rings, mock->domain.nr_rings);
+	ret = drm_sched_serial_get_ring_status(&mock->domain, ring, &rs);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, rs.timeouts, 0);
+	KUNIT_EXPECT_EQ(test, rs.last_verdict, -1);
+	KUNIT_EXPECT_STREQ(test, drm_sched_serial_verdict_name(rs.last_verdict),
+			   "none");
+
+	bad = submit(gfx, 0, DSS_MOCK_JOB_HANG);
+	expect_finished(test, bad, -ETIME);
+	sync_recovery(mock);
+
+	drm_sched_serial_get_status(&mock->domain, &st);
+	KUNIT_EXPECT_FALSE(test, st.in_recovery);
+	KUNIT_EXPECT_EQ(test, st.wedged, 0);
+	KUNIT_EXPECT_EQ(test, st.mode, p.mode);
+	KUNIT_EXPECT_TRUE(test, st.last_valid);
+	KUNIT_EXPECT_EQ(test, st.last_cause, DRM_SCHED_SERIAL_CAUSE_TIMEOUT);
+	KUNIT_EXPECT_EQ(test, st.last_guilty_ring, (int)ring);
+	KUNIT_EXPECT_GT(test, st.last_timestamp, 0);
+	KUNIT_EXPECT_EQ(test, st.stats.recoveries, 1);
+	KUNIT_EXPECT_EQ(test, st.stats.guilty, 1);
+	KUNIT_EXPECT_EQ(test, st.stats.by_cause[DRM_SCHED_SERIAL_CAUSE_TIMEOUT], 1);
+	KUNIT_EXPECT_EQ(test, st.stats.resets, mock->domain.stats.resets);
+	KUNIT_EXPECT_EQ(test, st.stats.probes, mock->domain.stats.probes);
+	ret = drm_sched_serial_get_ring_status(&mock->domain, ring, &rs);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_GE(test, rs.timeouts, 1);
+	KUNIT_EXPECT_EQ(test, rs.guilty, 1);
+	KUNIT_EXPECT_EQ(test, rs.last_verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_STREQ(test, drm_sched_serial_verdict_name(rs.last_verdict),
+			   "guilty");
+	ret = drm_sched_serial_get_ring_status(&mock->domain,
+					       mock->domain.nr_rings, &rs);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+}
+
+/*
  * ban_guilty=0, like ban_suspect=0, never bans for that reason: guilty
  * verdicts and suspect verdicts are counted, the context keeps running.
  */
@@ -738,6 +803,7 @@ static struct kunit_case drm_sched_serial_recover_cases[] = {
 	KUNIT_CASE(report_one_dump_per_recovery),
 	KUNIT_CASE(failed_reset_wedges_until_unwedged),
 	KUNIT_CASE(show_answers_during_recovery),
+	KUNIT_CASE(status_is_the_snapshot),
 	KUNIT_CASE(ban_limits_zero_never_ban),
 	KUNIT_CASE(false_timeouts_end_at_max_runtime),
 	KUNIT_CASE(recover_from_timeout_wq_refused),

@@ -2,15 +2,15 @@
 /*
  * Copyright (c) 2026 The PPU driver authors
  *
- * The differences between the kernels ppu.ko and ppu_sim.ko build on, the
- * ones outside drm_sched (those are in <drm/drm_sched_serial_compat.h>).
- * With that header, the only place of the driver that tests a kernel
- * version; the rest uses the names defined here.
+ * The differences between the kernels ppu.ko builds on, the ones outside
+ * drm_sched (those are in <drm/drm_sched_serial_compat.h>). With that
+ * header, the only place of the driver that tests a kernel version; the
+ * rest uses the names defined here. The simulated device has its own,
+ * sim/ppu_sim_compat.h: it includes no header of the driver.
  */
 #ifndef _PPU_COMPAT_H_
 #define _PPU_COMPAT_H_
 
-#include <linux/hrtimer.h>
 #include <linux/math64.h>
 #include <linux/sizes.h>
 #include <linux/version.h>
@@ -159,19 +159,14 @@ static inline void ppu_print_memory_stats(struct drm_printer *p,
 }
 
 /*
- * hrtimer_setup() sets the callback along with the rest (6.13);
- * hrtimer_init() is gone since 6.15.
+ * A binary sysfs attribute, its read() and &attribute_group.bin_attrs are
+ * const since 6.16 (after a transition through read_new and
+ * bin_attrs_new from 6.13).
  */
-static inline void ppu_hrtimer_setup(struct hrtimer *timer,
-				     enum hrtimer_restart (*fn)(struct hrtimer *),
-				     clockid_t clock, enum hrtimer_mode mode)
-{
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
-	hrtimer_setup(timer, fn, clock, mode);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+#define PPU_BIN_ATTR_CONST		const
 #else
-	hrtimer_init(timer, clock, mode);
-	timer->function = fn;
+#define PPU_BIN_ATTR_CONST
 #endif
-}
 
 #endif /* _PPU_COMPAT_H_ */

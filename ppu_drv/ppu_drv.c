@@ -266,16 +266,21 @@ static int ppu_probe(struct platform_device *pdev)
 	ret = device_add_group(&pdev->dev, &ppu_ras_attr_group);
 	if (ret)
 		goto err_rings;
+	ret = ppu_recovery_sysfs_init(ppu);
+	if (ret)
+		goto err_group;
 
 	ret = drm_dev_register(&ppu->drm, 0);
 	if (ret)
-		goto err_group;
+		goto err_recovery;
 	/* Recoveries are announced on the card: WEDGED=none, rebind. */
 	drm_sched_serial_domain_set_drm(&ppu->domain, &ppu->drm);
 
 	drm_info(&ppu->drm, "PPU with %u rings\n", ppu->nr_rings);
 	return 0;
 
+err_recovery:
+	ppu_recovery_sysfs_fini(ppu);
 err_group:
 	device_remove_group(&pdev->dev, &ppu_ras_attr_group);
 err_rings:
@@ -313,6 +318,7 @@ static void ppu_remove(struct platform_device *pdev)
 	drm_dev_unplug(&ppu->drm);
 	/* Waits for sysfs readers and writers (device_reset). */
 	device_remove_group(&pdev->dev, &ppu_ras_attr_group);
+	ppu_recovery_sysfs_fini(ppu);
 	/* No memory error starts a recovery any more. */
 	ppu_ras_stop(ppu);
 	/* Waits for a running recovery; every pending job ends, -ENODEV. */

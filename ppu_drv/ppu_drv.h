@@ -34,6 +34,7 @@
 
 struct file;
 struct ppu_device;
+struct ppu_recovery_sysfs;
 
 /**
  * struct ppu_ring - one hardware ring and its scheduler
@@ -111,6 +112,7 @@ struct ppu_fence_reserve {
  * @gang_active: the gang whose members may reach the rings (a reference),
  *	or NULL: gangs run one at a time (ppu_gang_prepare_job())
  * @gang_seq: the last gang id handed out
+ * @recovery_sysfs: the sysfs recovery/ directory (ppu_recovery_sysfs.c)
  */
 struct ppu_device {
 	struct drm_device drm;
@@ -133,6 +135,7 @@ struct ppu_device {
 	spinlock_t gang_lock; /* protects gang_active */
 	struct ppu_gang *gang_active;
 	atomic64_t gang_seq;
+	struct ppu_recovery_sysfs *recovery_sysfs;
 };
 
 static inline struct ppu_device *to_ppu(struct drm_device *drm)
@@ -334,6 +337,10 @@ void ppu_reset_fini(struct ppu_device *ppu);
 int ppu_submit_ioctl(struct drm_device *dev, void *data,
 		     struct drm_file *file);
 void ppu_job_free(struct ppu_job *job);
+
+/* ppu_recovery_sysfs.c */
+int ppu_recovery_sysfs_init(struct ppu_device *ppu);
+void ppu_recovery_sysfs_fini(struct ppu_device *ppu);
 
 /* ppu_debugfs.c */
 void ppu_debugfs_init(struct drm_minor *minor);

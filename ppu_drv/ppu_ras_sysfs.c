@@ -7,9 +7,11 @@
  * ioctl returns they read through ppu_ras_query_fill() (ppu_ras_query.c).
  */
 #include <linux/device.h>
+#include <linux/minmax.h>
 #include <linux/sysfs.h>
 #include <drm/drm_print.h>
 
+#include "ppu_compat.h"
 #include "ppu_drv.h"
 #include "ppu_ras.h"
 #include "ppu_ras_internal.h"
@@ -81,23 +83,50 @@ static ssize_t ecc_code_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(ecc_code);
 
-static ssize_t retired_pages_show(struct device *dev,
-				  struct device_attribute *attr, char *buf)
+/* "0x<16 digits> <cause> <state> <20 digits>\n" and room to spare */
+#define PPU_RAS_PAGE_LINE	64
+
+/*
+ * ras/retired_pages: a line per retired page, in the order they were
+ * retired. A binary attribute, as the list outgrows the page a plain one
+ * shows (about 115 lines): each read() formats the list under the RAS lock
+ * and copies out the bytes at [@off, @off + @count), so a file read in
+ * several calls is whole as long as no page is retired or changes state in
+ * between.
+ */
+static ssize_t retired_pages_read(struct file *file, struct kobject *kobj,
+				  PPU_BIN_ATTR_CONST struct bin_attribute *attr,
+				  char *buf, loff_t off, size_t count)
 {
-	struct ppu_ras *ras = &dev_to_ppu(dev)->ras;
+	struct ppu_ras *ras = &dev_to_ppu(kobj_to_dev(kobj))->ras;
+	char line[PPU_RAS_PAGE_LINE];
 	struct ppu_ras_page *p;
-	int len = 0;
+	size_t done = 0;
+	loff_t pos = 0;
 
 	mutex_lock(&ras->lock);
-	list_for_each_entry(p, &ras->pages, link)
-		len += sysfs_emit_at(buf, len, "0x%llx %s %s %llu\n", p->addr,
-				     ppu_ras_page_cause_name(p->cause),
-				     ppu_ras_page_state_name(p->state),
-				     p->timestamp);
+	list_for_each_entry(p, &ras->pages, link) {
+		size_t len, skip, n;
+
+		len = scnprintf(line, sizeof(line), "0x%llx %s %s %llu\n",
+				p->addr, ppu_ras_page_cause_name(p->cause),
+				ppu_ras_page_state_name(p->state),
+				p->timestamp);
+		if (pos + len > off) {
+			skip = off > pos ? off - pos : 0;
+			n = min(len - skip, count - done);
+			memcpy(buf + done, line + skip, n);
+			done += n;
+			if (done == count)
+				break;
+		}
+		pos += len;
+	}
 	mutex_unlock(&ras->lock);
-	return len;
+	return done;
 }
-static DEVICE_ATTR_RO(retired_pages);
+static PPU_BIN_ATTR_CONST struct bin_attribute bin_attr_retired_pages =
+	__BIN_ATTR_RO(retired_pages, 0);
 
 static ssize_t row_remapper_histogram_show(struct device *dev,
 					   struct device_attribute *attr,
@@ -210,7 +239,6 @@ static struct attribute *ppu_ras_attrs[] = {
 	&dev_attr_clear_volatile.attr,
 	&dev_attr_ecc_mode.attr,
 	&dev_attr_ecc_code.attr,
-	&dev_attr_retired_pages.attr,
 	&dev_attr_retirement_pending.attr,
 	&dev_attr_remapped_rows_correctable.attr,
 	&dev_attr_remapped_rows_uncorrectable.attr,
@@ -230,7 +258,14 @@ static struct attribute *ppu_ras_attrs[] = {
 	NULL,
 };
 
+static PPU_BIN_ATTR_CONST struct bin_attribute *PPU_BIN_ATTR_CONST
+ppu_ras_bin_attrs[] = {
+	&bin_attr_retired_pages,
+	NULL,
+};
+
 const struct attribute_group ppu_ras_attr_group = {
 	.name = "ras",
 	.attrs = ppu_ras_attrs,
+	.bin_attrs = ppu_ras_bin_attrs,
 };

@@ -14,7 +14,7 @@ CACHE=${PPU_CACHE:-/var/cache/ppu}
 . "$ROOT/scripts/kernel-env.sh"
 SRC=$CACHE/linux-source-6.1
 # the only files that may test kernel versions
-COMPAT="include/drm/drm_sched_serial_compat.h drm_sched_serial/drm_sched_serial_sched.h ppu_drv/ppu_compat.h"
+COMPAT="include/drm/drm_sched_serial_compat.h drm_sched_serial/drm_sched_serial_sched.h ppu_drv/ppu_compat.h ppu_drv/sim/ppu_sim_compat.h"
 
 if [ ! -x "$SRC/scripts/checkpatch.pl" ]; then
 	mkdir -p "$CACHE"

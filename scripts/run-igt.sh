@@ -153,6 +153,53 @@ if [ $smi = 1 ] && [ "${result[ppu-smi/json]:-}" = SUCCESS ]; then
 	rm -rf "$jdir"
 fi
 
+# ppu-smi/prometheus: promtool check metrics must accept the last
+# --prometheus document of every step the guest printed between
+# PPU-SMI-PROM markers (kernel lines skipped). promtool comes from Debian's
+# prometheus package, unpacked into PPU_CACHE, not installed (the package
+# is a monitoring server with its service and web assets, 96 MB); PATH's
+# promtool if there is one.
+promtool_path() {
+	local dir=${PPU_CACHE:-/var/cache/ppu}/prometheus
+	if command -v promtool; then
+		return 0
+	fi
+	mkdir -p "$dir" || return 1
+	(
+		flock 9
+		[ -x "$dir/usr/bin/promtool" ] && exit 0
+		cd "$dir" && rm -f prometheus_*.deb &&
+		apt-get download -qq prometheus > /dev/null 2>&1 &&
+		dpkg-deb --fsys-tarfile prometheus_*.deb | tar -x ./usr/bin/promtool &&
+		rm -f prometheus_*.deb
+	) 9> "$dir/.lock" || return 1
+	echo "$dir/usr/bin/promtool"
+}
+if [ $smi = 1 ] && [ "${result[ppu-smi/prometheus]:-}" = SUCCESS ]; then
+	pdir=$(mktemp -d "${TMPDIR:-/tmp}/ppu-smi-prom.XXXXXX")
+	awk -v d="$pdir" '/^PPU-SMI-PROM: BEGIN /{ f = d "/" $3 ".prom"; next }
+		/^PPU-SMI-PROM: END$/{ f = ""; next }
+		/^\[ *[0-9]+\.[0-9]+\] /{ next } f { print > f }' "$LOG"
+	if ! promtool=$(promtool_path); then
+		echo "igt: ppu-smi: no promtool (apt-get download prometheus failed)"
+		result[ppu-smi/prometheus]=FAIL
+	else
+		nprom=0
+		for p in "$pdir"/*.prom; do
+			[ -f "$p" ] || continue
+			nprom=$((nprom + 1))
+			if ! out=$("$promtool" check metrics < "$p" 2>&1); then
+				echo "igt: ppu-smi --prometheus of step $(basename "$p" .prom): promtool check metrics:"
+				echo "$out" | sed 's/^/igt:   /'
+				result[ppu-smi/prometheus]=FAIL
+			fi
+		done
+		echo "igt: ppu-smi: promtool check metrics on $nprom documents"
+		[ $nprom -ge 7 ] || { echo "igt: ppu-smi: $nprom Prometheus documents, expected 7 or more"; result[ppu-smi/prometheus]=FAIL; }
+	fi
+	rm -rf "$pdir"
+fi
+
 pass=0 fail=0 skip=0
 for k in "${order[@]}"; do
 	case ${result[$k]:-} in

@@ -68,6 +68,7 @@
 #include <xf86drm.h>
 
 #include "ppu_drm.h"
+#include "libppu/ppu_rr_debugfs.h"
 
 #define BENCH_CMD_BO_SIZE	(2u << 20)
 /*
@@ -601,13 +602,6 @@ struct recovery {
 	uint64_t probe_hung_window_ms;
 };
 
-static uint64_t field_u64(const char *line, const char *key)
-{
-	const char *p = strstr(line, key);
-
-	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
-}
-
 /*
  * The fair window of a serial replay on @ring (a ring name, "gfx0"): its
  * ring's job timeout, read from ppu.ko's parameters. A replay that runs
@@ -635,100 +629,78 @@ static unsigned int ring_window_ms(const char *ring)
 	return 0;
 }
 
+/* debugfs ring_recovery, through the parser the igt tests use too */
 static void read_recovery(struct recovery *r)
 {
-	char path[300], line[512];
-	FILE *f;
+	static struct ppu_rr rr;
+	char path[300];
+	unsigned int i;
 
 	memset(r, 0, sizeof(*r));
-	strcpy(r->strategy, "serial");
 	snprintf(path, sizeof(path), "%s/ring_recovery", dbgdir);
-	f = fopen(path, "r");
-	if (!f)
+	if (ppu_rr_read(path, &rr))
 		die(path);
-	while (fgets(line, sizeof(line), f)) {
-		char what[32] = "", ring[32] = "";
-		uint64_t took;
-		int result;
+	r->recoveries = rr.recoveries;
+	snprintf(r->mode, sizeof(r->mode), "%s", rr.last_mode);
+	snprintf(r->strategy, sizeof(r->strategy), "%s",
+		 rr.strategy[0] ? rr.strategy : "serial");
+	r->hints = rr.hints;
+	r->hints_wrong = rr.hints_wrong;
+	r->group_probes = rr.group_probes;
+	r->total_resets = rr.resets;
+	r->total_guilty = rr.guilty;
+	r->total_suspects = rr.suspects;
+	r->total_innocent = rr.innocent;
+	for (i = 0; i < rr.nrings && i < REC_MAX_RINGS; i++) {
+		snprintf(r->ring[i], sizeof(r->ring[i]), "%s", rr.rings[i].name);
+		snprintf(r->verdict[i], sizeof(r->verdict[i]), "%s",
+			 rr.rings[i].last);
+	}
+	r->nr_rings = i;
+	r->probe_timeout_ms = rr.probe_timeout_ms;
+	r->budget_ms = rr.budget_ms;
+	r->max_resets = rr.max_resets;
+	r->duration_us = rr.last_duration_us;
+	r->resets = rr.last_resets;
+	r->fallback = rr.last_fallback;
+	snprintf(r->rung, sizeof(r->rung), "%s", rr.last_rung);
+	r->steps = rr.nsteps;
+	for (i = 0; i < rr.nsteps; i++) {
+		const struct ppu_rr_step *st = &rr.steps[i];
 
-		if (!strncmp(line, "policy:", 7)) {
-			r->probe_timeout_ms = field_u64(line, "probe_timeout_ms=");
-			r->budget_ms = field_u64(line, "budget_ms=");
-			r->max_resets = field_u64(line, "max_resets=");
-			if (strstr(line, "probe_strategy="))
-				sscanf(strstr(line, "probe_strategy="),
-				       "probe_strategy=%15s", r->strategy);
-		} else if (!strncmp(line, "hints:", 6)) {
-			r->hints = field_u64(line, "given=");
-			r->hints_wrong = field_u64(line, "wrong=");
-			r->group_probes = field_u64(line, "group_probes=");
-		} else if (!strncmp(line, "ring ", 5)) {
-			continue; /* the ring table's header */
-		} else if (r->nr_rings < REC_MAX_RINGS &&
-			   sscanf(line, "%15s %*s %*u %*u %*u %*u %11s",
-				  r->ring[r->nr_rings],
-				  r->verdict[r->nr_rings]) == 2) {
-			r->nr_rings++;
-		} else if (!strncmp(line, "counters:", 9)) {
-			r->recoveries = field_u64(line, "recoveries=");
-			r->total_resets = field_u64(line, " resets=");
-			r->total_guilty = field_u64(line, " guilty=");
-			r->total_suspects = field_u64(line, " suspects=");
-			r->total_innocent = field_u64(line, " innocent=");
-		} else if (!strncmp(line, "last:", 5)) {
-			const char *m = strstr(line, "mode=");
-
-			if (m)
-				sscanf(m, "mode=%15s", r->mode);
-			r->duration_us = field_u64(line, "duration_us=");
-			r->resets = field_u64(line, "resets=");
-			r->fallback = field_u64(line, "fallback=");
-			if (strstr(line, "rung="))
-				sscanf(strstr(line, "rung="), "rung=%15s",
-				       r->rung);
-		} else if (sscanf(line, " step %*u: %31s ring=%31s", what,
-				  ring) >= 1) {
-			took = field_u64(line, "took=");
-			result = (int)strtol(strstr(line, "result=") ?
-					     strstr(line, "result=") + 7 : "0",
-					     NULL, 10);
-			r->steps++;
-			if (!strcmp(what, "quiesce")) {
-				r->quiesce_us += took;
-			} else if (!strcmp(what, "reset")) {
-				r->reset_us += took;
-			} else if (!strcmp(what, "probe")) {
-				/* one head replayed alone */
-				r->probe_us += took;
-				r->probes++;
-				/*
-				 * 0: its fair window ran out (or the budget
-				 * cut it: then the recovery says fallback);
-				 * negative: the probe could not start
-				 */
-				if (!result) {
-					r->probes_hung++;
-					r->probe_hung_us += took;
-					r->probe_hung_window_ms +=
-						ring_window_ms(ring);
-				} else if (result < 0) {
-					r->probes_failed++;
-				}
-			} else if (!strcmp(what, "group")) {
-				/*
-				 * heads replayed at once; the result is how
-				 * many completed, and it convicts nobody
-				 */
-				r->probe_us += took;
-				r->probes++;
-			} else if (!strcmp(what, "restart")) {
-				r->restart_us += took;
-			} else {
-				r->other_us += took;
+		if (!strcmp(st->what, "quiesce")) {
+			r->quiesce_us += st->took_us;
+		} else if (!strcmp(st->what, "reset")) {
+			r->reset_us += st->took_us;
+		} else if (!strcmp(st->what, "probe")) {
+			/* one head replayed alone */
+			r->probe_us += st->took_us;
+			r->probes++;
+			/*
+			 * 0: its fair window ran out (or the budget cut it:
+			 * then the recovery says fallback); negative: the
+			 * probe could not start
+			 */
+			if (!st->result) {
+				r->probes_hung++;
+				r->probe_hung_us += st->took_us;
+				r->probe_hung_window_ms += ring_window_ms(st->ring);
+			} else if (st->result < 0) {
+				r->probes_failed++;
 			}
+		} else if (!strcmp(st->what, "group")) {
+			/*
+			 * heads replayed at once; the result is how many
+			 * completed, and it convicts nobody
+			 */
+			r->probe_us += st->took_us;
+			r->probes++;
+		} else if (!strcmp(st->what, "restart")) {
+			r->restart_us += st->took_us;
+		} else {
+			r->other_us += st->took_us;
 		}
 	}
-	fclose(f);
 }
 
 static void print_timeline(void)

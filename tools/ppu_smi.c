@@ -44,7 +44,6 @@ enum {
 #define SEC_MEMORY	(1u << 5)
 #define SEC_ALL		0x3fu
 
-#define MAX_PAGES	4096
 
 struct dev {
 	unsigned int index;
@@ -83,9 +82,9 @@ static int fail(ppu_return_t r, const char *what, unsigned int idx)
 /* 0 on success, an exit code otherwise */
 static int collect(unsigned int idx, struct dev *d)
 {
+	unsigned int i, want = 0, tries;
 	ppu_device_t *h;
 	ppu_return_t r;
-	unsigned int i;
 
 	memset(d, 0, sizeof(*d));
 	d->index = idx;
@@ -97,14 +96,28 @@ static int collect(unsigned int idx, struct dev *d)
 		ppu_device_close(h);
 		return fail(r, "device info", idx);
 	}
-	d->pages = calloc(MAX_PAGES, sizeof(*d->pages));
-	d->npages = MAX_PAGES;
-	r = d->pages ? ppu_device_get_retired_pages(h, d->pages, &d->npages) :
-		       PPU_ERROR_NO_MEMORY;
-	if (r == PPU_ERROR_INSUFFICIENT_SIZE) {
-		d->npages = MAX_PAGES;
-		r = PPU_SUCCESS;
+	/* every retired page: the count, then room for it and a few more
+	 * retired in between; what fits if the list keeps outgrowing it */
+	r = ppu_device_get_retired_pages(h, NULL, &want);
+	for (tries = 0; !r; tries++) {
+		unsigned int room = want + 16;
+
+		free(d->pages);
+		d->pages = calloc(room, sizeof(*d->pages));
+		if (!d->pages) {
+			r = PPU_ERROR_NO_MEMORY;
+			break;
+		}
+		d->npages = room;
+		r = ppu_device_get_retired_pages(h, d->pages, &d->npages);
+		if (r != PPU_ERROR_INSUFFICIENT_SIZE)
+			break;
+		want = d->npages;
+		d->npages = room;
+		r = tries < 2 ? PPU_SUCCESS : PPU_ERROR_INSUFFICIENT_SIZE;
 	}
+	if (r == PPU_ERROR_INSUFFICIENT_SIZE)
+		r = PPU_SUCCESS;
 	if (!r)
 		r = ppu_device_get_ras(h, &d->ras);
 	if (r) {
@@ -249,7 +262,7 @@ static void print_table(const struct dev *devs, unsigned int n)
 			       d->info.rings_gfx, d->info.rings_compute,
 			       d->info.rings_sdma,
 			       d->rec_ret == PPU_ERROR_NO_PERMISSION ?
-			       "needs root" : "n/a");
+			       "no permission" : "n/a");
 		} else {
 			printf("|     | Recovery: mode %-8s recoveries %-6" PRIu64 " resets %-6" PRIu64 " last %-9s|\n",
 			       d->rec.mode, d->rec.recoveries, d->rec.resets,
@@ -560,6 +573,19 @@ static void prom_head(const char *name, const char *type, const char *help)
 	printf("# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/* a label value: backslash, double quote and newline escaped */
+static void prom_label(const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			printf("\\%c", *v);
+		else if (*v == '\n')
+			printf("\\n");
+		else
+			putchar(*v);
+	}
+}
+
 static void print_prometheus(const struct dev *devs, unsigned int n)
 {
 	static const char *const levels[] = { "max", "high", "partial", "low", "none" };
@@ -568,21 +594,38 @@ static void print_prometheus(const struct dev *devs, unsigned int n)
 	unsigned int i, j, k, c, s, cnt;
 	int any_rec = 0;
 
-	prom_head("ppu_ecc_errors_total", "counter",
-		  "Memory errors of device memory by type and scope.");
+	/* identity, to join on "device": the usual info metric, always 1 */
+	prom_head("ppu_device_info", "gauge",
+		  "Identity of a device (bus id, driver version); always 1.");
 	for (i = 0; i < n; i++) {
-		const ppu_ecc_counts_t *e = &devs[i].ras.ecc;
-		const struct { const char *t; uint64_t v, a; } rows[] = {
-			{ "correctable", e->ce_volatile, e->ce_aggregate },
-			{ "uncorrectable", e->ue_volatile, e->ue_aggregate },
-			{ "parity", e->parity_volatile, e->parity_aggregate },
-		};
+		printf("ppu_device_info{device=\"%u\",bus_id=\"", devs[i].index);
+		prom_label(devs[i].info.pci_bus_id);
+		printf("\",driver_version=\"");
+		prom_label(devs[i].info.driver_version);
+		printf("\"} 1\n");
+	}
+	/*
+	 * Volatile and aggregate counts are two metrics, not a label of one:
+	 * the aggregate includes the volatile, so a sum() over such a label
+	 * would count the errors of this load twice.
+	 */
+	for (s = 0; s < 2; s++) {
+		prom_head(s ? "ppu_ecc_errors_aggregate_total" :
+			  "ppu_ecc_errors_volatile_total", "counter",
+			  s ? "Memory errors of device memory by type over the card's recorded life." :
+			  "Memory errors of device memory by type since the driver loaded, the last clear_volatile or device_reset.");
+		for (i = 0; i < n; i++) {
+			const ppu_ecc_counts_t *e = &devs[i].ras.ecc;
+			const struct { const char *t; uint64_t v[2]; } rows[] = {
+				{ "correctable", { e->ce_volatile, e->ce_aggregate } },
+				{ "uncorrectable", { e->ue_volatile, e->ue_aggregate } },
+				{ "parity", { e->parity_volatile, e->parity_aggregate } },
+			};
 
-		for (j = 0; j < 3; j++) {
-			printf("ppu_ecc_errors_total{device=\"%u\",type=\"%s\",scope=\"volatile\"} %" PRIu64 "\n",
-			       devs[i].index, rows[j].t, rows[j].v);
-			printf("ppu_ecc_errors_total{device=\"%u\",type=\"%s\",scope=\"aggregate\"} %" PRIu64 "\n",
-			       devs[i].index, rows[j].t, rows[j].a);
+			for (j = 0; j < 3; j++)
+				printf("ppu_ecc_errors_%s_total{device=\"%u\",type=\"%s\"} %" PRIu64 "\n",
+				       s ? "aggregate" : "volatile", devs[i].index,
+				       rows[j].t, rows[j].v[s]);
 		}
 	}
 	prom_head("ppu_ecc_events_lost_total", "counter",
@@ -692,7 +735,7 @@ static void print_prometheus(const struct dev *devs, unsigned int n)
 			printf("ppu_device_resets_total{device=\"%u\"} %" PRIu64 "\n",
 			       devs[i].index, devs[i].info.reset_count);
 	prom_head("ppu_recovery_readable", "gauge",
-		  "1 if the ring recovery status (debugfs, root) could be read.");
+		  "1 if the recovery status (sysfs recovery/) could be read.");
 	for (i = 0; i < n; i++) {
 		printf("ppu_recovery_readable{device=\"%u\"} %d\n", devs[i].index,
 		       devs[i].rec_ret == PPU_SUCCESS);
@@ -706,23 +749,33 @@ static void print_prometheus(const struct dev *devs, unsigned int n)
 		if (!devs[i].rec_ret)
 			printf("ppu_recoveries_total{device=\"%u\"} %" PRIu64 "\n",
 			       devs[i].index, devs[i].rec.recoveries);
-	prom_head("ppu_ring_recoveries_total", "counter",
-		  "Verdicts of recoveries on a ring: timeouts, guilty, innocent, probes.");
+	/* timeouts, verdicts and replays are different things: no sum() of them */
+	prom_head("ppu_ring_timeouts_total", "counter",
+		  "Job timeouts reported on a ring.");
+	for (i = 0; i < n; i++)
+		for (j = 0; !devs[i].rec_ret && j < devs[i].rec.nr_rings; j++)
+			printf("ppu_ring_timeouts_total{device=\"%u\",ring=\"%s\"} %" PRIu64 "\n",
+			       devs[i].index, devs[i].rec.rings[j].name,
+			       devs[i].rec.rings[j].timeouts);
+	prom_head("ppu_ring_verdicts_total", "counter",
+		  "Verdicts of recoveries on the jobs of a ring: guilty or innocent.");
 	for (i = 0; i < n; i++) {
-		if (devs[i].rec_ret)
-			continue;
-		for (j = 0; j < devs[i].rec.nr_rings; j++) {
+		for (j = 0; !devs[i].rec_ret && j < devs[i].rec.nr_rings; j++) {
 			const ppu_ring_recovery_t *rg = &devs[i].rec.rings[j];
-			const struct { const char *v; uint64_t n; } vs[] = {
-				{ "timeout", rg->timeouts }, { "guilty", rg->guilty },
-				{ "innocent", rg->innocent }, { "probe", rg->probes },
-			};
 
-			for (k = 0; k < 4; k++)
-				printf("ppu_ring_recoveries_total{device=\"%u\",ring=\"%s\",verdict=\"%s\"} %" PRIu64 "\n",
-				       devs[i].index, rg->name, vs[k].v, vs[k].n);
+			printf("ppu_ring_verdicts_total{device=\"%u\",ring=\"%s\",verdict=\"guilty\"} %" PRIu64 "\n",
+			       devs[i].index, rg->name, rg->guilty);
+			printf("ppu_ring_verdicts_total{device=\"%u\",ring=\"%s\",verdict=\"innocent\"} %" PRIu64 "\n",
+			       devs[i].index, rg->name, rg->innocent);
 		}
 	}
+	prom_head("ppu_ring_probes_total", "counter",
+		  "Replays of a job alone on a ring by recoveries.");
+	for (i = 0; i < n; i++)
+		for (j = 0; !devs[i].rec_ret && j < devs[i].rec.nr_rings; j++)
+			printf("ppu_ring_probes_total{device=\"%u\",ring=\"%s\"} %" PRIu64 "\n",
+			       devs[i].index, devs[i].rec.rings[j].name,
+			       devs[i].rec.rings[j].probes);
 }
 
 /* ------------------------------------------------------------------ */

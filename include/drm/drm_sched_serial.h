@@ -501,6 +501,65 @@ struct drm_sched_serial_snapshot {
 };
 
 /**
+ * struct drm_sched_serial_status - a domain's recovery counters, for an ABI
+ * @mode: the recovery mode
+ * @wedged: 0, or the error jobs of the wedged domain end with
+ * @in_recovery: a recovery is running
+ * @stats: the counters
+ * @last_valid: a recovery happened; the @last_* fields describe the last
+ *	one (or the one running)
+ * @last_cause: its cause
+ * @last_timestamp: its wall-clock end time
+ * @last_duration_us: its duration
+ * @last_resets: resets of the domain it needed
+ * @last_ring_resets: resets of one ring it needed
+ * @last_rung: &enum drm_sched_serial_rung: what settled it
+ * @last_fallback: it fell back to classic behaviour
+ * @last_guilty_ring: index of the ring of its (first) guilty job, or -1
+ * @nr_rings: rings of the domain
+ *
+ * What drm_sched_serial_get_status() returns: the counters and verdicts a
+ * driver may expose to unprivileged users (sysfs), without the identity
+ * (pid, command) of the guilty job's owner and without the timeline,
+ * which drm_sched_serial_show() prints for developers.
+ */
+struct drm_sched_serial_status {
+	enum drm_sched_serial_mode mode;
+	int wedged;
+	bool in_recovery;
+	struct drm_sched_serial_stats stats;
+	bool last_valid;
+	enum drm_sched_serial_cause last_cause;
+	time64_t last_timestamp;
+	u64 last_duration_us;
+	unsigned int last_resets;
+	unsigned int last_ring_resets;
+	int last_rung;
+	bool last_fallback;
+	int last_guilty_ring;
+	unsigned int nr_rings;
+};
+
+/**
+ * struct drm_sched_serial_ring_status - a ring's recovery counters
+ * @timeouts: timeouts reported on the ring
+ * @guilty: jobs of the ring found guilty
+ * @innocent: timed-out or stalled heads of the ring found innocent
+ * @probes: replays run on the ring
+ * @last_verdict: &enum drm_sched_serial_verdict on the ring in the last
+ *	recovery, or -1 when it had none
+ *
+ * What drm_sched_serial_get_ring_status() returns.
+ */
+struct drm_sched_serial_ring_status {
+	u64 timeouts;
+	u64 guilty;
+	u64 innocent;
+	u64 probes;
+	int last_verdict;
+};
+
+/**
  * struct drm_sched_serial_domain - rings that hang and reset together
  * @ops: driver operations
  * @params: policy; may be changed between recoveries under @lock
@@ -635,5 +694,12 @@ static inline int drm_sched_serial_wedged(const struct drm_sched_serial_domain *
 
 void drm_sched_serial_show(struct drm_sched_serial_domain *domain,
 			   struct seq_file *m);
+
+const char *drm_sched_serial_verdict_name(int verdict);
+void drm_sched_serial_get_status(struct drm_sched_serial_domain *domain,
+				 struct drm_sched_serial_status *status);
+int drm_sched_serial_get_ring_status(struct drm_sched_serial_domain *domain,
+				     unsigned int ring,
+				     struct drm_sched_serial_ring_status *status);
 
 #endif /* _DRM_SCHED_SERIAL_H_ */

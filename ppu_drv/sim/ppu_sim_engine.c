@@ -18,8 +18,8 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 
-#include "../ppu_compat.h"
 #include "ppu_sim.h"
+#include "ppu_sim_compat.h"
 
 /* Commands executed per work run before yielding the CPU. */
 #define PPU_SIM_BATCH	256
@@ -759,8 +759,8 @@ struct ppu_sim *ppu_sim_create(const struct ppu_sim_config *cfg)
 		e->sim = sim;
 		e->index = i;
 		e->state = PPU_HW_ENGINE_IDLE;
-		ppu_hrtimer_setup(&e->timer, ppu_sim_delay_done,
-				  CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+		ppu_sim_hrtimer_setup(&e->timer, ppu_sim_delay_done,
+				      CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 		INIT_WORK(&e->work, ppu_sim_engine_work);
 	}
 	return sim;

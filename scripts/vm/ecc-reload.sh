@@ -77,9 +77,17 @@ check() { # description, then a test command
 	d=$1; shift
 	if "$@"; then log "ok: $d"; else fail "$d"; fi
 }
-begin() { step=$1; step_ok=1; log "--- $step"; klog_start=$(dmesg | wc -l); }
-# the kernel log since the step began
-klog() { dmesg | tail -n +$((klog_start + 1)); }
+# the kernel log from here on: a marker line in it (at KERN_INFO, off the
+# console), not a line count (once the log buffer is full, its line count
+# stays the same)
+klog_mark() {
+	klog_n=$(( ${klog_n:-0} + 1 ))
+	klog_tag="ecc-reload: klog mark $klog_n $$"
+	echo "<6>$klog_tag" > /dev/kmsg
+}
+begin() { step=$1; step_ok=1; log "--- $step"; klog_mark; }
+# the kernel log since the step began (or since the last klog_mark)
+klog() { dmesg | awk -v m="$klog_tag" 'f; index($0, m) { f = 1 }'; }
 # a DRM file held open by a background process, as an application would
 hold_open() { sleep 600 <> /dev/dri/card0 & HOLD=$!; sleep 0.3; }
 release() { kill "$HOLD"; wait "$HOLD" 2> /dev/null; }
@@ -291,7 +299,7 @@ uecc "$F" || fail "UECC at $F"
 check "UECC page retired at run time" is_retired "$F"
 inject "bankfail $F 0" || fail "bankfail $F 0"
 for load in 1 2 3; do
-	klog_start=$(dmesg | wc -l)
+	klog_mark
 	reload_ppu
 	flow=$(klog | grep "ECC load flow" | tail -n1)
 	log "load $load: $flow"
@@ -348,7 +356,7 @@ reload_ppu
 check "compacted store: same entries" [ "$(fentries)" = "$ents" ]
 for cut in $(seq 1 "$S") "$((S - 1)) 20" "$S 20"; do
 	g=$(fhdr generation)
-	klog_start=$(dmesg | wc -l)
+	klog_mark
 	inject "powercut $cut" || fail "powercut $cut"
 	inject compact || fail "compact with a cut at $cut"
 	reload_ppu

@@ -26,10 +26,20 @@
 #                  (every state: flash wear and store state of -q and
 #                  --prometheus equal to sysfs)
 #   prometheus     every sample line matches the exposition format, every
-#                  metric has HELP and TYPE (output of every state)
+#                  metric has HELP and TYPE (output of every state); on the
+#                  host, promtool check metrics accepts the last document of
+#                  each step (printed between "PPU-SMI-PROM: BEGIN <step>"
+#                  and "PPU-SMI-PROM: END" after the json step)
 #   errors         -i 9: exit 3; bad -d: exit 6; as user nobody: exit 4;
 #                  nobody on a 0666 render node: exit 0-2, resets N/A
 #                  (SKIP if su cannot switch users)
+#   recovery-user  ppu-demo's hangs (as root), then ppu-smi as user nobody
+#                  on a 0666 render node, no debugfs readable: the recovery
+#                  status of --prometheus and -q equals sysfs recovery/
+#                  (recoveries > 0, every ring's timeouts, verdicts and
+#                  probes), and
+#                  recovery/ shows no pid or command (SKIP if su cannot
+#                  switch users)
 #   json           host-side: every JSON document printed between
 #                  "PPU-SMI-JSON: BEGIN <state>" and "PPU-SMI-JSON: END"
 #                  parses (python3 in scripts/run-igt.sh)
@@ -40,7 +50,7 @@
 #   PPU-SMI-TEST: <step>: PASS|FAIL|SKIP
 #   PPU-SMI-TEST: END rc=N
 # `ppu-smi-test.sh --list` prints the step names (on the host too).
-STEPS="healthy cecc-retired events-lost pending rma damaged-store prometheus errors json restore"
+STEPS="healthy cecc-retired events-lost pending rma damaged-store prometheus errors recovery-user json restore"
 if [ "${1:-}" = --list ]; then
 	for s in $STEPS; do echo "$s"; done
 	exit 0
@@ -119,6 +129,8 @@ prom() {
 	"$SMI" --prometheus > /tmp/prom.out 2> /tmp/smi.err
 	prom_rc=$?
 	cat /tmp/prom.out >> "$PROM_ALL"
+	# the last document of each step, for promtool on the host
+	cp /tmp/prom.out "/tmp/prom.state.$step"
 }
 json() { # state name
 	"$SMI" --json > /tmp/json.out 2>&1
@@ -162,7 +174,7 @@ compare_all() {
 	for t in ce:correctable ue:uncorrectable parity:parity; do
 		f=${t%%:*}; n=${t#*:}
 		for s in volatile aggregate; do
-			eq "$n $s" "$(pv "ppu_ecc_errors_total{$D,type=\"$n\",scope=\"$s\"}")" \
+			eq "$n $s" "$(pv "ppu_ecc_errors_${s}_total{$D,type=\"$n\"}")" \
 				"$(rd "${f}_count_$s")"
 		done
 	done
@@ -200,11 +212,11 @@ compare_all() {
 				"$(pages_of $c $s)"
 		done
 	done
-	# rings: one ppu_ring_recoveries_total{verdict="timeout"} per ring line
+	# rings: one ppu_ring_timeouts_total per ring line
 	eq "recovery readable as root" "$(pv "ppu_recovery_readable{$D}")" 1
 	rings=$(awk '/^ring +kind/ { t = 1; next } t && NF >= 7 { print $1 }' "$DBG/ring_recovery")
 	for r in $rings; do
-		eq "ring $r timeouts" "$(pv "ppu_ring_recoveries_total{$D,ring=\"$r\",verdict=\"timeout\"}")" \
+		eq "ring $r timeouts" "$(pv "ppu_ring_timeouts_total{$D,ring=\"$r\"}")" \
 			"$(awk -v r="$r" '/^ring +kind/ { t = 1; next } t && $1 == r { print $3 }' "$DBG/ring_recovery")"
 	done
 	# -q shows the retired pages of sysfs
@@ -378,8 +390,10 @@ done
 prom
 dup=$(grep -v '^#' /tmp/prom.out | sed 's/[{ ].*//' | uniq | sort | uniq -d)
 check "each family's samples are together" [ -z "$dup" ]
-for m in ppu_ecc_errors_total ppu_retired_pages ppu_retirement_pending \
-	 ppu_rma_required ppu_memory_total_bytes ppu_ring_recoveries_total; do
+for m in ppu_ecc_errors_volatile_total ppu_ecc_errors_aggregate_total \
+	 ppu_retired_pages ppu_retirement_pending ppu_rma_required \
+	 ppu_memory_total_bytes ppu_ring_timeouts_total ppu_ring_verdicts_total \
+	 ppu_ring_probes_total ppu_device_info; do
 	check "metric $m present" grep -q "^$m{" /tmp/prom.out
 done
 end
@@ -422,11 +436,67 @@ fi
 if [ $step_ok = 1 ] && [ -n "$skip" ]; then end skip; else end; fi
 
 # ------------------------------------------------------------------------
+# the recovery status is ABI in sysfs recovery/: an operator who is not
+# root sees it through ppu-smi, without debugfs
+begin recovery-user
+REC=/sys/class/drm/card0/device/recovery
+"$DEMO" > /tmp/demo.out 2>&1 || fail "ppu-demo (rc $?)"
+rec=$(cat "$REC/recoveries" 2>/dev/null)
+check "recoveries after ppu-demo's hangs ($rec)" [ "${rec:-0}" -gt 0 ]
+check "recovery/ shows no pid or command" sh -c "! grep -rqsE 'pid|comm' $REC"
+skip=
+if [ "$(as_nobody 'id -u' 2> /dev/null)" = 65534 ]; then
+	check "nobody cannot read debugfs" sh -c "! su -s /bin/sh -c 'cat $DBG/ring_recovery' nobody > /dev/null 2>&1"
+	for n in /dev/dri/renderD*; do chmod 666 "$n"; done
+	as_nobody "$SMI --prometheus" > /tmp/prom.out 2> /tmp/smi.err
+	as_nobody "$SMI -q -d RECOVERY" > /tmp/smi.out 2>> /tmp/smi.err
+	for n in /dev/dri/renderD*; do chmod 600 "$n"; done
+	sed 's/^/ppu-smi-test:   stderr: /' /tmp/smi.err
+	D='device="0"'
+	cp /tmp/prom.out /tmp/prom.state.recovery-user
+	eq "as nobody: recovery readable" "$(pv "ppu_recovery_readable{$D}")" 1
+	eq "as nobody: recoveries" "$(pv "ppu_recoveries_total{$D}")" "$rec"
+	nrings=0
+	for d in "$REC"/*/; do
+		r=$(basename "$d")
+		nrings=$((nrings + 1))
+		eq "as nobody: ring $r timeouts" \
+			"$(pv "ppu_ring_timeouts_total{$D,ring=\"$r\"}")" "$(cat "$d/timeouts")"
+		eq "as nobody: ring $r probes" \
+			"$(pv "ppu_ring_probes_total{$D,ring=\"$r\"}")" "$(cat "$d/probes")"
+		for v in guilty innocent; do
+			eq "as nobody: ring $r $v" \
+				"$(pv "ppu_ring_verdicts_total{$D,ring=\"$r\",verdict=\"$v\"}")" \
+				"$(cat "$d/$v")"
+		done
+		check "-q: ring $r, last verdict $(cat "$d/last_verdict")" \
+			grep -qE "^        $r +$(cat "$d/kind") .* $(cat "$d/last_verdict")\$" /tmp/smi.out
+	done
+	check "recovery/ has a directory per ring ($nrings)" [ $nrings -ge 3 ]
+	check "-q as nobody: recoveries $rec" \
+		grep -qE "^        Recoveries +: $rec\$" /tmp/smi.out
+	check "-q as nobody: last cause $(cat "$REC/last_cause")" \
+		grep -q "Last Recovery.*: $(cat "$REC/last_cause") at" /tmp/smi.out
+else
+	log "SKIP: su cannot run a command as nobody; no unprivileged check"
+	skip=skip
+fi
+if [ $step_ok = 1 ] && [ -n "$skip" ]; then end skip; else end; fi
+
+# ------------------------------------------------------------------------
 # checked on the host from the PPU-SMI-JSON blocks; the guest only says
 # that it printed them
 begin json
 check "JSON documents printed" [ -s /tmp/json.out ]
 end
+# the last Prometheus document of each step, for promtool check metrics on
+# the host (scripts/run-igt.sh; its verdict is ppu-smi/prometheus's)
+for f in /tmp/prom.state.*; do
+	[ -f "$f" ] || continue
+	echo "PPU-SMI-PROM: BEGIN ${f#/tmp/prom.state.}"
+	cat "$f"
+	echo "PPU-SMI-PROM: END"
+done
 
 # ------------------------------------------------------------------------
 begin restore

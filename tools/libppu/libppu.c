@@ -4,11 +4,13 @@
  *
  * libppu: see libppu.h.
  */
+#define _GNU_SOURCE	/* strverscmp */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +26,6 @@
 #define PPU_MAX_DEVICES 16
 #define DRM_DIR "/dev/dri"
 #define SYS_DRM "/sys/class/drm"
-#define DEBUGFS_DRI "/sys/kernel/debug/dri"
 
 struct ppu_device {
 	int fd;
@@ -541,13 +542,80 @@ ppu_return_t ppu_device_get_flash(ppu_device_t *dev, ppu_flash_info_t *flash)
 	return PPU_SUCCESS;
 }
 
+/* one line of sysfs ras/retired_pages: "0x<address> <cause> <state> <time>" */
+static int parse_retired_line(const char *line, ppu_retired_page_t *p)
+{
+	char cause[16], state[16];
+	unsigned long long a, t;
+
+	if (sscanf(line, "%llx %15s %15s %llu", &a, cause, state, &t) != 4)
+		return -EINVAL;
+	p->address = a;
+	p->timestamp = t;
+	if (!strcmp(cause, "cecc"))
+		p->cause = PPU_RETIRE_CAUSE_CECC;
+	else if (!strcmp(cause, "uecc"))
+		p->cause = PPU_RETIRE_CAUSE_UECC;
+	else
+		return -EINVAL;
+	if (!strcmp(state, "reserved"))
+		p->state = PPU_RETIRE_RESERVED;
+	else if (!strcmp(state, "pending"))
+		p->state = PPU_RETIRE_PENDING;
+	else if (!strcmp(state, "failed"))
+		p->state = PPU_RETIRE_FAILED;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Every retired page from sysfs ras/retired_pages (no limit per read,
+ * unlike the ioctl): up to @cap into @pages, the number listed in *@total.
+ */
+static ppu_return_t retired_pages_sysfs(ppu_device_t *dev,
+					ppu_retired_page_t *pages,
+					unsigned int cap, unsigned int *total)
+{
+	char path[128], line[128];
+	unsigned int n = 0;
+	FILE *f;
+
+	if (dev->card_minor < 0)
+		return PPU_ERROR_NOT_SUPPORTED;
+	snprintf(path, sizeof(path), SYS_DRM "/card%d/device/ras/retired_pages",
+		 dev->card_minor);
+	f = fopen(path, "r");
+	if (!f)
+		return errno_to_ret(errno);
+	/* stdio reads it to its end in reads of its buffer's size */
+	while (fgets(line, sizeof(line), f)) {
+		ppu_retired_page_t p;
+
+		if (parse_retired_line(line, &p)) {
+			fclose(f);
+			return PPU_ERROR_UNKNOWN;
+		}
+		if (n < cap)
+			pages[n] = p;
+		n++;
+	}
+	if (ferror(f)) {
+		fclose(f);
+		return PPU_ERROR_UNKNOWN;
+	}
+	fclose(f);
+	*total = n;
+	return PPU_SUCCESS;
+}
+
 ppu_return_t ppu_device_get_retired_pages(ppu_device_t *dev,
 					  ppu_retired_page_t *pages,
 					  unsigned int *count)
 {
 	struct drm_ppu_retired_page *buf = NULL;
 	struct drm_ppu_ras_query q;
-	unsigned int i, cap;
+	unsigned int i, cap, total;
 	ppu_return_t r;
 
 	if (!dev || !count)
@@ -570,133 +638,174 @@ ppu_return_t ppu_device_get_retired_pages(ppu_device_t *dev,
 		pages[i].state = (ppu_retire_state_t)buf[i].state;
 	}
 	free(buf);
-	*count = q.retired_count;
-	if (pages && q.retired_count > cap)
+	total = q.retired_count;
+	/*
+	 * The ioctl returns a limited number of pages per call and has no
+	 * offset: when the caller has room for more than it returned, the
+	 * rest comes from sysfs, which lists them all in the same order.
+	 */
+	if (pages && q.pages_count < cap && q.pages_count < q.retired_count) {
+		r = retired_pages_sysfs(dev, pages, cap, &total);
+		if (r)
+			return r;
+	}
+	*count = total;
+	if (pages && total > cap)
 		return PPU_ERROR_INSUFFICIENT_SIZE;
 	return PPU_SUCCESS;
 }
 
 /* ------------------------------------------------------------------ */
-/* debugfs ring_recovery */
+/* sysfs recovery/ */
 
-/* "key=value" in a line of space-separated pairs; NULL if absent */
-static const char *kv(const char *line, const char *key)
+/* @dir/@name's first word; -errno */
+static int read_word(const char *dir, const char *name, char *buf, size_t len)
 {
-	size_t kl = strlen(key);
-	const char *p = line;
+	char path[256], line[64];
+	int err;
 
-	while ((p = strstr(p, key))) {
-		if ((p == line || p[-1] == ' ' || p[-1] == ':') && p[kl] == '=')
-			return p + kl + 1;
-		p += kl;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	err = read_line(path, line, sizeof(line));
+	if (err)
+		return err;
+	copy_word(buf, len, line);
+	return 0;
+}
+
+/* @dir/@name as a decimal number; -errno */
+static int read_u64(const char *dir, const char *name, uint64_t *v)
+{
+	char word[32], *end;
+	int err;
+
+	err = read_word(dir, name, word, sizeof(word));
+	if (err)
+		return err;
+	errno = 0;
+	*v = strtoull(word, &end, 10);
+	if (end == word || *end || errno)
+		return -EINVAL;
+	return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strverscmp(*(const char * const *)a, *(const char * const *)b);
+}
+
+/* the ring directories of recovery/, sorted by name ("compute0" < "gfx0") */
+static int ring_names(const char *dir, char names[][16], unsigned int *n)
+{
+	char *sorted[PPU_MAX_RINGS], tmp[PPU_MAX_RINGS][16];
+	char path[320];
+	struct dirent *de;
+	struct stat st;
+	unsigned int i;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	*n = 0;
+	while ((de = readdir(d)) && *n < PPU_MAX_RINGS) {
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(tmp[0]))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (stat(path, &st) || !S_ISDIR(st.st_mode))
+			continue;
+		snprintf(tmp[*n], sizeof(tmp[0]), "%s", de->d_name);
+		sorted[*n] = tmp[*n];
+		(*n)++;
 	}
-	return NULL;
+	closedir(d);
+	qsort(sorted, *n, sizeof(sorted[0]), cmp_name);
+	for (i = 0; i < *n; i++)
+		snprintf(names[i], sizeof(names[0]), "%s", sorted[i]);
+	return 0;
 }
 
-static uint64_t kv_u64(const char *line, const char *key)
+static int read_ring(const char *dir, const char *name, ppu_ring_recovery_t *r)
 {
-	const char *v = kv(line, key);
+	char rdir[256];
+	int err;
 
-	return v ? strtoull(v, NULL, 10) : 0;
-}
-
-static void parse_ring(ppu_recovery_t *rec, const char *line)
-{
-	char name[64], kind[64], last[64];
-	unsigned long long t, g, i, p;
-	ppu_ring_recovery_t *r;
-
-	if (rec->nr_rings >= PPU_MAX_RINGS)
-		return;
-	if (sscanf(line, "%63s %63s %llu %llu %llu %llu %63s", name, kind,
-		   &t, &g, &i, &p, last) != 7)
-		return;
-	r = &rec->rings[rec->nr_rings++];
-	copy_word(r->name, sizeof(r->name), name);
-	copy_word(r->kind, sizeof(r->kind), kind);
-	copy_word(r->last, sizeof(r->last), last);
-	r->timeouts = t;
-	r->guilty = g;
-	r->innocent = i;
-	r->probes = p;
+	snprintf(rdir, sizeof(rdir), "%s/%s", dir, name);
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	err = read_word(rdir, "kind", r->kind, sizeof(r->kind));
+	if (!err)
+		err = read_u64(rdir, "timeouts", &r->timeouts);
+	if (!err)
+		err = read_u64(rdir, "guilty", &r->guilty);
+	if (!err)
+		err = read_u64(rdir, "innocent", &r->innocent);
+	if (!err)
+		err = read_u64(rdir, "probes", &r->probes);
+	if (!err)
+		err = read_word(rdir, "last_verdict", r->last, sizeof(r->last));
+	return err;
 }
 
 ppu_return_t ppu_device_get_recovery(ppu_device_t *dev, ppu_recovery_t *rec)
 {
-	char path[128], line[512];
-	int in_table = 0;
-	const char *v;
-	FILE *f;
+	static const struct {
+		const char *name;
+		size_t off;
+	} counters[] = {
+#define C(f) { #f, offsetof(ppu_recovery_t, f) }
+		C(recoveries), C(resets), C(probes), C(guilty), C(innocent),
+		C(suspects), C(false_timeouts), C(fallbacks), C(bans),
+		C(cause_timeout), C(cause_uecc), C(cause_parity),
+		C(ring_resets), C(ring_settled), C(escalations),
+#undef C
+	};
+	char dir[128], names[PPU_MAX_RINGS][16];
+	uint64_t t;
+	unsigned int i;
+	int err;
 
 	if (!dev || !rec)
 		return PPU_ERROR_INVALID_ARGUMENT;
 	memset(rec, 0, sizeof(*rec));
-	snprintf(path, sizeof(path), DEBUGFS_DRI "/%d/ring_recovery",
-		 dev->card_minor);
-	f = fopen(path, "r");
-	if (!f) {
-		struct stat st;
-
-		if (errno == EACCES || errno == EPERM)
-			return PPU_ERROR_NO_PERMISSION;
-		/* debugfs not mounted, or a driver without the file */
-		if (errno == ENOENT && stat(DEBUGFS_DRI, &st) &&
-		    (errno == EACCES || errno == EPERM))
-			return PPU_ERROR_NO_PERMISSION;
+	if (dev->card_minor < 0)
 		return PPU_ERROR_NOT_SUPPORTED;
+	snprintf(dir, sizeof(dir), SYS_DRM "/card%d/device/recovery",
+		 dev->card_minor);
+	/* a driver without recovery/ is older: not supported */
+	err = read_word(dir, "mode", rec->mode, sizeof(rec->mode));
+	if (!err)
+		err = read_word(dir, "state", rec->state, sizeof(rec->state));
+	for (i = 0; !err && i < sizeof(counters) / sizeof(counters[0]); i++)
+		err = read_u64(dir, counters[i].name,
+			       (uint64_t *)((char *)rec + counters[i].off));
+	if (!err)
+		err = read_word(dir, "last_cause", rec->last_cause,
+				sizeof(rec->last_cause));
+	if (!err && strcmp(rec->last_cause, "none")) {
+		rec->last_valid = 1;
+		err = read_u64(dir, "last_time", &t);
+		rec->last_time = (int64_t)t;
+		if (!err)
+			err = read_u64(dir, "last_duration_us",
+				       &rec->last_duration_us);
+		if (!err)
+			err = read_word(dir, "last_rung", rec->last_rung,
+					sizeof(rec->last_rung));
+		if (!err)
+			err = read_word(dir, "last_guilty_ring",
+					rec->last_guilty_ring,
+					sizeof(rec->last_guilty_ring));
+		if (!err && !strcmp(rec->last_guilty_ring, "none"))
+			rec->last_guilty_ring[0] = '\0';
+	} else if (!err) {
+		rec->last_cause[0] = '\0';
 	}
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (in_table) {
-			parse_ring(rec, line);
-		} else if (!strncmp(line, "mode: ", 6)) {
-			copy_word(rec->mode, sizeof(rec->mode), line + 6);
-		} else if (!strncmp(line, "state: ", 7)) {
-			copy_word(rec->state, sizeof(rec->state), line + 7);
-		} else if (!strncmp(line, "counters:", 9)) {
-			rec->recoveries = kv_u64(line, "recoveries");
-			rec->resets = kv_u64(line, "resets");
-			rec->probes = kv_u64(line, "probes");
-			rec->guilty = kv_u64(line, "guilty");
-			rec->innocent = kv_u64(line, "innocent");
-			rec->suspects = kv_u64(line, "suspects");
-			rec->false_timeouts = kv_u64(line, "false_timeouts");
-			rec->fallbacks = kv_u64(line, "fallbacks");
-			rec->bans = kv_u64(line, "bans");
-		} else if (!strncmp(line, "causes:", 7)) {
-			rec->cause_timeout = kv_u64(line, "timeout");
-			rec->cause_uecc = kv_u64(line, "uecc");
-			rec->cause_parity = kv_u64(line, "parity");
-		} else if (!strncmp(line, "ladder:", 7)) {
-			rec->ring_resets = kv_u64(line, "ring_resets");
-			rec->ring_settled = kv_u64(line, "ring_settled");
-			rec->escalations = kv_u64(line, "escalations");
-		} else if (!strncmp(line, "last guilty:", 12)) {
-			v = kv(line, "ring");
-			if (v)
-				copy_word(rec->last_guilty_ring,
-					  sizeof(rec->last_guilty_ring), v);
-		} else if (!strncmp(line, "last:", 5)) {
-			v = kv(line, "cause");
-			if (v) {
-				rec->last_valid = 1;
-				copy_word(rec->last_cause,
-					  sizeof(rec->last_cause), v);
-				v = kv(line, "time");
-				rec->last_time = v ? strtoll(v, NULL, 10) : 0;
-				rec->last_duration_us = kv_u64(line,
-							       "duration_us");
-				v = kv(line, "rung");
-				if (v)
-					copy_word(rec->last_rung,
-						  sizeof(rec->last_rung), v);
-			}
-		} else if (!strncmp(line, "ring ", 5) && strstr(line, "timeouts")) {
-			in_table = 1;
-		}
+	if (!err)
+		err = ring_names(dir, names, &rec->nr_rings);
+	for (i = 0; !err && i < rec->nr_rings; i++)
+		err = read_ring(dir, names[i], &rec->rings[i]);
+	if (err) {
+		memset(rec, 0, sizeof(*rec));
+		return errno_to_ret(-err);
 	}
-	fclose(f);
-	if (!rec->mode[0] && !in_table)
-		return PPU_ERROR_NOT_SUPPORTED;	/* not the format we know */
 	return PPU_SUCCESS;
 }

@@ -3,9 +3,12 @@
  * Copyright (c) 2026 The PPU driver authors
  *
  * libppu: a small C API over the PPU driver's management interfaces (the
- * RAS query ioctl, GET_PARAM, sysfs ras/ and debugfs ring_recovery), in the
- * spirit of NVML. No global state: every query goes through a handle
- * returned by ppu_device_open(). Not thread-safe per handle.
+ * RAS query ioctl, GET_PARAM, sysfs ras/ and recovery/), in the spirit of
+ * NVML. It reads only the driver's ABI (ioctls and sysfs, Documentation/
+ * ABI/sysfs-driver-ppu), never debugfs: an unprivileged user who may open
+ * the render node gets everything but what the driver keeps for root. No
+ * global state: every query goes through a handle returned by
+ * ppu_device_open(). Not thread-safe per handle.
  */
 #ifndef LIBPPU_H
 #define LIBPPU_H
@@ -151,7 +154,9 @@ typedef struct {
 /*
  * *count: in, entries of @pages; out, the number of retired pages. With
  * pages NULL (or *count too small) returns the count only
- * (PPU_ERROR_INSUFFICIENT_SIZE when pages was given but too small).
+ * (PPU_ERROR_INSUFFICIENT_SIZE when pages was given but too small). Every
+ * page fits when *count is large enough: beyond what one RAS query
+ * returns (4096), the rest is read from sysfs ras/retired_pages.
  */
 ppu_return_t ppu_device_get_retired_pages(ppu_device_t *dev,
 					  ppu_retired_page_t *pages,
@@ -161,19 +166,24 @@ const char *ppu_retire_cause_string(ppu_retire_cause_t cause);
 const char *ppu_retire_state_string(ppu_retire_state_t state);
 const char *ppu_rma_status_string(ppu_rma_status_t status);
 
-/* Recovery status of the rings, from debugfs ring_recovery (root). */
+/*
+ * Recovery status of the device's hang domain and of its rings, from sysfs
+ * recovery/ (readable by every user). PPU_ERROR_NOT_SUPPORTED from a driver
+ * without it.
+ */
 #define PPU_MAX_RINGS 32
 
 typedef struct {
 	char name[16];			/* "gfx0" */
 	char kind[16];			/* "shared" or "independent" */
 	uint64_t timeouts, guilty, innocent, probes;
-	char last[16];			/* last verdict: "none", "guilty", ... */
+	char last[16];			/* last verdict: "none", "guilty",
+					 * "innocent" or "suspect" */
 } ppu_ring_recovery_t;
 
 typedef struct {
 	char mode[16];			/* serial, classic, off */
-	char state[16];			/* idle, recovering */
+	char state[16];			/* idle, recovering, wedged */
 	uint64_t recoveries, resets, probes, guilty, innocent, suspects;
 	uint64_t false_timeouts, fallbacks, bans;
 	uint64_t cause_timeout, cause_uecc, cause_parity;
@@ -187,7 +197,7 @@ typedef struct {
 	char last_rung[16];		/* what settled it: ring, domain, none */
 	char last_guilty_ring[16];	/* "" when nobody was guilty */
 	unsigned int nr_rings;
-	ppu_ring_recovery_t rings[PPU_MAX_RINGS];
+	ppu_ring_recovery_t rings[PPU_MAX_RINGS];	/* sorted by name */
 } ppu_recovery_t;
 
 ppu_return_t ppu_device_get_recovery(ppu_device_t *dev, ppu_recovery_t *rec);
