@@ -31,12 +31,6 @@
 #include "drm_sched_serial_internal.h"
 #include "drm_sched_serial_trace.h"
 
-static const char * const dss_verdict_names[] = {
-	[DRM_SCHED_SERIAL_INNOCENT] = "innocent",
-	[DRM_SCHED_SERIAL_GUILTY] = "guilty",
-	[DRM_SCHED_SERIAL_SUSPECT] = "suspect",
-};
-
 /*
  * Publish the domain's state for drm_sched_serial_show(). Only the holder
  * of the domain lock changes that state, so the copy is consistent; the
@@ -188,7 +182,7 @@ void dss_report_verdict(struct drm_sched_serial_domain *d,
 	dump->limit = min(dump->len + DSS_COREDUMP_JOB,
 			  dss_coredump_size(d) - 1);
 	dss_dump_printf(dump, "\nverdict: %s\nring: %s\nseqno: %llu\ncontext: %s[%d]\n",
-			dss_verdict_names[verdict], ring->name,
+			drm_sched_serial_verdict_name(verdict), ring->name,
 			job->s_fence->finished.seqno, ctx->comm, ctx->pid);
 	if (verdict == DRM_SCHED_SERIAL_GUILTY) {
 		dss_dump_printf(dump, "guilty count: %d\nbanned: %d\n",
@@ -398,11 +392,10 @@ void dss_publisher_fini(struct drm_sched_serial_domain *d)
 	d->publisher = NULL;
 }
 
+/* debugfs' ring table says "-" for no verdict */
 static const char *dss_verdict_name(int v)
 {
-	if (v < 0 || v >= ARRAY_SIZE(dss_verdict_names))
-		return "-";
-	return dss_verdict_names[v];
+	return v < 0 ? "-" : drm_sched_serial_verdict_name(v);
 }
 
 /**
