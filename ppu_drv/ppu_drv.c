@@ -331,11 +331,32 @@ static void ppu_remove(struct platform_device *pdev)
 	ppu_fence_reserve_fini(ppu);
 }
 
+/*
+ * The board's serial number (16 hex digits), the identity a fleet's
+ * collectors label a device with: stable across driver loads and bus
+ * moves, unlike the card's minor or the bus id.
+ */
+static ssize_t serial_number_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct ppu_device *ppu = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%016llx\n", ppu->hw->serial);
+}
+static DEVICE_ATTR_RO(serial_number);
+
+static struct attribute *ppu_dev_attrs[] = {
+	&dev_attr_serial_number.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(ppu_dev);
+
 static struct platform_driver ppu_platform_driver = {
 	.probe = ppu_probe,
 	.ppu_platform_remove = ppu_remove,
 	.driver = {
 		.name = PPU_HW_PLATFORM_NAME,
+		.dev_groups = ppu_dev_groups,
 	},
 };
 module_platform_driver(ppu_platform_driver);

@@ -325,6 +325,8 @@ struct ppu_hw_ras_ops {
  * @hbm: shape of the memory, valid if @ras_ops is set
  * @nr_rings: number of rings
  * @rings: description of each ring, @nr_rings entries
+ * @serial: the board's serial number, as its fuses (or VPD) say: the same
+ *	at every load of the driver, unique per board; 0 if it has none
  */
 struct ppu_hw {
 	const struct ppu_hw_ops *ops;
@@ -332,6 +334,7 @@ struct ppu_hw {
 	struct ppu_hw_hbm_info hbm;
 	u32 nr_rings;
 	const struct ppu_hw_ring_desc *rings;
+	u64 serial;
 };
 
 /**

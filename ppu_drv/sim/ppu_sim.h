@@ -149,12 +149,14 @@ struct ppu_sim_engine {
  * @nr_compute: compute rings
  * @nr_sdma: sdma rings
  * @reset_us: time a device reset takes, in microseconds
+ * @serial: the board serial number the device reports
  */
 struct ppu_sim_config {
 	u32 nr_gfx;
 	u32 nr_compute;
 	u32 nr_sdma;
 	u32 reset_us;
+	u64 serial;
 };
 
 /**

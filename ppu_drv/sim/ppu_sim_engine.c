@@ -746,6 +746,7 @@ struct ppu_sim *ppu_sim_create(const struct ppu_sim_config *cfg)
 	spin_lock_init(&sim->lock);
 	mutex_init(&sim->reset_lock);
 	sim->reset_us = cfg->reset_us;
+	sim->hw.serial = cfg->serial;
 	sim->ring_reset_us = cfg->reset_us / 4;
 	sim->hw.ops = &ppu_sim_ops;
 	sim->hw.rings = sim->descs;

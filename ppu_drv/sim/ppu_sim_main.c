@@ -47,6 +47,11 @@ static unsigned int flash_kb = 64;
 module_param(flash_kb, uint, 0444);
 MODULE_PARM_DESC(flash_kb, "On-board flash size in KiB (default 64)");
 
+/* "PPU" and a board number: what the fuses of a real board would hold */
+static unsigned long long serial = 0x5050550000000001ULL;
+module_param(serial, ullong, 0444);
+MODULE_PARM_DESC(serial, "Board serial number the device reports (default 0x5050550000000001)");
+
 static struct ppu_sim *ppu_sim_dev;
 static struct platform_device *ppu_sim_pdev;
 
@@ -57,6 +62,7 @@ static int __init ppu_sim_init(void)
 		.nr_compute = nr_compute,
 		.nr_sdma = nr_sdma,
 		.reset_us = reset_us,
+		.serial = serial,
 	};
 	struct ppu_sim_ras_config ras_cfg = {
 		.hbm_size = (u64)hbm_mb << 20,
