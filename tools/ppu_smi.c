@@ -48,6 +48,7 @@ enum {
 struct dev {
 	unsigned int index;
 	ppu_device_info_t info;
+	char serial[PPU_SERIAL_SIZE];	/* "" if the driver has none */
 	ppu_ras_t ras;
 	ppu_retired_page_t *pages;
 	unsigned int npages, cecc_pages, uecc_pages;
@@ -96,6 +97,8 @@ static int collect(unsigned int idx, struct dev *d)
 		ppu_device_close(h);
 		return fail(r, "device info", idx);
 	}
+	if (ppu_device_get_serial(h, d->serial, sizeof(d->serial)))
+		d->serial[0] = '\0';
 	/* every retired page: the count, then room for it and a few more
 	 * retired in between; what fits if the list keeps outgrowing it */
 	r = ppu_device_get_retired_pages(h, NULL, &want);
@@ -302,6 +305,7 @@ static void print_query(const struct dev *devs, unsigned int n, unsigned int sec
 		printf("PPU %u\n", d->index);
 		Q(4, "Node", "%s", d->info.node);
 		Q(4, "Bus Id", "%s", d->info.pci_bus_id[0] ? d->info.pci_bus_id : "N/A");
+		Q(4, "Serial Number", "%s", d->serial[0] ? d->serial : "N/A");
 		Q(4, "Rings", "%u gfx, %u compute, %u sdma", d->info.rings_gfx,
 		  d->info.rings_compute, d->info.rings_sdma);
 		if (d->info.reset_count == PPU_UNKNOWN)
@@ -461,6 +465,8 @@ static void print_json(const struct dev *devs, unsigned int n)
 		jstr(d->info.node);
 		printf(",\n      \"bus_id\": ");
 		jstr(d->info.pci_bus_id);
+		printf(",\n      \"serial\": ");
+		jstr(d->serial);
 		printf(",\n      \"health\": \"%s\",\n", health_name(health(d)));
 		printf("      \"rings\": {\"gfx\": %u, \"compute\": %u, \"sdma\": %u},\n",
 		       d->info.rings_gfx, d->info.rings_compute, d->info.rings_sdma);
@@ -574,16 +580,42 @@ static void prom_head(const char *name, const char *type, const char *help)
 }
 
 /* a label value: backslash, double quote and newline escaped */
-static void prom_label(const char *v)
+static void prom_label_to(FILE *f, const char *v)
 {
 	for (; *v; v++) {
 		if (*v == '\\' || *v == '"')
-			printf("\\%c", *v);
+			fprintf(f, "\\%c", *v);
 		else if (*v == '\n')
-			printf("\\n");
+			fputs("\\n", f);
 		else
-			putchar(*v);
+			fputc(*v, f);
 	}
+}
+
+static void prom_label(const char *v)
+{
+	prom_label_to(stdout, v);
+}
+
+/*
+ * The identity labels of every series of a device, as dcgm-exporter puts
+ * them: its index here, its board serial (stable across reloads, the one
+ * to join on) and its bus id. Escaped; a static buffer, one per printf.
+ */
+static const char *prom_dev(const struct dev *d)
+{
+	static char buf[256];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	if (!f)
+		return "";
+	fprintf(f, "device=\"%u\",serial=\"", d->index);
+	prom_label_to(f, d->serial);
+	fprintf(f, "\",bus_id=\"");
+	prom_label_to(f, d->info.pci_bus_id);
+	fprintf(f, "\"");
+	fclose(f);
+	return buf;
 }
 
 static void print_prometheus(const struct dev *devs, unsigned int n)
@@ -594,13 +626,11 @@ static void print_prometheus(const struct dev *devs, unsigned int n)
 	unsigned int i, j, k, c, s, cnt;
 	int any_rec = 0;
 
-	/* identity, to join on "device": the usual info metric, always 1 */
+	/* identity: the usual info metric, always 1 (every series has the labels) */
 	prom_head("ppu_device_info", "gauge",
-		  "Identity of a device (bus id, driver version); always 1.");
+		  "Identity of a device (serial, bus id, driver version); always 1.");
 	for (i = 0; i < n; i++) {
-		printf("ppu_device_info{device=\"%u\",bus_id=\"", devs[i].index);
-		prom_label(devs[i].info.pci_bus_id);
-		printf("\",driver_version=\"");
+		printf("ppu_device_info{%s,driver_version=\"", prom_dev(&devs[i]));
 		prom_label(devs[i].info.driver_version);
 		printf("\"} 1\n");
 	}
@@ -623,19 +653,19 @@ static void print_prometheus(const struct dev *devs, unsigned int n)
 			};
 
 			for (j = 0; j < 3; j++)
-				printf("ppu_ecc_errors_%s_total{device=\"%u\",type=\"%s\"} %" PRIu64 "\n",
-				       s ? "aggregate" : "volatile", devs[i].index,
+				printf("ppu_ecc_errors_%s_total{%s,type=\"%s\"} %" PRIu64 "\n",
+				       s ? "aggregate" : "volatile", prom_dev(&devs[i]),
 				       rows[j].t, rows[j].v[s]);
 		}
 	}
 	prom_head("ppu_ecc_events_lost_total", "counter",
 		  "Memory error events the device's event FIFO dropped since the driver loaded.");
 	for (i = 0; i < n; i++)
-		printf("ppu_ecc_events_lost_total{device=\"%u\"} %" PRIu64 "\n",
-		       devs[i].index, devs[i].ras.events_lost);
+		printf("ppu_ecc_events_lost_total{%s} %" PRIu64 "\n",
+		       prom_dev(&devs[i]), devs[i].ras.events_lost);
 	prom_head("ppu_ecc_enabled", "gauge", "1 if ECC handling (page retirement) is on.");
 	for (i = 0; i < n; i++)
-		printf("ppu_ecc_enabled{device=\"%u\"} %d\n", devs[i].index,
+		printf("ppu_ecc_enabled{%s} %d\n", prom_dev(&devs[i]),
 		       devs[i].ras.ecc_enabled);
 	prom_head("ppu_retired_pages", "gauge",
 		  "Retired 64 KiB pages of device memory by cause and state.");
@@ -646,28 +676,28 @@ static void print_prometheus(const struct dev *devs, unsigned int n)
 				for (k = 0; k < devs[i].npages; k++)
 					cnt += devs[i].pages[k].cause == c + 1 &&
 					       devs[i].pages[k].state == s;
-				printf("ppu_retired_pages{device=\"%u\",cause=\"%s\",state=\"%s\"} %u\n",
-				       devs[i].index, causes[c], states[s], cnt);
+				printf("ppu_retired_pages{%s,cause=\"%s\",state=\"%s\"} %u\n",
+				       prom_dev(&devs[i]), causes[c], states[s], cnt);
 			}
 	prom_head("ppu_retirement_pending", "gauge",
 		  "1 while a retired page is still held by a buffer.");
 	for (i = 0; i < n; i++)
-		printf("ppu_retirement_pending{device=\"%u\"} %d\n", devs[i].index,
+		printf("ppu_retirement_pending{%s} %d\n", prom_dev(&devs[i]),
 		       devs[i].ras.retirement_pending);
 	prom_head("ppu_remapped_rows", "gauge", "HBM rows remapped to spare rows.");
 	for (i = 0; i < n; i++) {
 		const ppu_remapped_rows_t *r = &devs[i].ras.remap;
 
-		printf("ppu_remapped_rows{device=\"%u\",type=\"correctable\"} %u\n",
-		       devs[i].index, r->correctable);
-		printf("ppu_remapped_rows{device=\"%u\",type=\"uncorrectable\"} %u\n",
-		       devs[i].index, r->uncorrectable);
-		printf("ppu_remapped_rows{device=\"%u\",type=\"pending\"} %u\n",
-		       devs[i].index, r->pending);
+		printf("ppu_remapped_rows{%s,type=\"correctable\"} %u\n",
+		       prom_dev(&devs[i]), r->correctable);
+		printf("ppu_remapped_rows{%s,type=\"uncorrectable\"} %u\n",
+		       prom_dev(&devs[i]), r->uncorrectable);
+		printf("ppu_remapped_rows{%s,type=\"pending\"} %u\n",
+		       prom_dev(&devs[i]), r->pending);
 	}
 	prom_head("ppu_remap_failure", "gauge", "1 if a row remap found no spare row.");
 	for (i = 0; i < n; i++)
-		printf("ppu_remap_failure{device=\"%u\"} %d\n", devs[i].index,
+		printf("ppu_remap_failure{%s} %d\n", prom_dev(&devs[i]),
 		       devs[i].ras.remap.failure_occurred);
 	prom_head("ppu_bank_remap_availability", "gauge",
 		  "HBM banks by spare rows left.");
@@ -676,68 +706,68 @@ static void print_prometheus(const struct dev *devs, unsigned int n)
 		const unsigned int v[] = { h->max, h->high, h->partial, h->low, h->none };
 
 		for (j = 0; j < 5; j++)
-			printf("ppu_bank_remap_availability{device=\"%u\",level=\"%s\"} %u\n",
-			       devs[i].index, levels[j], v[j]);
+			printf("ppu_bank_remap_availability{%s,level=\"%s\"} %u\n",
+			       prom_dev(&devs[i]), levels[j], v[j]);
 	}
 	prom_head("ppu_ecc_store_ok", "gauge",
 		  "1 if the ECC record store in flash loaded (history available).");
 	for (i = 0; i < n; i++)
 		if (!devs[i].flash_ret)
-			printf("ppu_ecc_store_ok{device=\"%u\",state=\"%s\"} %d\n",
-			       devs[i].index, devs[i].flash.store,
+			printf("ppu_ecc_store_ok{%s,state=\"%s\"} %d\n",
+			       prom_dev(&devs[i]), devs[i].flash.store,
 			       !store_error(&devs[i]));
 	prom_head("ppu_flash_erases_total", "counter",
 		  "Erase-block erases of the flash over the ECC store's life (wear).");
 	for (i = 0; i < n; i++)
 		if (!devs[i].flash_ret)
-			printf("ppu_flash_erases_total{device=\"%u\"} %" PRIu64 "\n",
-			       devs[i].index, devs[i].flash.erases);
+			printf("ppu_flash_erases_total{%s} %" PRIu64 "\n",
+			       prom_dev(&devs[i]), devs[i].flash.erases);
 	prom_head("ppu_flash_writes_total", "counter",
 		  "Writes to the flash over the ECC store's life (wear).");
 	for (i = 0; i < n; i++)
 		if (!devs[i].flash_ret)
-			printf("ppu_flash_writes_total{device=\"%u\"} %" PRIu64 "\n",
-			       devs[i].index, devs[i].flash.writes);
+			printf("ppu_flash_writes_total{%s} %" PRIu64 "\n",
+			       prom_dev(&devs[i]), devs[i].flash.writes);
 	prom_head("ppu_rma_required", "gauge", "1 if the device should be returned (RMA).");
 	for (i = 0; i < n; i++)
-		printf("ppu_rma_required{device=\"%u\"} %d\n", devs[i].index,
+		printf("ppu_rma_required{%s} %d\n", prom_dev(&devs[i]),
 		       devs[i].ras.rma == PPU_RMA_REQUIRED);
 	prom_head("ppu_rma_status", "gauge", "RMA status: 0 none, 1 warning, 2 rma.");
 	for (i = 0; i < n; i++)
-		printf("ppu_rma_status{device=\"%u\"} %d\n", devs[i].index,
+		printf("ppu_rma_status{%s} %d\n", prom_dev(&devs[i]),
 		       (int)devs[i].ras.rma);
 	prom_head("ppu_rma_reason", "gauge",
 		  "1 for each RMA criterion reached or near its limit.");
 	for (i = 0; i < n; i++)
 		for (j = 0; j < 3; j++)
-			printf("ppu_rma_reason{device=\"%u\",reason=\"%s\"} %d\n",
-			       devs[i].index, reason_names[j],
+			printf("ppu_rma_reason{%s,reason=\"%s\"} %d\n",
+			       prom_dev(&devs[i]), reason_names[j],
 			       !!(devs[i].ras.rma_reasons & (1u << j)));
 	prom_head("ppu_reset_recommended", "gauge",
 		  "1 once enough uncorrectable errors call for a device reset.");
 	for (i = 0; i < n; i++)
-		printf("ppu_reset_recommended{device=\"%u\"} %d\n", devs[i].index,
+		printf("ppu_reset_recommended{%s} %d\n", prom_dev(&devs[i]),
 		       devs[i].ras.reset_recommended);
 	prom_head("ppu_memory_total_bytes", "gauge",
 		  "Device memory managed by the allocator (HBM minus retired pages).");
 	for (i = 0; i < n; i++)
-		printf("ppu_memory_total_bytes{device=\"%u\"} %" PRIu64 "\n",
-		       devs[i].index, devs[i].ras.mem_total);
+		printf("ppu_memory_total_bytes{%s} %" PRIu64 "\n",
+		       prom_dev(&devs[i]), devs[i].ras.mem_total);
 	prom_head("ppu_memory_available_bytes", "gauge",
 		  "Device memory free for allocation.");
 	for (i = 0; i < n; i++)
-		printf("ppu_memory_available_bytes{device=\"%u\"} %" PRIu64 "\n",
-		       devs[i].index, devs[i].ras.mem_available);
+		printf("ppu_memory_available_bytes{%s} %" PRIu64 "\n",
+		       prom_dev(&devs[i]), devs[i].ras.mem_available);
 	prom_head("ppu_device_resets_total", "counter",
 		  "Device resets since the driver loaded.");
 	for (i = 0; i < n; i++)
 		if (devs[i].info.reset_count != PPU_UNKNOWN)
-			printf("ppu_device_resets_total{device=\"%u\"} %" PRIu64 "\n",
-			       devs[i].index, devs[i].info.reset_count);
+			printf("ppu_device_resets_total{%s} %" PRIu64 "\n",
+			       prom_dev(&devs[i]), devs[i].info.reset_count);
 	prom_head("ppu_recovery_readable", "gauge",
 		  "1 if the recovery status (sysfs recovery/) could be read.");
 	for (i = 0; i < n; i++) {
-		printf("ppu_recovery_readable{device=\"%u\"} %d\n", devs[i].index,
+		printf("ppu_recovery_readable{%s} %d\n", prom_dev(&devs[i]),
 		       devs[i].rec_ret == PPU_SUCCESS);
 		any_rec |= devs[i].rec_ret == PPU_SUCCESS;
 	}
@@ -747,15 +777,15 @@ static void print_prometheus(const struct dev *devs, unsigned int n)
 		  "Recoveries of the device's hang domain.");
 	for (i = 0; i < n; i++)
 		if (!devs[i].rec_ret)
-			printf("ppu_recoveries_total{device=\"%u\"} %" PRIu64 "\n",
-			       devs[i].index, devs[i].rec.recoveries);
+			printf("ppu_recoveries_total{%s} %" PRIu64 "\n",
+			       prom_dev(&devs[i]), devs[i].rec.recoveries);
 	/* timeouts, verdicts and replays are different things: no sum() of them */
 	prom_head("ppu_ring_timeouts_total", "counter",
 		  "Job timeouts reported on a ring.");
 	for (i = 0; i < n; i++)
 		for (j = 0; !devs[i].rec_ret && j < devs[i].rec.nr_rings; j++)
-			printf("ppu_ring_timeouts_total{device=\"%u\",ring=\"%s\"} %" PRIu64 "\n",
-			       devs[i].index, devs[i].rec.rings[j].name,
+			printf("ppu_ring_timeouts_total{%s,ring=\"%s\"} %" PRIu64 "\n",
+			       prom_dev(&devs[i]), devs[i].rec.rings[j].name,
 			       devs[i].rec.rings[j].timeouts);
 	prom_head("ppu_ring_verdicts_total", "counter",
 		  "Verdicts of recoveries on the jobs of a ring: guilty or innocent.");
@@ -763,18 +793,18 @@ static void print_prometheus(const struct dev *devs, unsigned int n)
 		for (j = 0; !devs[i].rec_ret && j < devs[i].rec.nr_rings; j++) {
 			const ppu_ring_recovery_t *rg = &devs[i].rec.rings[j];
 
-			printf("ppu_ring_verdicts_total{device=\"%u\",ring=\"%s\",verdict=\"guilty\"} %" PRIu64 "\n",
-			       devs[i].index, rg->name, rg->guilty);
-			printf("ppu_ring_verdicts_total{device=\"%u\",ring=\"%s\",verdict=\"innocent\"} %" PRIu64 "\n",
-			       devs[i].index, rg->name, rg->innocent);
+			printf("ppu_ring_verdicts_total{%s,ring=\"%s\",verdict=\"guilty\"} %" PRIu64 "\n",
+			       prom_dev(&devs[i]), rg->name, rg->guilty);
+			printf("ppu_ring_verdicts_total{%s,ring=\"%s\",verdict=\"innocent\"} %" PRIu64 "\n",
+			       prom_dev(&devs[i]), rg->name, rg->innocent);
 		}
 	}
 	prom_head("ppu_ring_probes_total", "counter",
 		  "Replays of a job alone on a ring by recoveries.");
 	for (i = 0; i < n; i++)
 		for (j = 0; !devs[i].rec_ret && j < devs[i].rec.nr_rings; j++)
-			printf("ppu_ring_probes_total{device=\"%u\",ring=\"%s\"} %" PRIu64 "\n",
-			       devs[i].index, devs[i].rec.rings[j].name,
+			printf("ppu_ring_probes_total{%s,ring=\"%s\"} %" PRIu64 "\n",
+			       prom_dev(&devs[i]), devs[i].rec.rings[j].name,
 			       devs[i].rec.rings[j].probes);
 }
 

@@ -63,6 +63,11 @@ SMI=/extra/ppu-smi
 DEMO=/extra/ppu-demo
 DBG=/sys/kernel/debug/dri/0
 RAS=/sys/class/drm/card0/device/ras
+# the identity labels of every series (dcgm-exporter's way): index, the
+# board serial, the bus id
+SERIAL=$(cat /sys/class/drm/card0/device/serial_number 2> /dev/null)
+BUSID=$(basename "$(readlink -f /sys/class/drm/card0/device)")
+D="device=\"0\",serial=\"$SERIAL\",bus_id=\"$BUSID\""
 HBM=$(( $(cat /sys/module/ppu_sim/parameters/hbm_mb 2>/dev/null || echo 256) * 1048576 ))
 BANK=$(( HBM / $(cat /sys/module/ppu_sim/parameters/hbm_banks 2>/dev/null || echo 16) ))
 PROM_ALL=/tmp/ppu-smi-prom.all
@@ -151,13 +156,12 @@ pages_of() { # cause state: count of sysfs retired_pages lines
 # every number of --prometheus against sysfs
 compare_all() {
 	prom
-	D='device="0"'
 	check "--prometheus exits like the health check ($prom_rc)" \
 		sh -c "[ $prom_rc -le 2 ] || [ $prom_rc = 7 ]"
 	# the ECC store: its state and the flash's wear
 	store=$(rd ecc_store)
 	eq "ecc_store state label" \
-		"$(awk -F'"' '/^ppu_ecc_store_ok[{]/ { print $4 }' /tmp/prom.out)" "$store"
+		"$(sed -n 's/^ppu_ecc_store_ok{.*state="\([^"]*\)".*/\1/p' /tmp/prom.out)" "$store"
 	eq "ecc_store ok" "$(pv "ppu_ecc_store_ok{$D,state=\"$store\"}")" \
 		"$([ "$store" = ok ] && echo 1 || echo 0)"
 	eq flash_erases "$(pv "ppu_flash_erases_total{$D}")" "$(rd flash_erases)"
@@ -252,10 +256,19 @@ check "table shows a ring" grep -q "gfx0" /tmp/smi.out
 expect_rc "healthy -q" 0 -q
 sed 's/^/ppu-smi-test:   /' /tmp/smi.out
 check "-q: Health healthy" grep -q "^    Health  *: healthy" /tmp/smi.out
+# the board serial: what the device reports, the same after the reload
+check "serial_number is 16 hex digits ($SERIAL)" sh -c "echo '$SERIAL' | grep -qE '^[0-9a-f]{16}\$'"
+check "serial_number is the device's (ppu_sim serial)" \
+	[ "$((0x$SERIAL))" = "$(($(cat /sys/module/ppu_sim/parameters/serial)))" ]
+check "serial_number the same after the reload" \
+	[ "$(cat /sys/class/drm/card0/device/serial_number)" = "$SERIAL" ]
+check "-q: Serial Number" grep -q "^    Serial Number  *: $SERIAL\$" /tmp/smi.out
 expect_rc "healthy -q -d" 0 -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER,RECOVERY,RMA
 check "-q -d ECC: no Memory Usage section" sh -c '! grep -q "Memory Usage" /tmp/smi.out'
 check "-q -d RECOVERY: ring table" grep -q "^        gfx0 " /tmp/smi.out
 compare_all
+eq "ppu_device_info with serial and bus id" \
+	"$(awk -v k="ppu_device_info{$D," 'index($1, k) == 1 { print $2 }' /tmp/prom.out)" 1
 json healthy
 end
 
@@ -267,7 +280,7 @@ for i in 1 2 3; do inject "read $C 8" || fail "read $C"; done
 check "a page retired (sysfs)" [ "$(grep -c . "$RAS/retired_pages")" = 1 ]
 expect_rc "one CECC page" 0
 compare_all
-eq "mem_total one page short" "$(pv 'ppu_memory_total_bytes{device="0"}')" $((HBM - 65536))
+eq "mem_total one page short" "$(pv "ppu_memory_total_bytes{$D}")" $((HBM - 65536))
 json cecc-retired
 end
 
@@ -361,7 +374,7 @@ check "-q: Health error" grep -q "^    Health  *: error" /tmp/smi.out
 check "-q: ECC Store State damaged" grep -q "^        State  *: damaged" /tmp/smi.out
 check "-q: ECC Store History unavailable" grep -q "^        History  *: unavailable" /tmp/smi.out
 compare_all
-eq "ppu_ecc_store_ok damaged" "$(pv 'ppu_ecc_store_ok{device="0",state="damaged"}')" 0
+eq "ppu_ecc_store_ok damaged" "$(pv "ppu_ecc_store_ok{$D,state=\"damaged\"}")" 0
 json damaged-store
 check "JSON: history_available false" \
 	grep -q '"ecc_store": {"state": "damaged", "history_available": false' /tmp/json.out
@@ -452,7 +465,6 @@ if [ "$(as_nobody 'id -u' 2> /dev/null)" = 65534 ]; then
 	as_nobody "$SMI -q -d RECOVERY" > /tmp/smi.out 2>> /tmp/smi.err
 	for n in /dev/dri/renderD*; do chmod 600 "$n"; done
 	sed 's/^/ppu-smi-test:   stderr: /' /tmp/smi.err
-	D='device="0"'
 	cp /tmp/prom.out /tmp/prom.state.recovery-user
 	eq "as nobody: recovery readable" "$(pv "ppu_recovery_readable{$D}")" 1
 	eq "as nobody: recoveries" "$(pv "ppu_recoveries_total{$D}")" "$rec"

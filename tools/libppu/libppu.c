@@ -542,6 +542,28 @@ ppu_return_t ppu_device_get_flash(ppu_device_t *dev, ppu_flash_info_t *flash)
 	return PPU_SUCCESS;
 }
 
+ppu_return_t ppu_device_get_serial(ppu_device_t *dev, char *serial,
+				   unsigned int size)
+{
+	char path[256], line[64];
+	int err;
+
+	if (!dev || !serial || !size)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	serial[0] = '\0';
+	if (dev->card_minor < 0)
+		return PPU_ERROR_NOT_SUPPORTED;
+	snprintf(path, sizeof(path), SYS_DRM "/card%d/device/serial_number",
+		 dev->card_minor);
+	err = read_line(path, line, sizeof(line));
+	if (err)
+		return errno_to_ret(-err);
+	if (strlen(line) >= size)
+		return PPU_ERROR_INSUFFICIENT_SIZE;
+	snprintf(serial, size, "%s", line);
+	return PPU_SUCCESS;
+}
+
 /* one line of sysfs ras/retired_pages: "0x<address> <cause> <state> <time>" */
 static int parse_retired_line(const char *line, ppu_retired_page_t *p)
 {

@@ -57,6 +57,15 @@ typedef struct {
 
 ppu_return_t ppu_device_get_info(ppu_device_t *dev, ppu_device_info_t *info);
 
+/*
+ * The board's serial number (sysfs serial_number: 16 hex digits), stable
+ * across driver loads: the identity to label a device with. @size: bytes
+ * of @serial, 17 or more. PPU_ERROR_NOT_SUPPORTED from an older driver.
+ */
+#define PPU_SERIAL_SIZE	32
+ppu_return_t ppu_device_get_serial(ppu_device_t *dev, char *serial,
+				   unsigned int size);
+
 typedef enum {
 	PPU_RMA_NONE = 0,
 	PPU_RMA_WARNING = 1,
