@@ -20,6 +20,11 @@
 # Environment: PPU_CACHE, PPU_NEWEST_SUITE (sid), PPU_NEWEST_PKG (the
 # linux-source-x.y package; default: what linux-source depends on there).
 # Ends with "check-newest: N passed, N failed".
+#
+#   scripts/check-newest.sh --source-only
+# only fetches and extracts the source (as above) and prints its directory,
+# for scripts/vm/build-debug-kernel.sh (PPU_DEBUG_KSERIES); its messages go
+# to stderr.
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,6 +32,12 @@ CACHE=${PPU_CACHE:-/var/cache/ppu}
 DIR=$CACHE/newest
 SUITE=${PPU_NEWEST_SUITE:-sid}
 JOBS=${PPU_NEWEST_JOBS:-2}
+SOURCE_ONLY=0
+if [ "${1:-}" = --source-only ]; then
+	SOURCE_ONLY=1
+	# stdout is for the directory alone
+	exec 3>&1 1>&2
+fi
 
 say() { echo "check-newest: $*"; }
 fail() { say "error: $*"; echo "check-newest: 0 passed, 1 failed"; exit 1; }
@@ -72,6 +83,10 @@ if [ ! -f "$SRC/Makefile" ]; then
 	mv "$tmp/$PKG" "$SRC"
 	rmdir "$tmp"
 	rm -f "$DIR"/"${PKG}"_*_all.deb
+fi
+if [ $SOURCE_ONLY = 1 ]; then
+	echo "$SRC" >&3
+	exit 0
 fi
 
 # --- configured and prepared once ------------------------------------------

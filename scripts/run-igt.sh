@@ -18,6 +18,8 @@
 #                    + KASAN + kmemleak guest kernel (scripts/vm/
 #                    build-debug-kernel.sh, built on first use), our modules
 #                    built against it in build/debug-modules; 3-6x slower
+#   PPU_DEBUG_KSERIES  the debug kernel's source: 6.1 (default), or 7.2
+#                    (newest: the newest) from Debian unstable
 #   PPU_IGT_TIMEOUT  seconds per igt binary in the guest (600, debug 1800)
 #   PPU_PARAMS       ppu.ko parameters (default: short job timeouts)
 #   PPU_SKIP_BUILD=1 use the modules and tests as built

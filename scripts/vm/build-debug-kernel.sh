@@ -5,7 +5,17 @@
 # linux-source-6.1 with `make tinyconfig` + scripts/vm/debug-kernel.config
 # (lockdep, KASAN, UBSAN, debug objects, kmemleak, ... and DRM with the
 # helpers our modules use built in), and print the directory that holds it,
-# in the layout fetch-kernel.sh gives Debian's kernel:
+# in the layout fetch-kernel.sh gives Debian's kernel.
+# PPU_DEBUG_KSERIES selects the source:
+#   6.1 (default)  Debian 12's linux-source-6.1 (installed as a package)
+#   7.2, ...       unstable's linux-source-<x.y>, fetched and extracted into
+#                  PPU_CACHE/newest by scripts/check-newest.sh --source-only
+#   newest         unstable's newest linux-source (check-newest.sh's)
+# A series other than 6.1 gets scripts/vm/debug-kernel-<x.y>.config on top
+# of debug-kernel.config (its lines replace the base's lines of the same
+# options: renamed and removed options); without one for its series, the
+# newest such fragment there is. The unstable source is never written to:
+# the build uses a hard-linked copy of it.
 #
 #   scripts/vm/build-debug-kernel.sh [--config-only]
 #
@@ -20,10 +30,11 @@
 #   <dir>/config          the final .config
 #
 # <dir> is $PPU_CACHE/debug-kernel/<source version>-<key>, the key a hash of
-# the config fragment, scripts/vm/debug-kernel.Kconfig and RECIPE below:
-# a changed fragment or a new linux-source-6.1 package builds a new kernel,
+# the config fragments, scripts/vm/debug-kernel.Kconfig and RECIPE below:
+# a changed fragment or a new linux-source package builds a new kernel,
 # anything else reuses the cached one (well under a second). The previous
-# build is kept (PPU_DEBUG_KERNEL_KEEP, default 2), older ones are removed.
+# build of the same series is kept (PPU_DEBUG_KERNEL_KEEP, default 2),
+# older ones are removed.
 # An interrupted build resumes where it stopped. Compiles go through ccache
 # ($PPU_CACHE/debug-kernel/ccache), so a changed fragment recompiles only
 # what the change really touches.
@@ -36,9 +47,9 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CACHE=${PPU_CACHE:-/var/cache/ppu}
 BASE=$CACHE/debug-kernel
-FRAG=$HERE/debug-kernel.config
+BASEFRAG=$HERE/debug-kernel.config
 KCONF=$HERE/debug-kernel.Kconfig
-TARBALL=/usr/src/linux-source-6.1.tar.xz
+KSER=${PPU_DEBUG_KSERIES:-6.1}
 JOBS=${PPU_DEBUG_KERNEL_JOBS:-2}
 KEEP=${PPU_DEBUG_KERNEL_KEEP:-2}
 # bump when the way the kernel is built changes (not for the fragment: it
@@ -56,7 +67,9 @@ die() { log "error: $*"; exit 1; }
 
 ensure_packages() {
 	local need=() p
-	for p in linux-source-6.1 gcc make flex bison libelf-dev libssl-dev bc \
+	local src=linux-source-6.1
+	[ "$KSER" = 6.1 ] || src=
+	for p in $src gcc make flex bison libelf-dev libssl-dev bc \
 		 xz-utils kmod rsync ccache; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 			need+=("$p")
@@ -65,7 +78,7 @@ ensure_packages() {
 	log "installing: ${need[*]}"
 	local sudo=""
 	[ "$(id -u)" -ne 0 ] && sudo=sudo
-	if ! apt-cache policy linux-source-6.1 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+	if ! apt-cache policy gcc 2>/dev/null | grep -q 'Candidate: [0-9]'; then
 		$sudo apt-get update -qq
 	fi
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
@@ -73,8 +86,30 @@ ensure_packages() {
 }
 
 ensure_packages
-VER=$(dpkg-query -W -f='${Version}' linux-source-6.1)
-KEY=$({ echo "recipe $RECIPE"; echo "linux-source-6.1 $VER"; cat "$FRAG" "$KCONF"; } |
+if [ "$KSER" = 6.1 ]; then
+	PKG=linux-source-6.1
+	VER=$(dpkg-query -W -f='${Version}' $PKG)
+	TARBALL=/usr/src/$PKG.tar.xz
+	NSRC=
+	SFRAG=
+else
+	# <cache>/newest/linux-source-<x.y>-<version>
+	pkg=
+	[ "$KSER" = newest ] || pkg=linux-source-$KSER
+	NSRC=$(PPU_NEWEST_PKG=$pkg "$HERE/../check-newest.sh" --source-only) ||
+		die "no linux-source-$KSER from unstable (scripts/check-newest.sh --source-only)"
+	[ -f "$NSRC/Makefile" ] || die "$NSRC is not a kernel source tree"
+	PKG=$(echo "${NSRC##*/}" | sed -E 's/^(linux-source-[0-9]+\.[0-9]+)-.*/\1/')
+	VER=${NSRC##*/"$PKG"-}
+	SERIES=${PKG#linux-source-}
+	SFRAG=$HERE/debug-kernel-$SERIES.config
+	if [ ! -f "$SFRAG" ]; then
+		SFRAG=$(ls -1 "$HERE"/debug-kernel-*.config 2>/dev/null | sort -V | tail -n1)
+		[ -n "$SFRAG" ] || die "no scripts/vm/debug-kernel-<x.y>.config for $PKG"
+		log "no ${HERE##*/}/debug-kernel-$SERIES.config: trying ${SFRAG##*/}"
+	fi
+fi
+KEY=$({ echo "recipe $RECIPE"; echo "$PKG $VER"; cat "$BASEFRAG" ${SFRAG:+"$SFRAG"} "$KCONF"; } |
 	sha256sum | cut -c1-12)
 KDIR=$BASE/$VER-$KEY
 OUT=$KDIR/build
@@ -99,7 +134,14 @@ fi
 
 # ------------------------------------------------------------ the source
 SRC=$BASE/src/$VER
-if [ ! -f "$SRC/.extracted" ]; then
+if [ ! -f "$SRC/.extracted" ] && [ -n "$NSRC" ]; then
+	# hard links: the edits below replace files, never write into them
+	log "linking $NSRC to $SRC"
+	rm -rf "$SRC" "$SRC.tmp"
+	cp -al "$NSRC" "$SRC.tmp"
+	mv "$SRC.tmp" "$SRC"
+	touch "$SRC/.extracted"
+elif [ ! -f "$SRC/.extracted" ]; then
 	[ -f "$TARBALL" ] || die "$TARBALL missing (package linux-source-6.1)"
 	log "extracting $TARBALL to $SRC"
 	rm -rf "$SRC" "$SRC.tmp"
@@ -110,11 +152,33 @@ if [ ! -f "$SRC/.extracted" ]; then
 	touch "$SRC/.extracted"
 fi
 # our selector of hidden helpers (see the file)
-cmp -s "$KCONF" "$SRC/drivers/gpu/drm/Kconfig.ppu-debug" ||
+if ! cmp -s "$KCONF" "$SRC/drivers/gpu/drm/Kconfig.ppu-debug"; then
+	rm -f "$SRC/drivers/gpu/drm/Kconfig.ppu-debug"
 	cp "$KCONF" "$SRC/drivers/gpu/drm/Kconfig.ppu-debug"
+fi
 line='source "drivers/gpu/drm/Kconfig.ppu-debug"'
-grep -qxF "$line" "$SRC/drivers/gpu/drm/Kconfig" ||
-	printf '\n%s\n' "$line" >> "$SRC/drivers/gpu/drm/Kconfig"
+k=$SRC/drivers/gpu/drm/Kconfig
+if ! grep -qxF "$line" "$k"; then
+	{ cat "$k"; printf '\n%s\n' "$line"; } > "$k.tmp"
+	mv "$k.tmp" "$k"
+fi
+
+# the fragment: debug-kernel.config, its lines of options the series
+# fragment names replaced by that fragment's
+FRAG=$BASEFRAG
+if [ -n "$SFRAG" ]; then
+	FRAG=$KDIR/fragment.config
+	mkdir -p "$KDIR"
+	opts=$(sed -nE 's/^(# )?(CONFIG_[A-Za-z0-9_]+)[= ].*/\2/p' "$SFRAG" | sort -u)
+	{
+		sed -nE 's/^(# )?(CONFIG_[A-Za-z0-9_]+)[= ].*/\2 &/p' "$BASEFRAG" |
+			awk -v o="$opts" 'BEGIN { n = split(o, a, "\n"); for (i = 1; i <= n; i++) s[a[i]] = 1 }
+				!($1 in s) { sub(/^[^ ]+ /, ""); print }'
+		grep -E '^(# )?CONFIG_' "$SFRAG"
+	} > "$FRAG.tmp"
+	mv "$FRAG.tmp" "$FRAG"
+fi
+FNAME=${BASEFRAG#"$HERE"/}${SFRAG:+ + ${SFRAG#"$HERE"/}}
 
 # ------------------------------------------------------------ configure
 mkdir -p "$OUT"
@@ -123,7 +187,7 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-2G}
 MK=(make -C "$SRC" O="$OUT" ARCH=x86_64 -j"$JOBS" CC="ccache gcc")
 BLOG=$KDIR/build.log
 : > "$BLOG"
-log "configuring $OUT (tinyconfig + ${FRAG#"$HERE"/})"
+log "configuring $OUT (tinyconfig + $FNAME)"
 {
 	"${MK[@]}" tinyconfig
 	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$OUT" "$OUT/.config" "$FRAG"
@@ -147,8 +211,8 @@ while IFS= read -r l; do
 		;;
 	esac
 done < "$FRAG"
-[ $bad = 0 ] || die "the .config does not have what ${FRAG#"$HERE"/} asks for (see above)"
-log "config checked: every option of ${FRAG#"$HERE"/} is in the .config"
+[ $bad = 0 ] || die "the .config does not have what $FNAME asks for (see above)"
+log "config checked: every option of $FNAME is in the .config"
 if [ $CONFIG_ONLY = 1 ]; then
 	echo "$KDIR"
 	exit 0
@@ -194,13 +258,13 @@ done
 printf '%s\n' "${order[@]}" | sed '/^$/d' > "$KDIR/modules.load"
 {
 	echo "key $KEY"
-	echo "linux-source-6.1 $VER"
+	echo "$PKG $VER"
 	echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) in ${secs}s with -j$JOBS"
 } > "$KDIR/.done"
 log "cached in $KDIR ($(du -sh "$KDIR/vmlinuz" | cut -f1) bzImage; modules: $(ls "$KDIR/modules" | tr '\n' ' '))"
 
-# keep the newest $KEEP builds
-ls -1td "$BASE"/*-*/ 2>/dev/null | tail -n +$((KEEP + 1)) | while read -r old; do
+# keep the newest $KEEP builds of this series
+ls -1td "$BASE/$(echo "$VER" | cut -d. -f1-2)".*-*/ 2>/dev/null | tail -n +$((KEEP + 1)) | while read -r old; do
 	old=${old%/}
 	[ "$old" = "$KDIR" ] && continue
 	log "removing the old build $old"

@@ -16,7 +16,9 @@
 #                   cached by config); DRM and the helpers are built in, its
 #                   modules.load lists what /init loads, its other modules
 #                   (vgem, kmemleak_test) are there for PPU_EXTRA_KMODS or
-#                   the payload to load
+#                   the payload to load. PPU_DEBUG_KSERIES=7.2 (or newest)
+#                   builds it from unstable's linux-source-7.2 instead
+#                   (build-debug-kernel.sh); PPU_KSERIES stays 6.1
 #
 # Cache layout (PPU_CACHE, default /var/cache/ppu):
 #   deb/linux-image-<abi>-unsigned_*.deb       the downloaded package
@@ -162,7 +164,8 @@ main() {
 	case ${PPU_VM_KERNEL:-prod} in
 	prod) ;;
 	debug)
-		[ "$KSERIES" = 6.1 ] || { log "the debug guest kernel is built from 6.1 only"; exit 2; }
+		[ "$KSERIES" = 6.1 ] ||
+			{ log "no debug guest kernel for PPU_KSERIES=$KSERIES (PPU_DEBUG_KSERIES=6.1, 7.2 or newest selects its source)"; exit 2; }
 		debug_kernel "$@"; return ;;
 	*) log "PPU_VM_KERNEL=${PPU_VM_KERNEL}: prod or debug"; exit 2 ;;
 	esac

@@ -5,8 +5,8 @@
 # the PPU modules and runs a payload script, then check the serial log.
 # PPU_VM_KERNEL=prod (default): Debian's kernel image of PPU_KSERIES (6.1
 # or 6.12); debug: the lockdep + KASAN + kmemleak kernel of
-# build-debug-kernel.sh (6.1; several times slower; built on first use,
-# 8-15 min on 2 cores).
+# build-debug-kernel.sh (6.1, or 7.2 with PPU_DEBUG_KSERIES=7.2; several
+# times slower; built on first use, 8-15 min on 2 cores for 6.1).
 #
 #   scripts/vm/run-vm.sh <payload-script> [logfile]
 #
@@ -21,6 +21,8 @@
 #       did not run on the debug kernel
 # Environment (besides what mkinitramfs.sh reads):
 #   PPU_VM_KERNEL   prod (default) or debug
+#   PPU_DEBUG_KSERIES  the debug kernel's source: 6.1 (default), 7.2 or
+#                   newest (build-debug-kernel.sh)
 #   PPU_VM_TIMEOUT  seconds before QEMU is killed (default 900, debug 2700)
 #   PPU_VM_MEM      guest memory in MB (default 1024)
 #   PPU_VM_SMP      guest CPUs (default 2)
