@@ -16,6 +16,7 @@
  *   timeout, and at most one extra reset per guilty probe, both capped.
  */
 #include <linux/device.h>
+#include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
