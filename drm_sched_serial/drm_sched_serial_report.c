@@ -273,7 +273,7 @@ void dss_report_end(struct drm_sched_serial_domain *d)
 			sizeof(ev->task));
 	}
 	spin_unlock(&pub->lock);
-	queue_work(system_wq, &pub->work);
+	schedule_work(&pub->work);
 }
 
 /*

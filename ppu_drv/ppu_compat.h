@@ -159,6 +159,16 @@ static inline void ppu_print_memory_stats(struct drm_printer *p,
 }
 
 /*
+ * The system's unbound workqueue is system_dfl_wq since 6.17; the old
+ * name warns (deprecated) from 7.x on.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#define ppu_unbound_wq			system_dfl_wq
+#else
+#define ppu_unbound_wq			system_unbound_wq
+#endif
+
+/*
  * A binary sysfs attribute, its read() and &attribute_group.bin_attrs are
  * const since 6.16 (after a transition through read_new and
  * bin_attrs_new from 6.13).

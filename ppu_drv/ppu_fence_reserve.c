@@ -122,7 +122,7 @@ struct ppu_fence *ppu_fence_alloc_nowait(struct ppu_device *ppu)
 	}
 	spin_unlock(&res->lock);
 	if (f)
-		queue_work(system_unbound_wq, &res->refill);
+		queue_work(ppu_unbound_wq, &res->refill);
 	return f;
 }
 

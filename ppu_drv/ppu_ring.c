@@ -341,7 +341,7 @@ static void ppu_ring_free_job(struct drm_sched_job *sched_job)
 	struct ppu_device *ppu = job->ring->ppu;
 
 	if (llist_add(&job->free_node, &ppu->free_jobs))
-		queue_work(system_wq, &ppu->free_work);
+		schedule_work(&ppu->free_work);
 }
 
 static void ppu_ring_free_work(struct work_struct *work)
