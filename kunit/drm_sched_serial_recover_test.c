@@ -759,26 +759,14 @@ static unsigned int count_str(const char *s, const char *needle)
  */
 static void report_one_dump_per_recovery(struct kunit *test)
 {
-	struct dss_mock_ctx *gfx, *cmp, *other;
-	struct dss_mock_job *bad1, *bad2, *inn;
 	struct drm_sched_serial_params p;
 	struct dss_publisher *pub;
+	struct two_hangs s;
 	struct dss_mock *mock;
 
 	test_params(&p);
-	mock = test_mock(test, &p);
-	gfx = dss_mock_ctx_new(mock, GFX);
-	cmp = dss_mock_ctx_new(mock, COMPUTE0);
-	other = dss_mock_ctx_new(mock, COMPUTE1);
-
-	bad1 = hold_and_start(test, mock, gfx, 0, DSS_MOCK_JOB_HANG);
-	bad2 = submit(cmp, 0, DSS_MOCK_JOB_HANG);
-	inn = submit(other, SHORT_US, 0);
-	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
-	expect_finished(test, bad1, -ETIME);
-	expect_finished(test, bad2, -ETIME);
-	expect_finished(test, inn, 0);
-	sync_recovery(mock);
+	two_hangs_run(test, &s, &p);
+	mock = s.mock;
 	KUNIT_ASSERT_EQ(test, mock->domain.stats.recoveries, 1);
 
 	pub = mock->domain.publisher;

@@ -115,35 +115,21 @@ static void serial_guilty_gfx_innocent_compute(struct kunit *test)
 /* Both shared rings hang on their own: both are guilty, nobody else. */
 static void serial_two_guilty_rings(struct kunit *test)
 {
-	struct dss_mock_ctx *gfx, *cmp, *other;
-	struct dss_mock_job *bad1, *bad2, *inn;
 	struct drm_sched_serial_params p;
+	struct two_hangs s;
 	struct dss_mock *mock;
 
 	test_params(&p);
-	mock = test_mock(test, &p);
-	gfx = dss_mock_ctx_new(mock, GFX);
-	cmp = dss_mock_ctx_new(mock, COMPUTE0);
-	other = dss_mock_ctx_new(mock, GFX);
-
-	bad1 = hold_and_start(test, mock, gfx, 0, DSS_MOCK_JOB_HANG);
-	bad2 = submit(cmp, 0, DSS_MOCK_JOB_HANG);
-	inn = submit(other, SHORT_US, 0);
-	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(GFX) | BIT(COMPUTE0)));
-
-	expect_finished(test, bad1, -ETIME);
-	expect_finished(test, bad2, -ETIME);
-	KUNIT_EXPECT_EQ(test, atomic_read(&bad1->probes), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&bad2->probes), 1);
-	expect_finished(test, inn, 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&inn->completions), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&inn->reemits), 1);
-
-	sync_recovery(mock);
-	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&cmp->serial.banned), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&other->serial.banned), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&other->serial.guilty), 0);
+	two_hangs_run(test, &s, &p);
+	mock = s.mock;
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.bad1->probes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.bad2->probes), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.inn->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.inn->reemits), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.gfx->serial.banned), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.cmp->serial.banned), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.other->serial.banned), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s.other->serial.guilty), 0);
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 3);
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.probes, 2);
