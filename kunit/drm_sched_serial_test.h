@@ -114,37 +114,6 @@ hold_and_start(struct kunit *test, struct dss_mock *mock,
 }
 
 /*
- * Both shared rings hang on their own: a hang on gfx and one on compute0
- * time out together (one recovery), a short job of another context is
- * queued on gfx behind the first; both hangs end with -ETIME, the short
- * job completes.
- */
-struct two_hangs {
-	struct dss_mock *mock;
-	struct dss_mock_ctx *gfx, *cmp, *other;
-	struct dss_mock_job *bad1, *bad2, *inn;
-};
-
-static inline void two_hangs_run(struct kunit *test, struct two_hangs *s,
-				 const struct drm_sched_serial_params *p)
-{
-	s->mock = test_mock(test, p);
-	s->gfx = dss_mock_ctx_new(s->mock, GFX);
-	s->cmp = dss_mock_ctx_new(s->mock, COMPUTE0);
-	s->other = dss_mock_ctx_new(s->mock, GFX);
-
-	s->bad1 = hold_and_start(test, s->mock, s->gfx, 0, DSS_MOCK_JOB_HANG);
-	s->bad2 = submit(s->cmp, 0, DSS_MOCK_JOB_HANG);
-	s->inn = submit(s->other, SHORT_US, 0);
-	KUNIT_ASSERT_TRUE(test, time_out_together(s->mock,
-						  BIT(GFX) | BIT(COMPUTE0)));
-	expect_finished(test, s->bad1, -ETIME);
-	expect_finished(test, s->bad2, -ETIME);
-	expect_finished(test, s->inn, 0);
-	sync_recovery(s->mock);
-}
-
-/*
  * Submit a job of @ctx that needs @duration_us and shows progress every
  * SHORT_US while it runs: its timeouts are false ones.
  */
@@ -183,6 +152,37 @@ static inline void expect_finished(struct kunit *test,
 	KUNIT_EXPECT_EQ(test, atomic_read(&job->finished_signals), 1);
 	KUNIT_EXPECT_EQ(test, job->finished_error, error);
 	KUNIT_EXPECT_EQ(test, job->finished->error, error);
+}
+
+/*
+ * Both shared rings hang on their own: a hang on gfx and one on compute0
+ * time out together (one recovery), a short job of another context is
+ * queued on gfx behind the first; both hangs end with -ETIME, the short
+ * job completes.
+ */
+struct two_hangs {
+	struct dss_mock *mock;
+	struct dss_mock_ctx *gfx, *cmp, *other;
+	struct dss_mock_job *bad1, *bad2, *inn;
+};
+
+static inline void two_hangs_run(struct kunit *test, struct two_hangs *s,
+				 const struct drm_sched_serial_params *p)
+{
+	s->mock = test_mock(test, p);
+	s->gfx = dss_mock_ctx_new(s->mock, GFX);
+	s->cmp = dss_mock_ctx_new(s->mock, COMPUTE0);
+	s->other = dss_mock_ctx_new(s->mock, GFX);
+
+	s->bad1 = hold_and_start(test, s->mock, s->gfx, 0, DSS_MOCK_JOB_HANG);
+	s->bad2 = submit(s->cmp, 0, DSS_MOCK_JOB_HANG);
+	s->inn = submit(s->other, SHORT_US, 0);
+	KUNIT_ASSERT_TRUE(test, time_out_together(s->mock,
+						  BIT(GFX) | BIT(COMPUTE0)));
+	expect_finished(test, s->bad1, -ETIME);
+	expect_finished(test, s->bad2, -ETIME);
+	expect_finished(test, s->inn, 0);
+	sync_recovery(s->mock);
 }
 
 /* @ctx was neither convicted nor struck nor banned. */
