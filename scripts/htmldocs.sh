@@ -51,7 +51,8 @@ elif ! kdoc_ready "$KSRC"; then
 			tmp=$(mktemp -d "$CACHE/.kdoc.XXXXXX")
 			tar -xJf "$TARBALL" -C "$tmp" --wildcards \
 				'linux-source-6.1/scripts/kernel-doc' \
-				'linux-source-6.1/Documentation/sphinx/*'
+				'linux-source-6.1/Documentation/sphinx/*' ||
+				{ rm -rf "$tmp"; exit 1; }
 			rm -rf "$KSRC"
 			mv "$tmp/linux-source-6.1" "$KSRC"
 			rmdir "$tmp"
