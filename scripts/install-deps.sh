@@ -12,7 +12,7 @@ set -e
 PKGS="linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static
 intel-gpu-tools libdrm-dev sparse flex bison libelf-dev bc cpio kmod
 libssl-dev pkg-config python3 python3-sphinx xz-utils dwarves
-dkms python3-docutils groff-base man-db"
+dkms python3-docutils groff-base man-db rsync ccache"
 
 missing=""
 for p in $PKGS; do

@@ -1,15 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make test: style checks, the install checks (scripts/install-test.sh),
-# KUnit on UML, igt in a QEMU guest: a smoke stage
-# on Debian's production kernel (what users load), then every igt binary,
-# the reload flows and the ppu-smi checks on the debug guest kernel
-# (lockdep, KASAN, UBSAN, debug objects, kmemleak; built once into
-# PPU_CACHE by scripts/vm/build-debug-kernel.sh), then the ioctl fuzzer on
-# it; then the 6.12 LTS (sparse build, KUnit, igt on Debian's 6.12 image:
-# PPU_TEST_612=full|smoke|off) and a W=1 build against the newest kernel
-# source (scripts/check-newest.sh; PPU_TEST_NEWEST=0 skips it).
-# PPU_KSERIES=6.12 (make test KVER=6.12) runs the 6.12 stages alone.
+# make test: the test matrix (Documentation/testing.rst, "The matrix").
+#   6.1, Debian 12's kernel, what users load: style checks (checkpatch
+#     --strict, sparse, W=1, htmldocs), the install checks
+#     (scripts/install-test.sh), KUnit on its UML, every igt binary, the
+#     reload flows and the ppu-smi checks on Debian's production image;
+#   6.12 LTS: the sparse/W=1 build and an igt smoke stage on Debian's image
+#     (PPU_TEST_612=full adds KUnit and every igt binary; off skips it);
+#   7.2, the newest source, what a drm-misc series targets: the W=1 build
+#     (scripts/check-newest.sh), KUnit on its UML, every igt binary, the
+#     reload flows and the ppu-smi checks on the debug guest kernel (lockdep,
+#     KASAN, UBSAN, debug objects, kmemleak; built once into PPU_CACHE by
+#     scripts/vm/build-debug-kernel.sh, in the background at nice 19 from
+#     the first stage on when it is not cached), then the ioctl fuzzer on it
+#     (PPU_TEST_NEWEST=0 skips the 7.2 stages);
+#   PPU_TEST_61_DEBUG=1 adds every igt binary and the fuzzer on a 6.1 debug
+#     guest kernel (about 35 min more from an empty cache).
+# PPU_KSERIES=6.12 (make test KVER=6.12) runs the 6.12 stages alone, in full.
 # Ends with one line "N passed, N failed" and exits non-zero on any
 # failure.
 # Logs: build/test-logs/<stage>.log, VM serial logs <stage>-serial.log.
@@ -61,19 +68,50 @@ run_check() {
 	echo "== $title: $(( $(date +%s) - t0 )) s"
 }
 
-# the 6.12 LTS: sparse/W=1 build, KUnit on its UML, igt in the VM on
-# Debian's 6.12 image; $1 full (every igt binary, the reload and ppu-smi
-# steps) or smoke (ppu_basic, ppu_hang_basic)
+# the 6.12 LTS: sparse/W=1 build and igt in the VM on Debian's 6.12
+# image; $1 full (KUnit on its UML too, every igt binary, the reload and
+# ppu-smi steps) or smoke (ppu_basic, ppu_hang_basic)
 series_612() {
-	local filter=
-	[ "$1" = smoke ] && filter='^(ppu_basic|ppu_hang_basic)$'
+	local filter='^(ppu_basic|ppu_hang_basic)$' smi=0
+	[ "$1" = full ] && filter= && smi=1
 	run_check check-6.12 "check (6.12: checkpatch --strict, sparse)" \
 		env PPU_KSERIES=6.12 "$ROOT/scripts/check.sh"
-	run_stage kunit-6.12 kunit "kunit (6.12 UML, lockdep, KASAN)" \
-		env PPU_KSERIES=6.12 "$ROOT/scripts/run-kunit.sh"
+	[ "$1" = full ] &&
+		run_stage kunit-6.12 kunit "kunit (6.12 UML, lockdep, KASAN)" \
+			env PPU_KSERIES=6.12 "$ROOT/scripts/run-kunit.sh"
 	run_stage igt-6.12 igt "igt $1 (6.12 kernel)" \
 		env PPU_KSERIES=6.12 PPU_VM_KERNEL=prod PPU_IGT_FILTER="$filter" \
-		PPU_IGT_EXCLUDE= PPU_IGT_LOG="$LOG/igt-6.12-serial.log" "$ROOT/scripts/run-igt.sh"
+		PPU_IGT_EXCLUDE= PPU_SMI_TEST=$smi \
+		PPU_IGT_LOG="$LOG/igt-6.12-serial.log" "$ROOT/scripts/run-igt.sh"
+}
+
+# every igt binary (ppu_hang too: its scenarios wait for states, not for
+# wall-clock windows), the ecc-reload flows and the ppu-smi checks, then
+# the ioctl fuzzer (a fixed budget and seed; make fuzz SECONDS=N SEED=S
+# runs others) on the debug guest kernel of series $1 (6.1 or 7.2): any
+# splat, or a kmemleak report naming our modules, fails them
+series_debug() {
+	local ser=$1 sfx=
+	[ "$ser" = 6.1 ] || sfx=-$ser
+	run_stage "igt-debug$sfx" igt "igt (debug $ser kernel: lockdep, KASAN, UBSAN, kmemleak)" \
+		env PPU_VM_KERNEL=debug PPU_DEBUG_KSERIES="$ser" PPU_IGT_FILTER= \
+		PPU_IGT_EXCLUDE= PPU_IGT_LOG="$LOG/igt-debug$sfx-serial.log" \
+		"$ROOT/scripts/run-igt.sh"
+	run_stage "fuzz$sfx" fuzz "fuzz (debug $ser kernel)" \
+		env PPU_VM_KERNEL=debug PPU_DEBUG_KSERIES="$ser" PPU_FUZZ_SECONDS=60 \
+		PPU_FUZZ_SEED="${PPU_FUZZ_SEED:-20261201}" \
+		PPU_IGT_LOG="$LOG/fuzz$sfx-serial.log" "$ROOT/scripts/run-fuzz.sh"
+}
+
+# the 7.2 debug guest kernel takes about 15 min to build from nothing:
+# fetch the source and build it in the background at nice 19 while the
+# stages before it run (their idle time: downloads, the guests' waits for
+# timeouts); a cached kernel ends this at once. Its stage waits for it.
+prebuild_debug_72() {
+	echo "== the 7.2 debug kernel: built in the background if not cached (log $LOG/prebuild-debug-7.2.log) =="
+	PPU_DEBUG_KSERIES=7.2 nice -n 19 "$ROOT/scripts/vm/build-debug-kernel.sh" \
+		>"$LOG/prebuild-debug-7.2.log" 2>&1 </dev/null &
+	prebuild=$!
 }
 
 # what failed, repeated at the end where a CI log's tail shows it: the
@@ -110,6 +148,9 @@ fi
 
 run_check check "check (checkpatch --strict, sparse)" "$ROOT/scripts/check.sh"
 
+prebuild=
+[ "${PPU_TEST_NEWEST:-1}" = 0 ] || prebuild_debug_72
+
 # installing on a real machine, on a copy of the tree: the kernel ABI of
 # the installed headers metapackage, make install, DKMS, libppu through
 # pkg-config, the man pages
@@ -117,35 +158,31 @@ run_stage install install "install (kernel ABI, make install, dkms, libppu, man 
 
 run_stage kunit kunit "kunit" "$ROOT/scripts/run-kunit.sh"
 
-# Debian's kernel, the one users load: a smoke stage, jobs and hangs
-run_stage igt-prod igt "igt smoke (production kernel)" \
-	env PPU_VM_KERNEL=prod PPU_IGT_FILTER='^(ppu_basic|ppu_hang_basic)$' \
-	PPU_SMI_TEST=0 PPU_IGT_LOG="$LOG/igt-prod-serial.log" "$ROOT/scripts/run-igt.sh"
+# Debian's kernel, the one users load: every igt binary, the reload flows
+# and the ppu-smi checks
+run_stage igt-prod igt "igt (production 6.1 kernel)" \
+	env PPU_VM_KERNEL=prod PPU_IGT_FILTER= PPU_IGT_EXCLUDE= \
+	PPU_IGT_LOG="$LOG/igt-prod-serial.log" "$ROOT/scripts/run-igt.sh"
 
-# every igt binary (ppu_hang too: its scenarios wait for states, not for
-# wall-clock windows), the ecc-reload flows and the ppu-smi checks on the
-# debug kernel: any splat, or a kmemleak report naming our modules, fails it
-run_stage igt-debug igt "igt (debug kernel: lockdep, KASAN, UBSAN, kmemleak)" \
-	env PPU_VM_KERNEL=debug PPU_IGT_FILTER= PPU_IGT_EXCLUDE= \
-	PPU_IGT_LOG="$LOG/igt-debug-serial.log" "$ROOT/scripts/run-igt.sh"
+[ "${PPU_TEST_61_DEBUG:-0}" = 1 ] && series_debug 6.1
 
-# the ioctl fuzzer on the debug kernel, a fixed budget and seed (make fuzz
-# SECONDS=N SEED=S runs others)
-run_stage fuzz fuzz "fuzz (debug kernel)" \
-	env PPU_VM_KERNEL=debug PPU_FUZZ_SECONDS=60 PPU_FUZZ_SEED=${PPU_FUZZ_SEED:-20261201} \
-	PPU_IGT_LOG="$LOG/fuzz-serial.log" "$ROOT/scripts/run-fuzz.sh"
-
-# the same sources on the 6.12 LTS (PPU_TEST_612=full, the default, smoke
-# or off), then compiled against the newest kernel source (PPU_TEST_NEWEST=0
-# skips it)
-case ${PPU_TEST_612:-full} in
-full|smoke) series_612 "${PPU_TEST_612:-full}" ;;
+# the same sources on the 6.12 LTS (PPU_TEST_612=smoke, the default, full
+# or off)
+case ${PPU_TEST_612:-smoke} in
+full|smoke) series_612 "${PPU_TEST_612:-smoke}" ;;
 off) echo "== 6.12 stages skipped (PPU_TEST_612=off) ==" ;;
 *) echo "PPU_TEST_612=${PPU_TEST_612}: full, smoke or off"; failed=$((failed + 1)) ;;
 esac
+
+# the newest source (7.2): the W=1 build, KUnit on its UML, the debug
+# guest (PPU_TEST_NEWEST=0 skips them)
 if [ "${PPU_TEST_NEWEST:-1}" != 0 ]; then
 	run_check check-newest "check-newest (newest kernel source, W=1)" \
 		"$ROOT/scripts/check-newest.sh"
+	if [ -n "$prebuild" ]; then
+		wait "$prebuild" || echo "== the background 7.2 debug kernel build failed (see $LOG/prebuild-debug-7.2.log); its stage builds it again =="
+	fi
+	series_debug 7.2
 fi
 
 finish
