@@ -179,4 +179,19 @@ static inline void ppu_print_memory_stats(struct drm_printer *p,
 #define PPU_BIN_ATTR_CONST
 #endif
 
+/*
+ * DRM RAS (drivers/gpu/drm/drm_ras.c): error-counter nodes registered with
+ * drm_ras_node_register(), which userspace lists and queries through the
+ * "drm-ras" generic netlink family. Since 7.1, and only when the kernel
+ * was built with CONFIG_DRM_RAS (it needs NET); the node's
+ * clear_error_counter (and the family's clear-error-counter command)
+ * since 7.2.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 1, 0) && IS_ENABLED(CONFIG_DRM_RAS)
+#define PPU_HAVE_DRM_RAS		1
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 2, 0)
+#define PPU_HAVE_DRM_RAS_CLEAR		1
+#endif
+#endif
+
 #endif /* _PPU_COMPAT_H_ */

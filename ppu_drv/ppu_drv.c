@@ -14,6 +14,7 @@
 #include <drm/drm_ioctl.h>
 #include <drm/drm_print.h>
 
+#include "ppu_drm_ras.h"
 #include "ppu_drv.h"
 
 unsigned int ppu_max_bo_size_mb = 256;
@@ -269,16 +270,24 @@ static int ppu_probe(struct platform_device *pdev)
 	ret = ppu_recovery_sysfs_init(ppu);
 	if (ret)
 		goto err_group;
+	/* The ECC counters over the drm-ras netlink family (7.1+). */
+	ret = ppu_drm_ras_register(ppu);
+	if (ret) {
+		drm_err(&ppu->drm, "drm_ras nodes: %d\n", ret);
+		goto err_recovery;
+	}
 
 	ret = drm_dev_register(&ppu->drm, 0);
 	if (ret)
-		goto err_recovery;
+		goto err_drm_ras;
 	/* Recoveries are announced on the card: WEDGED=none, rebind. */
 	drm_sched_serial_domain_set_drm(&ppu->domain, &ppu->drm);
 
 	drm_info(&ppu->drm, "PPU with %u rings\n", ppu->nr_rings);
 	return 0;
 
+err_drm_ras:
+	ppu_drm_ras_unregister(ppu);
 err_recovery:
 	ppu_recovery_sysfs_fini(ppu);
 err_group:
@@ -314,6 +323,8 @@ static void ppu_remove(struct platform_device *pdev)
 {
 	struct ppu_device *ppu = platform_get_drvdata(pdev);
 
+	/* No netlink query reaches the device past this point. */
+	ppu_drm_ras_unregister(ppu);
 	/* No ioctl or postclose runs past this point, nor starts. */
 	drm_dev_unplug(&ppu->drm);
 	/* Waits for sysfs readers and writers (device_reset). */
@@ -359,7 +370,20 @@ static struct platform_driver ppu_platform_driver = {
 		.dev_groups = ppu_dev_groups,
 	},
 };
-module_platform_driver(ppu_platform_driver);
+
+static int __init ppu_init(void)
+{
+	return platform_driver_register(&ppu_platform_driver);
+}
+module_init(ppu_init);
+
+static void __exit ppu_exit(void)
+{
+	platform_driver_unregister(&ppu_platform_driver);
+	/* The drm_ras nodes outlive the unbind of their device. */
+	ppu_drm_ras_exit();
+}
+module_exit(ppu_exit);
 
 MODULE_ALIAS("platform:" PPU_HW_PLATFORM_NAME);
 MODULE_DESCRIPTION(DRIVER_DESC);

@@ -35,6 +35,7 @@
 struct file;
 struct ppu_device;
 struct ppu_recovery_sysfs;
+struct ppu_drm_ras;
 
 /**
  * struct ppu_ring - one hardware ring and its scheduler
@@ -113,6 +114,8 @@ struct ppu_fence_reserve {
  *	or NULL: gangs run one at a time (ppu_gang_prepare_job())
  * @gang_seq: the last gang id handed out
  * @recovery_sysfs: the sysfs recovery/ directory (ppu_recovery_sysfs.c)
+ * @drm_ras: the drm_ras netlink nodes of the device (ppu_drm_ras.c), or
+ *	NULL
  */
 struct ppu_device {
 	struct drm_device drm;
@@ -136,6 +139,7 @@ struct ppu_device {
 	struct ppu_gang *gang_active;
 	atomic64_t gang_seq;
 	struct ppu_recovery_sysfs *recovery_sysfs;
+	struct ppu_drm_ras *drm_ras;
 };
 
 static inline struct ppu_device *to_ppu(struct drm_device *drm)

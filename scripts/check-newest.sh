@@ -90,15 +90,18 @@ if [ $SOURCE_ONLY = 1 ]; then
 fi
 
 # --- configured and prepared once ------------------------------------------
-if [ ! -f "$OUT/.ppu-prepared" ]; then
+# (again when a tree prepared before DRM_RAS was enabled here)
+if [ ! -f "$OUT/.ppu-prepared" ] || ! grep -q '^CONFIG_DRM_RAS=y' "$OUT/.config"; then
 	# Debian's configuration of the newest kernel Debian 12 carries
 	cfg=$(PPU_KSERIES=6.12 bash -c ". '$ROOT/scripts/kernel-env.sh' && echo \$KDIR/.config") ||
 		fail "no 6.12 configuration to start from"
 	mkdir -p "$OUT"
 	cp "$cfg" "$OUT/.config"
 	# no BTF: it needs a vmlinux, which a prepared tree does not have
+	# DRM_RAS (off by default, so in Debian's configurations): ppu.ko's
+	# drm_ras nodes compile only with it
 	"$SRC/scripts/config" --file "$OUT/.config" --disable DEBUG_INFO_BTF \
-		--disable DEBUG_INFO_BTF_MODULES
+		--disable DEBUG_INFO_BTF_MODULES --enable DRM_RAS
 	say "configuring $SERIES ($VER) with $cfg, then modules_prepare (once, a few minutes)"
 	if ! make -C "$SRC" O="$OUT" olddefconfig > "$OUT/prepare.log" 2>&1 ||
 	   ! make -C "$SRC" O="$OUT" -j"$JOBS" modules_prepare >> "$OUT/prepare.log" 2>&1; then

@@ -6,13 +6,15 @@
 # linux-headers-amd64: the metapackage; scripts/kernel-env.sh builds against
 # (and boots) the 6.1 ABI it depends on. dkms: the install stage's dkms
 # build (scripts/install-test.sh); python3-docutils: rst2man for the man
-# pages (tools/man), groff-base and man-db to check them.
+# pages (tools/man), groff-base and man-db to check them. libnl-genl-3-dev:
+# the igt test ppu_drm_ras talks to the drm-ras generic netlink family
+# (its .so files reach the VM through mkinitramfs.sh's ldd).
 set -e
 
 PKGS="linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static
 intel-gpu-tools libdrm-dev sparse flex bison libelf-dev bc cpio kmod
 libssl-dev pkg-config python3 python3-sphinx xz-utils dwarves
-dkms python3-docutils groff-base man-db rsync ccache"
+dkms python3-docutils groff-base man-db libnl-genl-3-dev rsync ccache"
 
 missing=""
 for p in $PKGS; do
