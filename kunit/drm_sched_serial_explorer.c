@@ -569,9 +569,12 @@ static unsigned int dss_x_run(struct kunit *test, const struct dss_x_scenario *s
 
 static struct {
 	unsigned int batch[DSS_X_MAX_BATCHES];
-	u64 random_seed;
-	unsigned int scenarios, violations, failed;
-	ktime_t start;
+	/* what the first batch of a run clears */
+	struct {
+		u64 random_seed;
+		unsigned int scenarios, violations, failed;
+		ktime_t start;
+	} run;
 } dss_x;
 
 static unsigned int dss_x_batches(void)
@@ -580,7 +583,8 @@ static unsigned int dss_x_batches(void)
 		     DSS_X_MAX_BATCHES);
 }
 
-static const void *dss_x_gen_params(const void *prev, char *desc)
+static const void *dss_x_gen_params(DSS_KUNIT_GEN_PARAMS_TEST
+				    const void *prev, char *desc)
 {
 	unsigned int next = prev ? *(const unsigned int *)prev + 1 : 0;
 
@@ -604,13 +608,12 @@ static void explorer_random_scenarios(struct kunit *test)
 	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	if (!b) {
-		memset(&dss_x.random_seed, 0,
-		       sizeof(dss_x) - offsetof(typeof(dss_x), random_seed));
-		dss_x.start = ktime_get();
+		memset(&dss_x.run, 0, sizeof(dss_x.run));
+		dss_x.run.start = ktime_get();
 		if (!first) {
-			dss_x.random_seed = get_random_u32() | ((u64)1 << 32);
+			dss_x.run.random_seed = get_random_u32() | ((u64)1 << 32);
 			kunit_info(test, "explorer: random seed %llu\n",
-				   dss_x.random_seed);
+				   dss_x.run.random_seed);
 		}
 	}
 	for (i = b * DSS_X_BATCH; i < min(n, (b + 1) * DSS_X_BATCH); i++) {
@@ -620,18 +623,18 @@ static void explorer_random_scenarios(struct kunit *test)
 		if (first)
 			seed = first + i;
 		else
-			seed = i == n - 1 ? dss_x.random_seed : i + 1;
+			seed = i == n - 1 ? dss_x.run.random_seed : i + 1;
 		dss_x_generate(s, seed);
 		v = dss_x_run(test, s);
 		violations += v;
-		dss_x.failed += !!v;
-		dss_x.scenarios++;
+		dss_x.run.failed += !!v;
+		dss_x.run.scenarios++;
 	}
-	dss_x.violations += violations;
+	dss_x.run.violations += violations;
 	if (b == dss_x_batches() - 1)
 		kunit_info(test, "explorer: %u scenarios, %u violations in %u, %lld ms\n",
-			   dss_x.scenarios, dss_x.violations, dss_x.failed,
-			   ktime_ms_delta(ktime_get(), dss_x.start));
+			   dss_x.run.scenarios, dss_x.run.violations, dss_x.run.failed,
+			   ktime_ms_delta(ktime_get(), dss_x.run.start));
 	KUNIT_EXPECT_EQ(test, violations, 0);
 }
 

@@ -101,7 +101,7 @@ static void dss_mock_signal_runs(struct dss_mock *mock, struct list_head *list,
 		list_del_init(&run->link);
 		if (error)
 			dma_fence_set_error(&run->base, error);
-		if (dma_fence_signal(&run->base))
+		if (dss_fence_check_and_signal(&run->base))
 			atomic_inc(&mock->double_signals);
 		else
 			atomic_inc(&run->ring->fences_signalled);
@@ -695,8 +695,8 @@ struct dss_mock *dss_mock_new(struct kunit *test,
 		spin_lock_init(&ring->fence_lock);
 		INIT_LIST_HEAD(&ring->queue);
 		ring->fence_context = dma_fence_context_alloc(1);
-		hrtimer_init(&ring->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
-		ring->timer.function = dss_mock_ring_timer;
+		dss_hrtimer_setup(&ring->timer, dss_mock_ring_timer,
+				  CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 
 		ret = drm_sched_init(&ring->sched, &args);
 		KUNIT_ASSERT_EQ(test, ret, 0);

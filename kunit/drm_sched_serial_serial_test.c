@@ -452,7 +452,7 @@ static void classic_mode_blames_timed_out_heads(struct kunit *test)
 static void off_mode_does_not_recover(struct kunit *test)
 {
 	struct drm_sched_serial_params p;
-	struct dss_mock_job *bad, *later;
+	struct dss_mock_job *bad;
 	struct dss_mock_ctx *gfx;
 	struct dss_mock *mock;
 
@@ -481,7 +481,7 @@ static void off_mode_does_not_recover(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.banned), 1);
 
 	gfx = dss_mock_ctx_new(mock, GFX);
-	later = run_short(test, gfx, 0);
+	run_short(test, gfx, 0);
 }
 
 /*

@@ -4,6 +4,8 @@
 # Sourced by the build and test scripts: the kernel series they work on,
 #   PPU_KSERIES=6.1   Debian 12's kernel (default): headers, source and image
 #                     from bookworm, installed as packages
+#   PPU_KSERIES=7.2   unstable's linux-source-7.2, for KUnit on UML only
+#                     (scripts/run-kunit.sh)
 #   PPU_KSERIES=6.12  the 6.12 LTS that Debian 12 carries (bookworm-security
 #                     and -backports): headers, kbuild, source and image
 #                     downloaded as .debs and unpacked into PPU_CACHE/k612,
@@ -15,11 +17,15 @@
 #            for 6.1 the one Debian's linux-headers-amd64 installed
 #            (kenv_abi_61), and KDIR its headers
 #   KSRC_TARBALL, KSRC_NAME  the kernel source (KUnit on UML), its top folder
+#   KSRC_NEWEST  for a series from unstable (7.2): the series, whose source
+#                scripts/newest-source.sh links (no tarball, no KDIR: the
+#                modules build against it in make check-newest); else empty
 # For 6.12 the newest 6.12 ABI the package lists offer is fetched on first
 # use and kept (PPU_CACHE/k612/abi), so a cached run stays on one kernel;
 # PPU_K612_ABI=<abi> picks another.
 
 KSERIES=${PPU_KSERIES:-6.1}
+KSRC_NEWEST=
 _KENV_CACHE=${PPU_CACHE:-/var/cache/ppu}
 
 # kenv_fetch_612: download and unpack the 6.12 headers, kbuild and source
@@ -109,8 +115,15 @@ case $KSERIES in
 	KSRC_TARBALL=$_KENV_CACHE/k612/linux-source-6.12.tar.xz
 	KSRC_NAME=linux-source-6.12
 	;;
+7.2)
+	KABI=${PPU_KABI:-}
+	KDIR=${KDIR:-}
+	KSRC_TARBALL=
+	KSRC_NAME=linux-source-7.2
+	KSRC_NEWEST=7.2
+	;;
 *)
-	echo "kernel-env: PPU_KSERIES=$KSERIES: 6.1 or 6.12" >&2
+	echo "kernel-env: PPU_KSERIES=$KSERIES: 6.1, 6.12 or 7.2 (KUnit)" >&2
 	exit 2
 	;;
 esac

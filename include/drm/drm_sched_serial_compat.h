@@ -12,6 +12,7 @@
 #ifndef _DRM_SCHED_SERIAL_COMPAT_H_
 #define _DRM_SCHED_SERIAL_COMPAT_H_
 
+#include <linux/hrtimer.h>
 #include <linux/version.h>
 #include <drm/gpu_scheduler.h>
 
@@ -127,6 +128,49 @@ static inline int dss_sched_hw_in_flight(struct drm_gpu_scheduler *sched)
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
 #define DSS_HAVE_DRM_WEDGED_EVENT	1
+#endif
+
+/*
+ * For the KUnit mock's engine timers: hrtimer_setup() sets the callback
+ * along with the rest since 6.13; hrtimer_init() is gone since 6.15.
+ */
+static inline void dss_hrtimer_setup(struct hrtimer *timer,
+				     enum hrtimer_restart (*fn)(struct hrtimer *),
+				     clockid_t clock, enum hrtimer_mode mode)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+	hrtimer_setup(timer, fn, clock, mode);
+#else
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
+#endif
+}
+
+/*
+ * For the KUnit mock's count of fences signalled twice: dma_fence_signal()
+ * returns nothing on 7.2, where dma_fence_check_and_signal() says whether
+ * the fence had signalled already; on 6.1 and 6.12 dma_fence_signal()
+ * returns -EINVAL for that. (7.0 is assumed; the kernels in between are
+ * not built here.) Returns true if @fence had signalled already.
+ */
+static inline bool dss_fence_check_and_signal(struct dma_fence *fence)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0)
+	return dma_fence_check_and_signal(fence);
+#else
+	return dma_fence_signal(fence) != 0;
+#endif
+}
+
+/*
+ * KUnit's parameter generators take the test as their first argument
+ * since 6.18: a generator's parameter list starts with
+ * DSS_KUNIT_GEN_PARAMS_TEST.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 18, 0)
+#define DSS_KUNIT_GEN_PARAMS_TEST	struct kunit *test,
+#else
+#define DSS_KUNIT_GEN_PARAMS_TEST
 #endif
 
 #endif /* _DRM_SCHED_SERIAL_COMPAT_H_ */

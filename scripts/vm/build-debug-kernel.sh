@@ -85,23 +85,22 @@ ensure_packages() {
 		"${need[@]}" >&2
 }
 
+# shellcheck source=scripts/newest-source.sh
+. "$HERE/../newest-source.sh"
+
 ensure_packages
 if [ "$KSER" = 6.1 ]; then
 	PKG=linux-source-6.1
 	VER=$(dpkg-query -W -f='${Version}' $PKG)
 	TARBALL=/usr/src/$PKG.tar.xz
-	NSRC=
 	SFRAG=
 else
-	# <cache>/newest/linux-source-<x.y>-<version>
-	pkg=
-	[ "$KSER" = newest ] || pkg=linux-source-$KSER
-	NSRC=$(PPU_NEWEST_PKG=$pkg "$HERE/../check-newest.sh" --source-only) ||
-		die "no linux-source-$KSER from unstable (scripts/check-newest.sh --source-only)"
-	[ -f "$NSRC/Makefile" ] || die "$NSRC is not a kernel source tree"
-	PKG=$(echo "${NSRC##*/}" | sed -E 's/^(linux-source-[0-9]+\.[0-9]+)-.*/\1/')
-	VER=${NSRC##*/"$PKG"-}
-	SERIES=${PKG#linux-source-}
+	# a hard-linked copy of <cache>/newest/linux-source-<x.y>-<version>
+	# in $BASE/src/<version> (scripts/newest-source.sh)
+	newest_source_copy "$KSER" "$BASE/src" || die "no source tree"
+	PKG=$NEWEST_PKG
+	VER=$NEWEST_VER
+	SERIES=$NEWEST_SERIES
 	SFRAG=$HERE/debug-kernel-$SERIES.config
 	if [ ! -f "$SFRAG" ]; then
 		SFRAG=$(ls -1 "$HERE"/debug-kernel-*.config 2>/dev/null | sort -V | tail -n1)
@@ -134,14 +133,9 @@ fi
 
 # ------------------------------------------------------------ the source
 SRC=$BASE/src/$VER
-if [ ! -f "$SRC/.extracted" ] && [ -n "$NSRC" ]; then
-	# hard links: the edits below replace files, never write into them
-	log "linking $NSRC to $SRC"
-	rm -rf "$SRC" "$SRC.tmp"
-	cp -al "$NSRC" "$SRC.tmp"
-	mv "$SRC.tmp" "$SRC"
-	touch "$SRC/.extracted"
-elif [ ! -f "$SRC/.extracted" ]; then
+# (unstable's: already linked by newest_source_copy; the edits below
+# replace files, never write into them)
+if [ ! -f "$SRC/.extracted" ]; then
 	[ -f "$TARBALL" ] || die "$TARBALL missing (package linux-source-6.1)"
 	log "extracting $TARBALL to $SRC"
 	rm -rf "$SRC" "$SRC.tmp"
@@ -156,12 +150,7 @@ if ! cmp -s "$KCONF" "$SRC/drivers/gpu/drm/Kconfig.ppu-debug"; then
 	rm -f "$SRC/drivers/gpu/drm/Kconfig.ppu-debug"
 	cp "$KCONF" "$SRC/drivers/gpu/drm/Kconfig.ppu-debug"
 fi
-line='source "drivers/gpu/drm/Kconfig.ppu-debug"'
-k=$SRC/drivers/gpu/drm/Kconfig
-if ! grep -qxF "$line" "$k"; then
-	{ cat "$k"; printf '\n%s\n' "$line"; } > "$k.tmp"
-	mv "$k.tmp" "$k"
-fi
+tree_append_line "$SRC/drivers/gpu/drm/Kconfig" 'source "drivers/gpu/drm/Kconfig.ppu-debug"'
 
 # the fragment: debug-kernel.config, its lines of options the series
 # fragment names replaced by that fragment's
