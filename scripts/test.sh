@@ -174,11 +174,14 @@ off) echo "== 6.12 stages skipped (PPU_TEST_612=off) ==" ;;
 *) echo "PPU_TEST_612=${PPU_TEST_612}: full, smoke or off"; failed=$((failed + 1)) ;;
 esac
 
-# the newest source (7.2): the W=1 build, KUnit on its UML, the debug
-# guest (PPU_TEST_NEWEST=0 skips them)
+# the newest source (7.2): the W=1 build, KUnit on its UML (our suites
+# and drm_sched_serial on upstream's drm_mock_sched), the debug guest
+# (PPU_TEST_NEWEST=0 skips them)
 if [ "${PPU_TEST_NEWEST:-1}" != 0 ]; then
 	run_check check-newest "check-newest (newest kernel source, W=1)" \
 		"$ROOT/scripts/check-newest.sh"
+	run_stage kunit-7.2 kunit "kunit (7.2 UML, lockdep, KASAN; upstream's mock scheduler)" \
+		env PPU_KSERIES=7.2 "$ROOT/scripts/run-kunit.sh"
 	if [ -n "$prebuild" ]; then
 		wait "$prebuild" || echo "== the background 7.2 debug kernel build failed (see $LOG/prebuild-debug-7.2.log); its stage builds it again =="
 	fi
