@@ -195,8 +195,8 @@ static struct dma_fence *dss_ring_busy(struct drm_sched_serial_domain *d,
 	struct drm_sched_job *job;
 	const void *key;
 
-	spin_lock(&sched->job_list_lock);
-	dss_sched_for_each_pending(job, sched) {
+	dss_sched_pending_lock(sched);
+	dss_sched_for_each_pending_locked(job, sched) {
 		struct dma_fence *f = &job->s_fence->finished;
 
 		if (test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &f->flags))
@@ -207,7 +207,7 @@ static struct dma_fence *dss_ring_busy(struct drm_sched_serial_domain *d,
 		dma_fence_put(busy);
 		busy = dma_fence_get(f);
 	}
-	spin_unlock(&sched->job_list_lock);
+	dss_sched_pending_unlock(sched);
 	return busy;
 }
 

@@ -18,17 +18,59 @@
 #include <linux/spinlock.h>
 #include <linux/version.h>
 #include <linux/workqueue.h>
+#include <drm/drm_sched_serial_compat.h>
 #include <drm/gpu_scheduler.h>
 
 /*
- * Walk the jobs @sched has on the hardware, oldest first. Only on a
- * stopped scheduler (drm_sched_stop()), with no lock, as drm_sched_start()
- * walks them (drm_sched_for_each_pending_job() from 7.x).
+ * Walk the jobs a stopped @sched has on the hardware, oldest first, with no
+ * lock, as drm_sched_start() walks them: only between drm_sched_stop() and
+ * drm_sched_start(), where nothing else adds or removes a job. From 7.0
+ * that is drm_sched's own drm_sched_for_each_pending_job(), which WARNs
+ * unless drm_sched_is_stopped(); before, the same walk open-coded. A break
+ * or a return in the body is fine with both.
  */
+#ifdef DSS_HAVE_SCHED_PENDING_ITER
+#define dss_sched_for_each_pending(job, sched) \
+	drm_sched_for_each_pending_job(job, sched, NULL)
+#else
 #define dss_sched_for_each_pending(job, sched) \
 	list_for_each_entry(job, &(sched)->pending_list, list)
+#endif
 
-/* The hardware fence drm_sched_start() will finish @job with, or NULL. */
+/*
+ * Walk the pending jobs of a *running* @sched, oldest first, between
+ * dss_sched_pending_lock() and dss_sched_pending_unlock(): the jobs on the
+ * hardware may complete meanwhile, and no job is added or freed. The
+ * isolation gate uses it (dss_ring_busy()). drm_sched has no sanctioned
+ * way in any kernel: its iterator is for stopped schedulers only (a locked
+ * variant was dropped from the series that added it), so this one stays
+ * internal, a helper a drm-misc series would still have to add.
+ */
+#define dss_sched_for_each_pending_locked(job, sched) \
+	list_for_each_entry(job, &(sched)->pending_list, list)
+
+static inline void dss_sched_pending_lock(struct drm_gpu_scheduler *sched)
+	__acquires(&sched->job_list_lock)
+{
+	spin_lock(&sched->job_list_lock);
+}
+
+static inline void dss_sched_pending_unlock(struct drm_gpu_scheduler *sched)
+	__releases(&sched->job_list_lock)
+{
+	spin_unlock(&sched->job_list_lock);
+}
+
+/*
+ * The hardware fence drm_sched_start() will finish @job with, or NULL: on a
+ * stopped scheduler, whether drm_sched_serial decided @job already (a
+ * signalled fence: done or ended with an error; a fresh one: re-emitted).
+ * drm_sched_stop() cleared every pending job's parent, so this is no
+ * question drm_sched_job_is_signaled() (7.0) answers: that one would say
+ * false for every job drm_sched_stop() kept, and true only for the jobs
+ * given a fence that signalled here; whether a job's work completed is
+ * asked of the driver (&drm_sched_serial_ops.hw_fence).
+ */
 static inline struct dma_fence *
 dss_sched_job_hw_fence(const struct drm_sched_job *job)
 {

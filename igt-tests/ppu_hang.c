@@ -1301,6 +1301,12 @@ static void test_non_reproducing_bystander(void)
  * A job longer than the timeout that keeps making progress (three 400 ms
  * DELAYs on gfx, timeout 1 s) is not hung: its timeout is dismissed as
  * false, nothing is reset, the job completes and its context saw no reset.
+ * false_timeouts moving with no recovery is the one path that dismisses a
+ * timeout before any ring stops: there the handler returns
+ * DRM_GPU_SCHED_STAT_NO_HANG on 6.17 and later (drm_sched puts the job
+ * back on its pending list and re-arms the timeout), and puts the job back
+ * itself before. A job lost there would never be freed: the unload at
+ * the end of the VM run waits for every job (ppu_rings_fini()).
  */
 static void test_false_timeout(void)
 {

@@ -546,11 +546,17 @@ err_fini:
  * drm_sched_fini() without cancel_job leaves the jobs still on the pending
  * list: free them. Their finished fences have signalled (the domain is
  * wedged and the device reset), the scheduler only had not got to them.
+ * With cancel_job (6.17) drm_sched_fini() has ended and freed them all
+ * through it (an unbind with jobs pending can leave some there): one left
+ * means cancel_job is not wired up, which would otherwise go unseen here.
  */
 static void ppu_ring_free_pending(struct ppu_ring *ring)
 {
 	struct drm_sched_job *job, *tmp;
 
+#ifdef DSS_HAVE_SCHED_CANCEL_JOB
+	WARN_ON_ONCE(!list_empty(&ring->sched.pending_list));
+#endif
 	list_for_each_entry_safe(job, tmp, &ring->sched.pending_list, list) {
 		list_del_init(&job->list);
 		WARN_ON(!dma_fence_is_signaled(&job->s_fence->finished));

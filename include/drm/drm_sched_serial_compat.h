@@ -75,6 +75,18 @@ static inline void dss_sched_start(struct drm_gpu_scheduler *sched)
 #endif
 
 /*
+ * drm_sched_for_each_pending_job() and drm_sched_is_stopped(), with
+ * drm_sched_job_is_signaled(), came in one series (7.0): a stopped
+ * scheduler's pending jobs, with a WARN unless drm_sched_is_stopped()
+ * (drm_sched_stop() up to drm_sched_start(), or drm_sched_fini()). The
+ * iterator is a macro: its own name is the feature test, robust against a
+ * backport. Before, drm_sched_serial walks the pending list itself.
+ */
+#ifdef drm_sched_for_each_pending_job
+#define DSS_HAVE_SCHED_PENDING_ITER	1
+#endif
+
+/*
  * drm_sched_job_init(): the job's credits (6.7) and the drm_file's client
  * id (fdinfo, 6.16 and the 6.12 LTS) are arguments. Debian's 6.1 takes
  * neither: a job costs one credit there.
