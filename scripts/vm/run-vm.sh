@@ -70,7 +70,7 @@ sed -i 's/\r$//' "$LOG"
 echo "run-vm: qemu exit $qrc after $(( $(date +%s) - start ))s" >&2
 
 rc=0
-splat='\bBUG:|\bWARNING:|Oops|Call Trace|lockdep|INFO: possible|INFO: task .* blocked|rcu: INFO|Kernel panic|general protection fault|kernel BUG|UBSAN:|KASAN:|list_add corruption|list_del corruption|enqueued on deprecated workqueue'
+splat='\bBUG:|\bWARNING:|Oops|Call Trace|lockdep|INFO: possible|INFO: task .* blocked|rcu: INFO|Kernel panic|general protection fault|kernel BUG|UBSAN:|KASAN:|list_add corruption|list_del corruption|enqueued on deprecated workqueue|Tearing down scheduler while jobs are pending'
 # kernel lines only (printk timestamps; the dmesg dump at the end repeats
 # every kernel line whole), so test output such as "DEBUG:" cannot match
 if grep -aE '^\[ *[0-9]+\.[0-9]+\] ' "$LOG" | grep -aE "$splat" >"$WORK/splats"; then
