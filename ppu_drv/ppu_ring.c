@@ -7,6 +7,7 @@
  */
 #include <linux/slab.h>
 #include <linux/wait_bit.h>
+#include <linux/xarray.h>
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 
@@ -311,6 +312,27 @@ static struct dma_fence *__ppu_ring_run_job(struct drm_sched_job *sched_job)
 	return ppu_ring_emit(job->ring, job, fence);
 }
 
+/*
+ * drm_sched keeps a job's dependencies until drm_sched_job_cleanup() (6.12
+ * and 7.2 do; 6.1 did not), which our free work runs some time after the job
+ * ended. A dependency from another driver (a vgem fence, another device's
+ * sync_file) has its release callback in that driver's module, and
+ * userspace may unload it as soon as it has seen our job end: a reference
+ * held until then would call into freed module memory. drm_sched runs a job
+ * once every dependency signalled and never looks at them again, so drop
+ * them here (6.1 drops each one as it waits for it: nothing left).
+ */
+static void ppu_ring_drop_dependencies(struct drm_sched_job *job)
+{
+	struct dma_fence *f;
+	unsigned long i;
+
+	xa_for_each(&job->dependencies, i, f) {
+		xa_erase(&job->dependencies, i);
+		dma_fence_put(f);
+	}
+}
+
 static struct dma_fence *ppu_ring_run_job(struct drm_sched_job *sched_job)
 {
 	struct dma_fence *fence;
@@ -320,6 +342,8 @@ static struct dma_fence *ppu_ring_run_job(struct drm_sched_job *sched_job)
 	cookie = dma_fence_begin_signalling();
 	fence = __ppu_ring_run_job(sched_job);
 	dma_fence_end_signalling(cookie);
+	/* Outside the section: a release callback may wait (a timer's). */
+	ppu_ring_drop_dependencies(sched_job);
 	return fence;
 }
 
