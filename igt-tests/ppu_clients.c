@@ -390,6 +390,61 @@ static void blocker_release(struct blocker *b)
 	do_ioctl(vgem, DRM_IOCTL_GEM_CLOSE, &c);
 }
 
+/*
+ * Another driver's module may go once userspace saw our jobs end: a job
+ * that waited for a vgem fence must not hold it past its run (drm_sched
+ * keeps a job's dependencies until it frees the job, some time later).
+ * vgem's fence release runs vgem's code: a reference left when vgem.ko is
+ * unloaded ends in freed module memory, which KASAN or an oops in the
+ * serial log reports. The ppu file stays open, its jobs freed when they
+ * may be; each round unloads vgem at once after the job ended.
+ */
+static void test_vgem_unload_after_job(void)
+{
+	static const uint32_t classes[] = {
+		DRM_PPU_RING_GFX, DRM_PPU_RING_COMPUTE, DRM_PPU_RING_SDMA,
+	};
+	uint32_t ctx = ppu_ctx_create(fd), bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
+
+	igt_require_f(vgem_loaded, "vgem.ko was not loaded by this test\n");
+	for (int round = 0; round < 16; round++) {
+		struct blocker b = blocker_arm();
+		uint32_t in = blocker_syncobj(&b, fd), out[16];
+		unsigned int n = 0;
+		int ret = -1;
+
+		/* a job on every ring waits for it: as many frees to race */
+		for (unsigned int c = 0; c < ARRAY_SIZE(classes); c++) {
+			for (unsigned int i = 0; i < ppu_ring_count(fd, classes[c]) && n < 16; i++) {
+				out[n] = ppu_syncobj_create(fd);
+				ppu_submit_write(fd, ctx, classes[c], i, bo, 4 * n, round, in, out[n]);
+				n++;
+			}
+		}
+		blocker_release(&b);
+		for (unsigned int i = 0; i < n; i++) {
+			igt_assert_eq(ppu_wait_status(fd, out[i], PPU_WAIT_NS), 1);
+			drmSyncobjDestroy(fd, out[i]);
+		}
+		/* the syncobj's own reference to the vgem fence goes too */
+		drmSyncobjDestroy(fd, in);
+		close(vgem);
+		vgem = -1;
+		for (int t = 0; t < 100 && ret; t++) {
+			ret = syscall(SYS_delete_module, "vgem", O_NONBLOCK) ? -errno : 0;
+			if (ret)
+				usleep(10 * 1000);
+		}
+		igt_assert_f(ret == 0, "round %d: rmmod vgem: %s\n", round, strerror(-ret));
+		vgem_loaded = false;
+		vgem = vgem_open();
+		igt_assert_f(vgem >= 0 && vgem_loaded, "round %d: vgem.ko did not load again\n",
+			     round);
+	}
+	ppu_bo_close(fd, bo);
+	ppu_ctx_destroy(fd, ctx);
+}
+
 /* ---------------------------------------------------------------- PRIME */
 
 static void test_prime_export_vram(void)
@@ -1387,6 +1442,10 @@ igt_main
 	igt_describe("a buffer imported from vgem maps through vgem: both views agree");
 	igt_subtest("prime-import-mmap")
 		test_prime_import_mmap();
+
+	igt_describe("vgem.ko unloads right after a job that waited for its fence ended");
+	igt_subtest("vgem-unload-after-job")
+		test_vgem_unload_after_job();
 
 	igt_describe("no dumb buffers: -ENOSYS on the primary node, refused on the render node");
 	igt_subtest("dumb-create")
