@@ -50,9 +50,8 @@ static const char *const err_names[] = { [ERR_VOLATILE] = "hbm-volatile",
 
 static int fd = -1;
 static char dbg_dir[64];
-static char ras_dir[80];
-static char dev_name[256];
-static char drv_dir[512];
+static char ras_dir[112];
+static struct ppu_pdev pdev;
 static uint64_t bank_bytes = 16 * SZ_1M;
 static struct nl_sock *sk;
 static int family;
@@ -184,10 +183,10 @@ static void our_nodes(uint32_t id[2])
 
 	list_nodes(&l);
 	for (int k = CE; k <= UE; k++) {
-		const struct ras_node *n = find_node(&l, dev_name, node_names[k]);
+		const struct ras_node *n = find_node(&l, pdev.name, node_names[k]);
 
 		igt_assert_f(n, "no drm_ras node '%s' of device %s (%u nodes listed)\n",
-			     node_names[k], dev_name, l.n);
+			     node_names[k], pdev.name, l.n);
 		igt_assert_eq_u32(n->type, DRM_RAS_NODE_TYPE_ERROR_COUNTER);
 		id[k] = n->id;
 	}
@@ -238,15 +237,6 @@ static uint32_t get_counter(uint32_t node, uint32_t err)
 }
 
 /* ------------------------------------------------------------- sysfs */
-static uint64_t ras_u64(const char *name)
-{
-	char buf[64];
-	int len = ppu_debugfs_read(ras_dir, name, buf, sizeof(buf));
-
-	igt_assert_f(len > 0, "cannot read %s/%s: %d\n", ras_dir, name, len);
-	return strtoull(buf, NULL, 0);
-}
-
 /* the sysfs count a node's error reads: ras/{ce,ue}_count_{volatile,aggregate} */
 static uint64_t sysfs_count(int k, uint32_t err)
 {
@@ -254,17 +244,7 @@ static uint64_t sysfs_count(int k, uint32_t err)
 
 	snprintf(name, sizeof(name), "%s_count_%s", k == CE ? "ce" : "ue",
 		 err == ERR_VOLATILE ? "volatile" : "aggregate");
-	return ras_u64(name);
-}
-
-static bool wait_ras_u64(const char *name, uint64_t want, int ms)
-{
-	for (int t = 0; t < ms / 10; t++) {
-		if (ras_u64(name) == want)
-			return true;
-		usleep(10 * 1000);
-	}
-	return ras_u64(name) == want;
+	return ppu_sysfs_u64(ras_dir, name);
 }
 
 /* every node's every error, through get and through a dump, equals sysfs */
@@ -294,22 +274,8 @@ static void assert_counters_match_sysfs(const uint32_t id[2])
 /* ------------------------------------------------------------- device */
 static void find_dev(int dfd)
 {
-	char link[64], target[256];
-	struct stat st;
-	ssize_t n;
-	char *b;
-
-	igt_assert_eq(fstat(dfd, &st), 0);
-	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/device", major(st.st_rdev),
-		 minor(st.st_rdev));
-	n = readlink(link, target, sizeof(target) - 1);
-	igt_assert_f(n > 0, "readlink %s: %s\n", link, strerror(errno));
-	target[n] = '\0';
-	b = strrchr(target, '/');
-	snprintf(dev_name, sizeof(dev_name), "%s", b ? b + 1 : target);
-	snprintf(ras_dir, sizeof(ras_dir), "%s/ras", link);
-	snprintf(target, sizeof(target), "%s/driver", link);
-	igt_assert_f(realpath(target, drv_dir), "realpath %s: %s\n", target, strerror(errno));
+	ppu_pdev_of(dfd, &pdev);
+	snprintf(ras_dir, sizeof(ras_dir), "%s/ras", pdev.dir);
 }
 
 static int device_reset(void)
@@ -368,7 +334,8 @@ static uint64_t taddr(unsigned int slot, unsigned int bank, unsigned int k)
 static void make_errors(unsigned int set, unsigned int cecc, unsigned int uecc)
 {
 	uint64_t ce = taddr(12, 12, set);
-	uint64_t ce0 = ras_u64("ce_count_volatile"), ue0 = ras_u64("ue_count_volatile");
+	uint64_t ce0 = ppu_sysfs_u64(ras_dir, "ce_count_volatile");
+	uint64_t ue0 = ppu_sysfs_u64(ras_dir, "ue_count_volatile");
 
 	inject("weak %#" PRIx64 " 5", ce);
 	for (unsigned int i = 0; i < cecc; i++)
@@ -379,23 +346,12 @@ static void make_errors(unsigned int set, unsigned int cecc, unsigned int uecc)
 		inject("flip2 %#" PRIx64 " 3 17", ue);
 		inject("read %#" PRIx64 " 8", ue);
 	}
-	igt_assert_f(wait_ras_u64("ce_count_volatile", ce0 + cecc, 5000),
+	igt_assert_f(ppu_sysfs_wait_u64(ras_dir, "ce_count_volatile", ce0 + cecc, 5000),
 		     "ce_count_volatile %" PRIu64 ", want %" PRIu64 "\n",
-		     ras_u64("ce_count_volatile"), ce0 + cecc);
-	igt_assert_f(wait_ras_u64("ue_count_volatile", ue0 + uecc, 5000),
+		     ppu_sysfs_u64(ras_dir, "ce_count_volatile"), ce0 + cecc);
+	igt_assert_f(ppu_sysfs_wait_u64(ras_dir, "ue_count_volatile", ue0 + uecc, 5000),
 		     "ue_count_volatile %" PRIu64 ", want %" PRIu64 "\n",
-		     ras_u64("ue_count_volatile"), ue0 + uecc);
-}
-
-static void driver_bind(bool bind)
-{
-	char path[800];
-	int r;
-
-	snprintf(path, sizeof(path), "%s/%s", drv_dir, bind ? "bind" : "unbind");
-	r = ppu_file_write(path, dev_name);
-	igt_assert_f(r == 0, "%s %s: %d (%s)\n", bind ? "bind" : "unbind", dev_name, r,
-		     strerror(-r));
+		     ppu_sysfs_u64(ras_dir, "ue_count_volatile"), ue0 + uecc);
 }
 
 /* ------------------------------------------------------------- tests */
@@ -406,14 +362,14 @@ static void test_nodes(void)
 
 	our_nodes(id);
 	list_nodes(&l);
-	igt_info("%u drm_ras nodes; %s: correctable %u, uncorrectable %u\n", l.n, dev_name,
+	igt_info("%u drm_ras nodes; %s: correctable %u, uncorrectable %u\n", l.n, pdev.name,
 		 id[CE], id[UE]);
 	/* no other node of ours */
 	for (unsigned int i = 0; i < l.n; i++)
-		if (!strcmp(l.node[i].dev, dev_name))
+		if (!strcmp(l.node[i].dev, pdev.name))
 			igt_assert_f(l.node[i].id == id[CE] || l.node[i].id == id[UE],
 				     "extra node %u '%s' of %s\n", l.node[i].id, l.node[i].name,
-				     dev_name);
+				     pdev.name);
 	/*
 	 * Not asked: an error id out of the range. 7.2's drm_ras answers a
 	 * get-error-counter "do" that fails with the error but leaks the reply
@@ -490,24 +446,22 @@ static void test_unbind(void)
 {
 	struct node_list l;
 	uint32_t id[2];
-	char path[800];
 
-	snprintf(path, sizeof(path), "%s/unbind", drv_dir);
-	igt_require_f(access(path, W_OK) == 0, "cannot write %s (not root?)\n", path);
+	ppu_pdev_require_unbind(&pdev);
 	drop_fd();
 	our_nodes(id);
 
-	driver_bind(false);
+	ppu_pdev_bind(&pdev, false);
 	list_nodes(&l);
 	for (unsigned int i = 0; i < l.n; i++)
-		igt_assert_f(strcmp(l.node[i].dev, dev_name),
+		igt_assert_f(strcmp(l.node[i].dev, pdev.name),
 			     "node %u '%s' of %s still listed after the unbind\n",
-			     l.node[i].id, l.node[i].name, dev_name);
+			     l.node[i].id, l.node[i].name, pdev.name);
 	for (int k = CE; k <= UE; k++)
 		igt_assert_f(!node_answers(id[k]),
 			     "node %u answers after the unbind\n", id[k]);
 
-	driver_bind(true);
+	ppu_pdev_bind(&pdev, true);
 	fd = ppu_wait_open_node("card", 10000);
 	igt_assert_f(fd >= 0, "no ppu card node after bind\n");
 	snprintf(dbg_dir, sizeof(dbg_dir), "%s", ppu_debugfs_dir(fd));
@@ -526,10 +480,8 @@ static void test_unbind(void)
 static void test_query_races_unbind(void)
 {
 	volatile int *stop;
-	char path[800];
 
-	snprintf(path, sizeof(path), "%s/unbind", drv_dir);
-	igt_require_f(access(path, W_OK) == 0, "cannot write %s (not root?)\n", path);
+	ppu_pdev_require_unbind(&pdev);
 	drop_fd();
 	stop = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	igt_assert(stop != MAP_FAILED);
@@ -547,7 +499,7 @@ static void test_query_races_unbind(void)
 			list_nodes(&l);
 			/* dumps: a failing "do" leaks its reply in 7.2 */
 			for (unsigned int i = 0; i < l.n; i++) {
-				if (strcmp(l.node[i].dev, dev_name))
+				if (strcmp(l.node[i].dev, pdev.name))
 					continue;
 				queries++;
 				if (!node_answers(l.node[i].id))
@@ -560,9 +512,9 @@ static void test_query_races_unbind(void)
 
 	for (int i = 0; i < 5; i++) {
 		usleep(100 * 1000);
-		driver_bind(false);
+		ppu_pdev_bind(&pdev, false);
 		usleep(50 * 1000);
-		driver_bind(true);
+		ppu_pdev_bind(&pdev, true);
 	}
 	__atomic_store_n(stop, 1, __ATOMIC_RELEASE);
 	igt_waitchildren();

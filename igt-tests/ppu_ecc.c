@@ -75,11 +75,7 @@ static int ras_write(const char *name, const char *val)
 
 static uint64_t ras_u64(const char *name)
 {
-	char buf[64];
-	int len = ras_read(name, buf, sizeof(buf));
-
-	igt_assert_f(len > 0, "cannot read %s/%s: %d\n", ras_dir, name, len);
-	return strtoull(buf, NULL, 0);
+	return ppu_sysfs_u64(ras_dir, name);
 }
 
 static void ras_str(const char *name, char *out, size_t size)
@@ -390,12 +386,7 @@ static void clean_slate(void)
  */
 static bool wait_ras_u64(const char *name, uint64_t want, int ms)
 {
-	for (int t = 0; t < ms / 10; t++) {
-		if (ras_u64(name) == want)
-			return true;
-		usleep(10 * 1000);
-	}
-	return ras_u64(name) == want;
+	return ppu_sysfs_wait_u64(ras_dir, name, want, ms);
 }
 
 static bool wait_pending(uint64_t want, int ms)

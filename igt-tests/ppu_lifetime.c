@@ -26,63 +26,9 @@
 
 #include "ppu_test.h"
 
-static char dev_name[256];	/* platform device, e.g. ppu-sim.0.auto */
-static char drv_dir[512];	/* its driver, /sys/bus/platform/drivers/... */
+static struct ppu_pdev pdev;	/* the platform device and its driver */
 
 /* ---------------------------------------------------------------- device */
-
-/* the platform device behind @fd: basename of /sys/dev/char/M:m/device */
-static void find_dev_name(int fd)
-{
-	char link[128], target[256];
-	struct stat st;
-	ssize_t n;
-	char *b;
-
-	igt_assert_eq(fstat(fd, &st), 0);
-	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/device",
-		 major(st.st_rdev), minor(st.st_rdev));
-	n = readlink(link, target, sizeof(target) - 1);
-	igt_assert_f(n > 0, "readlink %s: %s\n", link, strerror(errno));
-	target[n] = '\0';
-	b = strrchr(target, '/');
-	snprintf(dev_name, sizeof(dev_name), "%s", b ? b + 1 : target);
-
-	/* the driver's directory: the device's driver link, resolved */
-	snprintf(target, sizeof(target), "%s/driver", link);
-	igt_assert_f(realpath(target, drv_dir), "realpath %s: %s\n", target, strerror(errno));
-	igt_debug("platform device %s, driver %s\n", dev_name, drv_dir);
-}
-
-static void require_unbind(void)
-{
-	char path[600];
-
-	snprintf(path, sizeof(path), "%s/unbind", drv_dir);
-	igt_require_f(access(path, W_OK) == 0, "cannot write %s (not root?)\n", path);
-}
-
-static void driver_unbind(void)
-{
-	char path[600];
-	int r;
-
-	snprintf(path, sizeof(path), "%s/unbind", drv_dir);
-	r = ppu_file_write(path, dev_name);
-
-	igt_assert_f(r == 0, "unbind %s: %d (%s)\n", dev_name, r, strerror(-r));
-}
-
-static void driver_bind(void)
-{
-	char path[600];
-	int r;
-
-	snprintf(path, sizeof(path), "%s/bind", drv_dir);
-	r = ppu_file_write(path, dev_name);
-
-	igt_assert_f(r == 0, "bind %s: %d (%s)\n", dev_name, r, strerror(-r));
-}
 
 /* A fresh fd runs a WRITE job: the device works. */
 static void check_device_works(void)
@@ -199,9 +145,9 @@ static void test_unbind_idle(void)
 
 	igt_assert_fd(fd);
 	close(fd);
-	driver_unbind();
+	ppu_pdev_bind(&pdev, false);
 	igt_assert_eq(ppu_open_node("renderD"), -1);
-	driver_bind();
+	ppu_pdev_bind(&pdev, true);
 	check_device_works();
 }
 
@@ -223,7 +169,7 @@ static void test_unbind_open_file(void)
 	igt_assert_eq(ppu_wait_status(fd, so, PPU_WAIT_NS), 1);
 	map = ppu_bo_map(fd, bo, PPU_PAGE_SIZE);
 
-	driver_unbind();
+	ppu_pdev_bind(&pdev, false);
 	igt_assert_eq(__ppu_igt_ioctl(fd, DRM_IOCTL_PPU_CTX_CREATE, &cc), -ENODEV);
 	igt_assert_eq_u32(map[0], 0x1234);
 	map[1] = 0x5678;	/* the pages are still ours */
@@ -231,7 +177,7 @@ static void test_unbind_open_file(void)
 	munmap(map, PPU_PAGE_SIZE);
 	close(fd);
 
-	driver_bind();
+	ppu_pdev_bind(&pdev, true);
 	check_device_works();
 }
 
@@ -243,9 +189,9 @@ static void test_unbind_vram_bo(void)
 
 	igt_assert_fd(fd);
 	igt_require(__ppu_bo_create(fd, 1 << 20, DRM_PPU_GEM_CREATE_VRAM, &bo) == 0);
-	driver_unbind();
+	ppu_pdev_bind(&pdev, false);
 	close(fd);
-	driver_bind();
+	ppu_pdev_bind(&pdev, true);
 	check_device_works();
 }
 
@@ -292,7 +238,7 @@ static void test_unbind_pending(bool hang)
 		igt_assert_eq(drmSyncobjExportSyncFile(fd, so[i], &sf[i]), 0);
 	/* with a hang: let the timeout fire, the recovery runs meanwhile */
 	usleep(hang ? 1100 * 1000 : 100 * 1000);
-	driver_unbind();
+	ppu_pdev_bind(&pdev, false);
 	for (i = 0; i < ARRAY_SIZE(so); i++) {
 		struct pollfd pfd = { .fd = sf[i], .events = POLLIN };
 		struct sync_file_info info = { 0 };
@@ -311,7 +257,7 @@ static void test_unbind_pending(bool hang)
 	}
 	igt_assert_lt(0, errors);
 	close(fd);
-	driver_bind();
+	ppu_pdev_bind(&pdev, true);
 	check_device_works();
 }
 
@@ -345,9 +291,9 @@ static void test_unbind_vs_kill(void)
 	}
 	usleep(300 * 1000);
 	kill(pid, SIGKILL);
-	driver_unbind();
+	ppu_pdev_bind(&pdev, false);
 	waitpid(pid, NULL, 0);
-	driver_bind();
+	ppu_pdev_bind(&pdev, true);
 	check_device_works();
 }
 
@@ -397,10 +343,10 @@ static void test_unbind_uecc_pending(void)
 	}
 	igt_assert(ppu_ctx_query_reset(fd, ctx).ecc_flags & DRM_PPU_CTX_ECC_UECC);
 
-	driver_unbind();
+	ppu_pdev_bind(&pdev, false);
 	igt_assert_eq(__ppu_igt_ioctl(fd, DRM_IOCTL_PPU_CTX_CREATE, &cc), -ENODEV);
 	close(fd);
-	driver_bind();
+	ppu_pdev_bind(&pdev, true);
 	check_device_works();
 
 	/* leave no ECC history behind for the tests after this one */
@@ -426,7 +372,8 @@ igt_main
 
 	igt_fixture {
 		fd = ppu_open();
-		find_dev_name(fd);
+		ppu_pdev_of(fd, &pdev);
+		igt_debug("platform device %s, driver %s\n", pdev.name, pdev.drv_dir);
 		close(fd);
 	}
 
@@ -436,43 +383,43 @@ igt_main
 
 	igt_describe("unbind and rebind an idle device");
 	igt_subtest("unbind-idle") {
-		require_unbind();
+		ppu_pdev_require_unbind(&pdev);
 		test_unbind_idle();
 	}
 
 	igt_describe("unbind with a file open and a BO mapped, close it late");
 	igt_subtest("unbind-open-file") {
-		require_unbind();
+		ppu_pdev_require_unbind(&pdev);
 		test_unbind_open_file();
 	}
 
 	igt_describe("unbind with a buffer in device memory still alive");
 	igt_subtest("unbind-vram-bo") {
-		require_unbind();
+		ppu_pdev_require_unbind(&pdev);
 		test_unbind_vram_bo();
 	}
 
 	igt_describe("unbind with jobs running and queued on several rings");
 	igt_subtest("unbind-pending-jobs") {
-		require_unbind();
+		ppu_pdev_require_unbind(&pdev);
 		test_unbind_pending(false);
 	}
 
 	igt_describe("unbind while a hang is being recovered");
 	igt_subtest("unbind-during-recovery") {
-		require_unbind();
+		ppu_pdev_require_unbind(&pdev);
 		test_unbind_pending(true);
 	}
 
 	igt_describe("unbind with a UECC page pending on an open file");
 	igt_subtest("unbind-uecc-pending") {
-		require_unbind();
+		ppu_pdev_require_unbind(&pdev);
 		test_unbind_uecc_pending();
 	}
 
 	igt_describe("unbind while a killed process's file is being closed");
 	igt_subtest("unbind-vs-kill") {
-		require_unbind();
+		ppu_pdev_require_unbind(&pdev);
 		test_unbind_vs_kill();
 	}
 }

@@ -36,39 +36,26 @@
 static int fd = -1;
 static char dbg_dir[64];	/* debugfs dri/N */
 static char boot_ladder[16] = "domain";	/* the run's reset_ladder */
-static char dev_name[64];	/* the platform device, "ppu-sim.1.auto" */
+static struct ppu_pdev pdev;	/* the platform device and its driver */
 static char card[32];		/* "card0" */
-static char drv_dir[512];	/* its driver, /sys/bus/platform/drivers/... */
 
 static void device_names(int drm_fd)
 {
-	char path[300], link[256];
-	struct stat st;
-	ssize_t n;
+	char path[160];
+	struct dirent *e;
+	DIR *d;
 
-	igt_assert_eq(fstat(drm_fd, &st), 0);
-	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device",
-		 major(st.st_rdev), minor(st.st_rdev));
-	n = readlink(path, link, sizeof(link) - 1);
-	igt_assert_lt(0, (int)n);
-	link[n] = '\0';
-	snprintf(dev_name, sizeof(dev_name), "%s", strrchr(link, '/') + 1);
+	ppu_pdev_of(drm_fd, &pdev);
 	/* the primary node of the same device */
-	snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/drm", dev_name);
-	{
-		DIR *d = opendir(path);
-		struct dirent *e;
-
-		igt_assert(d);
-		card[0] = '\0';
-		while ((e = readdir(d)))
-			if (!strncmp(e->d_name, "card", 4))
-				snprintf(card, sizeof(card), "%.31s", e->d_name);
-		closedir(d);
-	}
-	igt_assert_f(card[0], "no card of %s\n", dev_name);
-	snprintf(path, sizeof(path), "/sys/bus/platform/devices/%s/driver", dev_name);
-	igt_assert_f(realpath(path, drv_dir), "realpath %s: %s\n", path, strerror(errno));
+	snprintf(path, sizeof(path), "%s/drm", pdev.dir);
+	d = opendir(path);
+	igt_assert(d);
+	card[0] = '\0';
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, "card", 4))
+			snprintf(card, sizeof(card), "%.31s", e->d_name);
+	closedir(d);
+	igt_assert_f(card[0], "no card of %s\n", pdev.name);
 }
 
 /*
@@ -150,7 +137,7 @@ static bool uevent_on_card(const struct uevent *ev)
 {
 	const char *slash = strrchr(ev->devpath, '/');
 
-	return slash && !strcmp(slash + 1, card) && strstr(ev->devpath, dev_name);
+	return slash && !strcmp(slash + 1, card) && strstr(ev->devpath, pdev.name);
 }
 
 /*
@@ -162,7 +149,7 @@ static bool wait_wedged(int s, struct uevent *out, int ms)
 	struct uevent ev;
 
 	while (uevent_next(s, &ev, ms)) {
-		if (!strstr(ev.devpath, dev_name))
+		if (!strstr(ev.devpath, pdev.name))
 			continue;
 		if (uevent_on_card(&ev) && uevent_get(&ev, "WEDGED")) {
 			*out = ev;
@@ -226,16 +213,6 @@ static void test_wedged_none(void)
 	close(s);
 }
 
-static void driver_rebind(void)
-{
-	char path[600];
-
-	snprintf(path, sizeof(path), "%s/unbind", drv_dir);
-	igt_assert_eq(ppu_file_write(path, dev_name), 0);
-	snprintf(path, sizeof(path), "%s/bind", drv_dir);
-	igt_assert_eq(ppu_file_write(path, dev_name), 0);
-}
-
 /*
  * A failed reset wedges the device: WEDGED=rebind on the card, and the
  * method it names works: unbind and bind the driver, and jobs run again.
@@ -258,7 +235,8 @@ static void test_wedged_rebind(void)
 	close(s);
 
 	close(fd);
-	driver_rebind();
+	ppu_pdev_bind(&pdev, false);
+	ppu_pdev_bind(&pdev, true);
 	fd = ppu_open();
 	device_names(fd);
 	snprintf(dbg_dir, sizeof(dbg_dir), "%s", ppu_debugfs_dir(fd));
@@ -316,8 +294,8 @@ static void test_log_line(void)
 	igt_assert_f(found, "no verdict line in the kernel log\n");
 	msg[strcspn(msg, "\n")] = '\0';
 	igt_info("verdict line: %s\n", msg + 1);
-	igt_assert_f(count_str(msg, dev_name) == 1, "device named %u times: %s\n",
-		     count_str(msg, dev_name), msg);
+	igt_assert_f(count_str(msg, pdev.name) == 1, "device named %u times: %s\n",
+		     count_str(msg, pdev.name), msg);
 	igt_assert_f(strstr(msg, ": [drm] sdma0: job "), "not in the drm style: %s\n", msg);
 }
 
@@ -344,7 +322,7 @@ static bool devcd_find(char *out, size_t size)
 		if (n <= 0)
 			continue;
 		link[n] = '\0';
-		if (!strcmp(strrchr(link, '/') + 1, dev_name)) {
+		if (!strcmp(strrchr(link, '/') + 1, pdev.name)) {
 			snprintf(out, size, DEVCD_DIR "/%s", e->d_name);
 			found = true;
 		}
@@ -420,7 +398,7 @@ static void test_devcoredump(void)
 	reap(b);
 	for (int t = 0; t < 100 && !devcd_find(dir, sizeof(dir)); t++)
 		usleep(100 * 1000);
-	igt_assert_f(devcd_find(dir, sizeof(dir)), "no devcoredump of %s\n", dev_name);
+	igt_assert_f(devcd_find(dir, sizeof(dir)), "no devcoredump of %s\n", pdev.name);
 	igt_assert_lt(0, (int)devcd_take(dir, buf, sizeof(buf)));
 	igt_debug("devcoredump:\n%s\n", buf);
 

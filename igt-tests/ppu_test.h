@@ -392,10 +392,10 @@ static inline const char *ppu_debugfs_dir(int fd)
 	return dir;
 }
 
-/* read debugfs file @dir/@name into @buf (NUL-terminated); length or -errno */
+/* read the (debugfs, sysfs) file @dir/@name into @buf (NUL-terminated); length or -errno */
 static inline int ppu_debugfs_read(const char *dir, const char *name, char *buf, size_t size)
 {
-	char path[128];
+	char path[256];
 	size_t len = 0;
 	ssize_t r;
 	int dfd;
@@ -436,6 +436,90 @@ static inline int ppu_debugfs_write(const char *dir, const char *name, const cha
 }
 
 /* ------------------------------------------------- reload and rebind */
+/**
+ * struct ppu_pdev - the platform device behind a ppu node, and its driver
+ * @name: the device's name, "ppu-sim.0.auto": what bind and unbind take
+ * @dir: its sysfs directory, /sys/bus/platform/devices/<name>, which an
+ *	unbind and bind keeps (the DRM minors may change)
+ * @drv_dir: its driver's directory, /sys/bus/platform/drivers/<driver>
+ */
+struct ppu_pdev {
+	char name[64];
+	char dir[96];
+	char drv_dir[128];
+};
+
+/* the platform device behind the ppu node @fd */
+static inline void ppu_pdev_of(int fd, struct ppu_pdev *pd)
+{
+	char link[64], target[256], *b, *drv;
+	struct stat st;
+	ssize_t n;
+
+	igt_assert_eq(fstat(fd, &st), 0);
+	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/device",
+		 major(st.st_rdev), minor(st.st_rdev));
+	n = readlink(link, target, sizeof(target) - 1);
+	igt_assert_f(n > 0, "readlink %s: %s\n", link, strerror(errno));
+	target[n] = '\0';
+	b = strrchr(target, '/');
+	snprintf(pd->name, sizeof(pd->name), "%.63s", b ? b + 1 : target);
+	snprintf(pd->dir, sizeof(pd->dir), "/sys/bus/platform/devices/%s", pd->name);
+	snprintf(target, sizeof(target), "%s/driver", pd->dir);
+	drv = realpath(target, NULL);
+	igt_assert_f(drv, "realpath %s: %s\n", target, strerror(errno));
+	snprintf(pd->drv_dir, sizeof(pd->drv_dir), "%s", drv);
+	free(drv);
+}
+
+/* skip unless this process may unbind @pd's driver (root) */
+static inline void ppu_pdev_require_unbind(const struct ppu_pdev *pd)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "%s/unbind", pd->drv_dir);
+	igt_require_f(access(path, W_OK) == 0, "cannot write %s (not root?)\n", path);
+}
+
+/* bind (@bind) or unbind @pd's driver; 0 or -errno */
+static inline int __ppu_pdev_bind(const struct ppu_pdev *pd, bool bind)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "%s/%s", pd->drv_dir, bind ? "bind" : "unbind");
+	return ppu_file_write(path, pd->name);
+}
+
+static inline void ppu_pdev_bind(const struct ppu_pdev *pd, bool bind)
+{
+	int r = __ppu_pdev_bind(pd, bind);
+
+	igt_assert_f(r == 0, "%s %s: %d (%s)\n", bind ? "bind" : "unbind", pd->name, r,
+		     strerror(-r));
+}
+
+/* the number in the (sysfs) file @dir/@name; fails the test if unreadable */
+static inline uint64_t ppu_sysfs_u64(const char *dir, const char *name)
+{
+	char buf[64];
+	int len = ppu_debugfs_read(dir, name, buf, sizeof(buf));
+
+	igt_assert_f(len > 0, "cannot read %s/%s: %d\n", dir, name, len);
+	return strtoull(buf, NULL, 0);
+}
+
+/* wait up to @ms for ppu_sysfs_u64(@dir, @name) to read @want */
+static inline bool ppu_sysfs_wait_u64(const char *dir, const char *name, uint64_t want,
+				      unsigned int ms)
+{
+	for (unsigned int t = 0; t < ms / 10; t++) {
+		if (ppu_sysfs_u64(dir, name) == want)
+			return true;
+		usleep(10 * 1000);
+	}
+	return ppu_sysfs_u64(dir, name) == want;
+}
+
 /*
  * The ppu node whose name starts with @prefix ("card" or "renderD"),
  * opened directly: igt's device selection caches what it found, and a
