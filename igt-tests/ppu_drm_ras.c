@@ -533,16 +533,6 @@ static void test_query_races_unbind(void)
 	drop_fd();
 }
 
-static unsigned int param_u(const char *mod, const char *name, unsigned int def)
-{
-	char path[64], buf[32];
-
-	snprintf(path, sizeof(path), "/sys/module/%s/parameters", mod);
-	if (ppu_debugfs_read(path, name, buf, sizeof(buf)) <= 0)
-		return def;
-	return (unsigned int)strtoul(buf, NULL, 0);
-}
-
 igt_main
 {
 	igt_fixture {
@@ -555,8 +545,8 @@ igt_main
 		snprintf(path, sizeof(path), "%s/ras_inject", dbg_dir);
 		igt_require_f(access(path, W_OK) == 0, "no %s\n", path);
 		igt_require_f(access(ras_dir, F_OK) == 0, "no %s\n", ras_dir);
-		nbanks = param_u("ppu_sim", "hbm_banks", 16);
-		bank_bytes = ((uint64_t)param_u("ppu_sim", "hbm_mb", 256) << 20) / nbanks;
+		nbanks = ppu_module_param_u("ppu_sim", "hbm_banks", 16);
+		bank_bytes = ((uint64_t)ppu_module_param_u("ppu_sim", "hbm_mb", 256) << 20) / nbanks;
 		igt_require_f(nbanks > 13, "fewer than 14 HBM banks\n");
 
 		sk = nl_socket_alloc();

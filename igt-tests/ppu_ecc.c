@@ -1418,16 +1418,6 @@ static void test_ras_query_bad_args(void)
 }
 
 /* ------------------------------------------------------------------ main */
-static unsigned int param_u(const char *mod, const char *name, unsigned int def)
-{
-	char path[64], buf[32];
-
-	snprintf(path, sizeof(path), "/sys/module/%s/parameters", mod);
-	if (ppu_debugfs_read(path, name, buf, sizeof(buf)) <= 0)
-		return def;
-	return (unsigned int)strtoul(buf, NULL, 0);
-}
-
 static int scope_set(const char *scope)
 {
 	return ppu_debugfs_write("/sys/module/ppu/parameters", "uecc_scope", scope);
@@ -2014,13 +2004,13 @@ igt_main
 			snprintf(path, sizeof(path), "%s/ras_inject", dbg_dir);
 			igt_require_f(access(path, W_OK) == 0, "no %s\n", path);
 		}
-		nbanks = param_u("ppu_sim", "hbm_banks", 16);
-		bank_bytes = ((uint64_t)param_u("ppu_sim", "hbm_mb", 256) << 20) / nbanks;
-		spare_rows = param_u("ppu_sim", "spare_rows", 8);
-		p_cecc_threshold = param_u("ppu", "cecc_threshold", 2);
-		p_max_repairs = param_u("ppu", "max_repairs", 5);
-		p_rma_uecc = param_u("ppu", "rma_uecc", 16);
-		p_reset_uecc = param_u("ppu", "reset_recommended_uecc", 4);
+		nbanks = ppu_module_param_u("ppu_sim", "hbm_banks", 16);
+		bank_bytes = ((uint64_t)ppu_module_param_u("ppu_sim", "hbm_mb", 256) << 20) / nbanks;
+		spare_rows = ppu_module_param_u("ppu_sim", "spare_rows", 8);
+		p_cecc_threshold = ppu_module_param_u("ppu", "cecc_threshold", 2);
+		p_max_repairs = ppu_module_param_u("ppu", "max_repairs", 5);
+		p_rma_uecc = ppu_module_param_u("ppu", "rma_uecc", 16);
+		p_reset_uecc = ppu_module_param_u("ppu", "reset_recommended_uecc", 4);
 		igt_info("hbm %u banks of %" PRIu64 " MiB, %u spare rows; cecc_threshold %u max_repairs %u rma_uecc %u reset_recommended_uecc %u\n",
 			 nbanks, bank_bytes >> 20, spare_rows, p_cecc_threshold, p_max_repairs,
 			 p_rma_uecc, p_reset_uecc);

@@ -508,6 +508,18 @@ static inline uint64_t ppu_sysfs_u64(const char *dir, const char *name)
 	return strtoull(buf, NULL, 0);
 }
 
+/* module @mod's parameter @name, or @def if it cannot be read */
+static inline unsigned int ppu_module_param_u(const char *mod, const char *name,
+					      unsigned int def)
+{
+	char path[64], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters", mod);
+	if (ppu_debugfs_read(path, name, buf, sizeof(buf)) <= 0)
+		return def;
+	return (unsigned int)strtoul(buf, NULL, 0);
+}
+
 /* wait up to @ms for ppu_sysfs_u64(@dir, @name) to read @want */
 static inline bool ppu_sysfs_wait_u64(const char *dir, const char *name, uint64_t want,
 				      unsigned int ms)
