@@ -101,26 +101,28 @@ static u64 *ppu_drm_ras_count(struct ppu_ras *ras, struct drm_ras_node *node,
 	return &ras->ue[scope];
 }
 
-static int ppu_drm_ras_query(struct drm_ras_node *node, u32 error_id,
-			     const char **name, u32 *val)
+/*
+ * Read (@val) or zero (@val NULL) the count of @node, @scope under the RAS
+ * lock; -ENODEV once the device is unbound.
+ */
+static int ppu_drm_ras_access(struct drm_ras_node *node, int scope, u32 *val)
 {
 	struct ppu_drm_ras *r = node->priv;
-	int scope = ppu_drm_ras_scope(error_id);
 	struct ppu_device *ppu;
 	int ret = 0;
-
-	if (scope < 0)
-		return scope;
 
 	mutex_lock(&ppu_drm_ras_lock);
 	ppu = r->ppu;
 	if (ppu) {
+		u64 *count;
+
 		mutex_lock(&ppu->ras.lock);
-		*val = min_t(u64, *ppu_drm_ras_count(&ppu->ras, node, scope),
-			     U32_MAX);
+		count = ppu_drm_ras_count(&ppu->ras, node, scope);
+		if (val)
+			*val = min_t(u64, *count, U32_MAX);
+		else
+			*count = 0;
 		mutex_unlock(&ppu->ras.lock);
-		*name = scope == PPU_RAS_VOLATILE ? "hbm-volatile" :
-						    "hbm-aggregate";
 	} else {
 		ret = -ENODEV;
 	}
@@ -128,31 +130,28 @@ static int ppu_drm_ras_query(struct drm_ras_node *node, u32 error_id,
 	return ret;
 }
 
+static int ppu_drm_ras_query(struct drm_ras_node *node, u32 error_id,
+			     const char **name, u32 *val)
+{
+	int scope = ppu_drm_ras_scope(error_id);
+
+	if (scope < 0)
+		return scope;
+	*name = scope == PPU_RAS_VOLATILE ? "hbm-volatile" : "hbm-aggregate";
+	return ppu_drm_ras_access(node, scope, val);
+}
+
 #ifdef PPU_HAVE_DRM_RAS_CLEAR
 static int ppu_drm_ras_clear(struct drm_ras_node *node, u32 error_id)
 {
-	struct ppu_drm_ras *r = node->priv;
 	int scope = ppu_drm_ras_scope(error_id);
-	struct ppu_device *ppu;
-	int ret = 0;
 
 	if (scope < 0)
 		return scope;
 	/* the ECC history in flash: debugfs flash_reset only */
 	if (scope != PPU_RAS_VOLATILE)
 		return -EPERM;
-
-	mutex_lock(&ppu_drm_ras_lock);
-	ppu = r->ppu;
-	if (ppu) {
-		mutex_lock(&ppu->ras.lock);
-		*ppu_drm_ras_count(&ppu->ras, node, scope) = 0;
-		mutex_unlock(&ppu->ras.lock);
-	} else {
-		ret = -ENODEV;
-	}
-	mutex_unlock(&ppu_drm_ras_lock);
-	return ret;
+	return ppu_drm_ras_access(node, scope, NULL);
 }
 #endif
 
