@@ -107,11 +107,22 @@ series_debug() {
 # fetch the source and build it in the background at nice 19 while the
 # stages before it run (their idle time: downloads, the guests' waits for
 # timeouts); a cached kernel ends this at once. Its stage waits for it.
+# In a session of its own, so that a make test that is interrupted or
+# exits early stops the whole build (make and its compilers) with it: a
+# build left running would race the next run's in the same directory.
 prebuild_debug_72() {
 	echo "== the 7.2 debug kernel: built in the background if not cached (log $LOG/prebuild-debug-7.2.log) =="
-	PPU_DEBUG_KSERIES=7.2 nice -n 19 "$ROOT/scripts/vm/build-debug-kernel.sh" \
+	PPU_DEBUG_KSERIES=7.2 setsid nice -n 19 "$ROOT/scripts/vm/build-debug-kernel.sh" \
 		>"$LOG/prebuild-debug-7.2.log" 2>&1 </dev/null &
 	prebuild=$!
+	trap stop_prebuild EXIT
+	trap 'exit 130' INT TERM HUP
+}
+
+stop_prebuild() {
+	[ -n "$prebuild" ] && kill -0 "$prebuild" 2>/dev/null &&
+		kill -TERM -- "-$prebuild" 2>/dev/null
+	prebuild=
 }
 
 # what failed, repeated at the end where a CI log's tail shows it: the
@@ -184,6 +195,7 @@ if [ "${PPU_TEST_NEWEST:-1}" != 0 ]; then
 		env PPU_KSERIES=7.2 "$ROOT/scripts/run-kunit.sh"
 	if [ -n "$prebuild" ]; then
 		wait "$prebuild" || echo "== the background 7.2 debug kernel build failed (see $LOG/prebuild-debug-7.2.log); its stage builds it again =="
+		prebuild=
 	fi
 	series_debug 7.2
 fi
