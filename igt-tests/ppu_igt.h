@@ -155,7 +155,7 @@ extern int (*igt_ioctl)(int fd, unsigned long request, void *arg);
 #define igt_describe(dsc) igt_describe_f("%s", dsc)
 
 #define igt_fork(child, num_children) \
-	for (int child = 0; child < (num_children); child++) \
+	for (int child = 0; child < (int)(num_children); child++) \
 		for (; __igt_fork(); exit(0))
 
 /* ------------------------------------------------------------------ logging */
