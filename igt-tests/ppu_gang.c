@@ -37,21 +37,10 @@ static unsigned int nr_rings[DRM_PPU_RING_CLASS_COUNT];
 
 /* ------------------------------------------------------------- setup */
 
-/* the reset ladder of the run (ppu.ko's parameter), restored after each subtest */
-static char boot_ladder[16] = "domain";
-
-static void set_ladder(const char *ladder)
-{
-	igt_assert_f(ppu_debugfs_write(dbg_dir, "reset_ladder", ladder) == 0,
-		     "writing %s to reset_ladder\n", ladder);
-}
-
-/* exit handler: the hardware tells the truth again, the boot's ladder */
+/* exit handler: the hardware tells the truth again (the ladder: ppu_test.h) */
 static void restore(int sig)
 {
 	ppu_file_write(WRONG_HINTS, "0");
-	if (dbg_dir[0])
-		ppu_debugfs_write(dbg_dir, "reset_ladder", boot_ladder);
 }
 
 /* start of every subtest: true hints, an idle device, gfx0 and compute0 */
@@ -588,7 +577,7 @@ static void behind_hang(unsigned int wrong_pct, const char *ladder)
 
 	snprintf(pct, sizeof(pct), "%u", wrong_pct);
 	set_sim_param(WRONG_HINTS, pct);
-	set_ladder(ladder);
+	ppu_ladder_set(dbg_dir, ladder);
 	ppu_cs_hang(&hang);
 	ppu_cs_add(&hang, 0, CNT(0), 1);
 	so_h = client_submit(&att, hctx, COMPUTE1.cls, COMPUTE1.inst, &hang);
@@ -600,7 +589,7 @@ static void behind_hang(unsigned int wrong_pct, const char *ladder)
 	st_h = client_wait(&att, so_h);
 	st_g = client_wait(&v, so_g);
 	set_sim_param(WRONG_HINTS, "0");
-	set_ladder(boot_ladder);
+	ppu_ladder_restore();
 	rr_read_dir(dbg_dir, &a);
 	rr_dump("after", &a);
 
@@ -700,16 +689,9 @@ static void test_guilty(void)
 igt_main
 {
 	igt_fixture {
-		char buf[256];
-
 		fd = ppu_open();
 		snprintf(dbg_dir, sizeof(dbg_dir), "%s", ppu_debugfs_dir(fd));
 		igt_require_f(access(dbg_dir, R_OK) == 0, "no debugfs at %s\n", dbg_dir);
-		if (ppu_debugfs_read(dbg_dir, "reset_ladder", buf, sizeof(buf)) > 0) {
-			buf[strcspn(buf, "\n")] = '\0';
-			if (!strcmp(buf, "ring") || !strcmp(buf, "domain"))
-				strcpy(boot_ladder, buf);
-		}
 		igt_install_exit_handler(restore);
 	}
 

@@ -211,7 +211,6 @@ static void restore(int sig)
 	if (dbg_dir[0]) {
 		ppu_debugfs_write(dbg_dir, "probe_strategy", "serial");
 		ppu_debugfs_write(dbg_dir, "isolate_ms", "0");
-		ppu_debugfs_write(dbg_dir, "reset_ladder", "domain");
 	}
 	if (reloaded) {
 		reloaded = false;
@@ -260,7 +259,7 @@ static void prepare(void)
 	igt_require(access(WRONG_HINTS, W_OK) == 0);
 	set_wrong_hints(0);
 	ppu_set_probe_strategy(dbg_dir, "serial");
-	igt_require(ppu_debugfs_write(dbg_dir, "reset_ladder", "domain") == 0);
+	ppu_ladder_set(dbg_dir, "domain");
 	for (int t = 0; t < 300 && !ppu_device_idle(dbg_dir); t++)
 		usleep(100 * 1000);
 	igt_assert_f(ppu_device_idle(dbg_dir), "device not idle after 30 s\n");
@@ -897,7 +896,7 @@ static void test_ring_reset(bool wrong)
 	char steps[512];
 
 	prepare();
-	igt_require(ppu_debugfs_write(dbg_dir, "reset_ladder", "ring") == 0);
+	ppu_ladder_set(dbg_dir, "ring");
 	if (wrong)
 		set_wrong_hints(100);
 	resets_before = ppu_get_param(fd, DRM_PPU_PARAM_RESET_COUNT);
@@ -930,7 +929,7 @@ static void test_ring_reset(bool wrong)
 	if (wrong)
 		igt_assert_eq_u64(resets_after - resets_before,
 				  DELTA(&s.b, &s.a, resets));
-	ppu_debugfs_write(dbg_dir, "reset_ladder", "domain");
+	ppu_ladder_restore();
 	scene_close(&s);
 }
 

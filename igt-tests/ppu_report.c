@@ -35,7 +35,6 @@
 
 static int fd = -1;
 static char dbg_dir[64];	/* debugfs dri/N */
-static char boot_ladder[16] = "domain";	/* the run's reset_ladder */
 static struct ppu_pdev pdev;	/* the platform device and its driver */
 static char card[32];		/* "card0" */
 
@@ -61,19 +60,14 @@ static void device_names(int drm_fd)
 /*
  * Two hangs in one recovery, a failed device reset: what the domain rung
  * does (the ring rung settles each hang in a recovery of its own and
- * resets no device). Restored at the end of the subtest and at exit.
+ * resets no device). Those subtests take it with ppu_ladder_set(); this
+ * puts the run's ladder and a working device reset back, at their end
+ * and at exit.
  */
-static void set_ladder(const char *ladder)
-{
-	igt_require_f(ppu_debugfs_write(dbg_dir, "reset_ladder", ladder) == 0,
-		      "cannot write %s to debugfs reset_ladder\n", ladder);
-}
-
 static void restore(int sig)
 {
 	ppu_file_write(FAIL_RESETS, "0");
-	if (dbg_dir[0])
-		ppu_debugfs_write(dbg_dir, "reset_ladder", boot_ladder);
+	ppu_ladder_restore();
 }
 
 /* ------------------------------------------------------------- uevents */
@@ -226,7 +220,7 @@ static void test_wedged_rebind(void)
 
 	igt_require(access(FAIL_RESETS, W_OK) == 0);
 	igt_require(getuid() == 0);
-	set_ladder("domain");
+	ppu_ladder_set(dbg_dir, "domain");
 	igt_assert_eq(ppu_file_write(FAIL_RESETS, "1"), 0);
 	reap(fork_hanger(DRM_PPU_RING_COMPUTE));
 	igt_assert_f(wait_wedged(s, &ev, 60000), "no WEDGED uevent on %s\n", card);
@@ -390,7 +384,7 @@ static void test_devcoredump(void)
 	pid_t a, b;
 	const char *s;
 
-	set_ladder("domain");
+	ppu_ladder_set(dbg_dir, "domain");
 	devcd_clear();
 	a = fork_hanger(DRM_PPU_RING_GFX);
 	b = fork_hanger(DRM_PPU_RING_COMPUTE);
@@ -434,16 +428,9 @@ static void test_devcoredump(void)
 igt_main
 {
 	igt_fixture {
-		char buf[64];
-
 		fd = ppu_open();
 		device_names(fd);
 		snprintf(dbg_dir, sizeof(dbg_dir), "%s", ppu_debugfs_dir(fd));
-		if (ppu_debugfs_read(dbg_dir, "reset_ladder", buf, sizeof(buf)) > 0) {
-			buf[strcspn(buf, "\n")] = '\0';
-			if (!strcmp(buf, "ring") || !strcmp(buf, "domain"))
-				strcpy(boot_ladder, buf);
-		}
 		igt_install_exit_handler(restore);
 	}
 

@@ -435,6 +435,62 @@ static inline int ppu_debugfs_write(const char *dir, const char *name, const cha
 	return ppu_file_write(path, val);
 }
 
+/* ------------------------------------------------------------ reset ladder */
+/*
+ * Which reset a timeout tries first: debugfs reset_ladder, "ring" (ppu.ko's
+ * default: the engine alone) or "domain" (the whole device, the RFC's
+ * sequence). A subtest holds on either ladder unless its assertions are
+ * about the domain rung (replays, an innocent context told of a device
+ * reset, device reset counts, a failed device reset): it takes that rung
+ * with ppu_ladder_set() and gives the run's own back with
+ * ppu_ladder_restore(), which also runs at exit, after a failure.
+ */
+static char ppu_ladder_dir[64];		/* debugfs dri/N last written */
+static char ppu_ladder_boot[16];	/* the run's ladder, before any write */
+static pid_t ppu_ladder_pid;		/* who took a ladder: igt_fork()'s children exit too */
+
+/* the ladder now, "ring" or "domain"; fails the subtest on anything else */
+static inline const char *ppu_ladder_get(const char *dbg_dir)
+{
+	static char buf[16];
+
+	igt_require_f(ppu_debugfs_read(dbg_dir, "reset_ladder", buf, sizeof(buf)) > 0,
+		      "no debugfs reset_ladder in %s\n", dbg_dir);
+	buf[strcspn(buf, "\n")] = '\0';
+	igt_assert_f(!strcmp(buf, "ring") || !strcmp(buf, "domain"),
+		     "reset_ladder reads \"%s\"\n", buf);
+	return buf;
+}
+
+static inline bool ppu_ladder_is_ring(const char *dbg_dir)
+{
+	return !strcmp(ppu_ladder_get(dbg_dir), "ring");
+}
+
+static inline void ppu_ladder_restore(void)
+{
+	if (ppu_ladder_pid == getpid() && ppu_ladder_dir[0] && ppu_ladder_boot[0])
+		ppu_debugfs_write(ppu_ladder_dir, "reset_ladder", ppu_ladder_boot);
+}
+
+static inline void ppu_ladder_exit_handler(int sig)
+{
+	ppu_ladder_restore();
+}
+
+static inline void ppu_ladder_set(const char *dbg_dir, const char *ladder)
+{
+	if (!ppu_ladder_boot[0]) {
+		snprintf(ppu_ladder_boot, sizeof(ppu_ladder_boot), "%s",
+			 ppu_ladder_get(dbg_dir));
+		ppu_ladder_pid = getpid();
+		igt_install_exit_handler(ppu_ladder_exit_handler);
+	}
+	snprintf(ppu_ladder_dir, sizeof(ppu_ladder_dir), "%s", dbg_dir);
+	igt_assert_f(ppu_debugfs_write(dbg_dir, "reset_ladder", ladder) == 0,
+		     "writing %s to debugfs reset_ladder\n", ladder);
+}
+
 /* ------------------------------------------------- reload and rebind */
 /**
  * struct ppu_pdev - the platform device behind a ppu node, and its driver
