@@ -1472,8 +1472,12 @@ igt_main
 		test_vram_limit();
 
 	igt_describe("root reads the device's reset count (GET_PARAM, CTX_QUERY_RESET)");
-	igt_subtest("reset-count-admin")
+	igt_subtest("reset-count-admin") {
+		/* a device reset to count: the domain rung */
+		ppu_ladder_set(dbg_dir, "domain");
 		test_reset_count_admin();
+		ppu_ladder_restore();
+	}
 
 	igt_describe("a submit on a banned context fails at once with -ECANCELED");
 	igt_subtest("banned-submit")
@@ -1492,8 +1496,11 @@ igt_main
 		test_unprivileged_foreign_ctx();
 
 	igt_describe("unprivileged: no device-wide reset count (0 in CTX_QUERY_RESET, GET_PARAM -EPERM)");
-	igt_subtest("unprivileged-reset-count")
+	igt_subtest("unprivileged-reset-count") {
+		ppu_ladder_set(dbg_dir, "domain");
 		test_unprivileged_reset_count();
+		ppu_ladder_restore();
+	}
 
 	igt_describe("unprivileged: the per-file limits hold");
 	igt_subtest("unprivileged-limits")

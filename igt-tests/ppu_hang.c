@@ -252,11 +252,19 @@ static int hang_open(void)
 	return f;
 }
 
+/*
+ * The device, with the domain rung first: these scenarios are the RFC's
+ * sequence (one reset, replays, innocent contexts told of the reset),
+ * whatever ladder the run's ppu.ko has; a reload gives the module's back,
+ * so every attach takes it again (ppu_hints/ring-reset* are the ring
+ * rung's scenarios). The run's ladder comes back at exit.
+ */
 static void device_attach(void)
 {
 	fd = hang_open();
 	snprintf(dbg_dir, sizeof(dbg_dir), "%s", ppu_debugfs_dir(fd));
 	igt_require_f(access(dbg_dir, F_OK) == 0, "no debugfs at %s\n", dbg_dir);
+	ppu_ladder_set(dbg_dir, "domain");
 	for (uint32_t c = 0; c < DRM_PPU_RING_CLASS_COUNT; c++)
 		nr_rings[c] = ppu_ring_count(fd, c);
 }

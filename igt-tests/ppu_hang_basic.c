@@ -51,10 +51,13 @@ static uint32_t bo_read(uint32_t bo, unsigned int dword)
 
 /*
  * HANG on sdma0: the job ends with an error, its context is guilty and
- * banned, a later job of it is cancelled, the device counts a reset.
+ * banned, a later job of it is cancelled. The domain rung counts a device
+ * reset; the ring rung (ppu.ko's default) settles a lone hang with the
+ * engine's reset alone, which is no device reset.
  */
 static void test_guilty(uint32_t ring_class, uint32_t inst)
 {
+	bool ring = ppu_ladder_is_ring(ppu_debugfs_dir(fd));
 	uint64_t before = ppu_get_param(fd, DRM_PPU_PARAM_RESET_COUNT);
 	uint32_t bad = ppu_ctx_create(fd);
 	uint32_t bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
@@ -76,9 +79,13 @@ static void test_guilty(uint32_t ring_class, uint32_t inst)
 	igt_assert_eq_u32(q.status, DRM_PPU_CTX_RESET_GUILTY);
 	igt_assert_eq_u32(q.guilty_count, 1);
 	igt_assert_eq_u32(q.banned, 1);
-	igt_assert_lte(1, (int)q.reset_count);
-
-	igt_assert_lt_u64(before, ppu_get_param(fd, DRM_PPU_PARAM_RESET_COUNT));
+	if (ring) {
+		igt_assert_eq_u32(q.reset_count, 0);
+		igt_assert_eq_u64(before, ppu_get_param(fd, DRM_PPU_PARAM_RESET_COUNT));
+	} else {
+		igt_assert_lte(1, (int)q.reset_count);
+		igt_assert_lt_u64(before, ppu_get_param(fd, DRM_PPU_PARAM_RESET_COUNT));
+	}
 
 	/* a banned context's new job ends with an error (ECANCELED) */
 	so_later = ppu_syncobj_create(fd);
@@ -120,10 +127,13 @@ static void test_guilty(uint32_t ring_class, uint32_t inst)
 
 /*
  * HANG on sdma0 of one context; meanwhile another context's work on gfx,
- * compute and the other sdma ring completes; that context reads INNOCENT.
+ * compute and the other sdma ring completes. The domain rung resets the
+ * device under that work: the context reads INNOCENT. The ring rung resets
+ * sdma0 alone: no reset touched the context, it reads NONE.
  */
 static void test_innocent(void)
 {
+	bool ring = ppu_ladder_is_ring(ppu_debugfs_dir(fd));
 	uint64_t before = ppu_get_param(fd, DRM_PPU_PARAM_RESET_COUNT);
 	uint32_t bad = ppu_ctx_create(fd), good = ppu_ctx_create(fd);
 	uint32_t bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
@@ -173,13 +183,21 @@ static void test_innocent(void)
 	igt_assert_f(st < 0, "hanging job ended with %d\n", st);
 
 	q = ppu_ctx_query_reset(fd, good);
-	igt_assert_eq_u32(q.status, DRM_PPU_CTX_RESET_INNOCENT);
-	igt_assert_lte(1, (int)q.reset_count);
+	if (ring) {
+		igt_assert_eq_u32(q.status, DRM_PPU_CTX_RESET_NONE);
+		igt_assert_eq_u32(q.reset_count, 0);
+	} else {
+		igt_assert_eq_u32(q.status, DRM_PPU_CTX_RESET_INNOCENT);
+		igt_assert_lte(1, (int)q.reset_count);
+	}
 	igt_assert_eq_u32(q.guilty_count, 0);
 	igt_assert_eq_u32(q.banned, 0);
 	q = ppu_ctx_query_reset(fd, bad);
 	igt_assert_eq_u32(q.status, DRM_PPU_CTX_RESET_GUILTY);
-	igt_assert_lt_u64(before, ppu_get_param(fd, DRM_PPU_PARAM_RESET_COUNT));
+	if (ring)
+		igt_assert_eq_u64(before, ppu_get_param(fd, DRM_PPU_PARAM_RESET_COUNT));
+	else
+		igt_assert_lt_u64(before, ppu_get_param(fd, DRM_PPU_PARAM_RESET_COUNT));
 
 	/* the hung ring works again, for the innocent context */
 	{
@@ -195,7 +213,10 @@ static void test_innocent(void)
 	ppu_bo_close(fd, hang_bo);
 }
 
-/* every hang adds one reset to the device count; a new context reads NONE */
+/*
+ * every hang the domain rung settles adds one reset to the device count; a
+ * new context reads NONE
+ */
 static void test_reset_count(void)
 {
 	uint64_t before = ppu_get_param(fd, DRM_PPU_PARAM_RESET_COUNT), after;
@@ -229,6 +250,13 @@ static void test_reset_count(void)
 }
 
 #define FAIL_RESETS "/sys/module/ppu_sim/parameters/fail_resets"
+
+/* exit handler: a failure must not leave a device reset armed to fail */
+static void restore(int sig)
+{
+	if (access(FAIL_RESETS, W_OK) == 0)
+		ppu_file_write(FAIL_RESETS, "0");
+}
 
 /*
  * The hardware reset of a recovery fails: the domain is wedged. The hung
@@ -530,6 +558,7 @@ igt_main
 {
 	igt_fixture {
 		fd = ppu_open();
+		igt_install_exit_handler(restore);
 	}
 
 	igt_describe("HANG on sdma0: the job errors, its context is guilty and banned");
@@ -553,7 +582,9 @@ igt_main
 	igt_describe("each hang adds to RESET_COUNT; new contexts read NONE and run");
 	igt_subtest("reset-count") {
 		reopen();
+		ppu_ladder_set(ppu_debugfs_dir(fd), "domain");
 		test_reset_count();
+		ppu_ladder_restore();
 	}
 
 	igt_describe("HANG on compute0: the job errors, its context is guilty and banned");
@@ -577,7 +608,10 @@ igt_main
 	igt_describe("the same when no fence can be allocated without reclaim: the reserve serves");
 	igt_subtest("add-counts-once-memory-pressure") {
 		reopen();
+		/* the domain rung: the replays and re-emissions need fences */
+		ppu_ladder_set(ppu_debugfs_dir(fd), "domain");
 		test_add_counts_once(true);
+		ppu_ladder_restore();
 	}
 
 	igt_describe("a file whose contexts hang again and again is banned as a whole");
@@ -595,7 +629,9 @@ igt_main
 	igt_describe("a failed reset wedges the device until a device reset");
 	igt_subtest("failed-reset-wedges") {
 		reopen();
+		ppu_ladder_set(ppu_debugfs_dir(fd), "domain");
 		test_failed_reset_wedges();
+		ppu_ladder_restore();
 	}
 
 	igt_fixture {

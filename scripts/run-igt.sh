@@ -22,6 +22,9 @@
 #                    (newest: the newest) from Debian unstable
 #   PPU_IGT_TIMEOUT  seconds per igt binary in the guest (600, debug 1800)
 #   PPU_PARAMS       ppu.ko parameters (default: short job timeouts)
+#   PPU_IGT_LADDER   ring or domain: ppu.ko's reset_ladder for the run
+#                    (default: the module's own, ring); subtests about the
+#                    domain rung take it themselves (igt ppu_ladder_set())
 #   PPU_SKIP_BUILD=1 use the modules and tests as built
 #   PPU_IGT_LOG      serial log file (default build/igt/serial.log under ROOT)
 #   PPU_IGT_FILTER   only binaries whose name matches this regex; the
@@ -37,10 +40,14 @@ ROOT=$(cd "$HERE/.." && pwd)
 LOG=${PPU_IGT_LOG:-$ROOT/igt-tests/build/serial.log}
 # each igt binary plays many clients in one process: no per-process bans
 # (ppu_hang_basic/process-ban turns them on for its child) and no
-# isolation of processes (ppu_hints/isolation turns it on for its children);
-# the domain reset first, the RFC's sequence most subtests are about
-# (ppu_hints/ring-reset* switch to the ring reset for their runs)
-export PPU_PARAMS=${PPU_PARAMS:-gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500 max_guilty_per_process=0 max_suspects_per_process=0 isolate_ms=0 reset_ladder=domain}
+# isolation of processes (ppu_hints/isolation turns it on for its children)
+export PPU_PARAMS=${PPU_PARAMS:-gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500 max_guilty_per_process=0 max_suspects_per_process=0 isolate_ms=0}
+# every other subtest holds on either ladder: make test runs one stage on each
+case "${PPU_IGT_LADDER:-}" in
+'') ;;
+ring | domain) PPU_PARAMS="$PPU_PARAMS reset_ladder=$PPU_IGT_LADDER" ;;
+*) echo "igt: PPU_IGT_LADDER=$PPU_IGT_LADDER: use ring or domain"; exit 1 ;;
+esac
 
 if [ "${PPU_SKIP_BUILD:-0}" != 1 ]; then
 	make -C "$ROOT" modules -j2 || { echo "igt: module build failed"; exit 1; }

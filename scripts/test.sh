@@ -4,12 +4,14 @@
 #   6.1, Debian 12's kernel, what users load: style checks (checkpatch
 #     --strict, sparse, W=1, htmldocs), the install checks
 #     (scripts/install-test.sh), KUnit on its UML, every igt binary, the
-#     reload flows and the ppu-smi checks on Debian's production image;
+#     reload flows and the ppu-smi checks on Debian's production image
+#     (ppu.ko's default reset_ladder, ring);
 #   6.12 LTS: the sparse/W=1 build and an igt smoke stage on Debian's image
 #     (PPU_TEST_612=full adds KUnit and every igt binary; off skips it);
 #   7.2, the newest source, what a drm-misc series targets: the W=1 build
 #     (scripts/check-newest.sh), KUnit on its UML, every igt binary, the
-#     reload flows and the ppu-smi checks on the debug guest kernel (lockdep,
+#     reload flows and the ppu-smi checks with reset_ladder=domain (the
+#     subtests that need one ladder take it) on the debug guest kernel (lockdep,
 #     KASAN, UBSAN, debug objects, kmemleak; built once into PPU_CACHE by
 #     scripts/vm/build-debug-kernel.sh, in the background at nice 19 from
 #     the first stage on when it is not cached), then the ioctl fuzzer on it
@@ -93,10 +95,10 @@ series_612() {
 series_debug() {
 	local ser=$1 sfx=
 	[ "$ser" = 6.1 ] || sfx=-$ser
-	run_stage "igt-debug$sfx" igt "igt (debug $ser kernel: lockdep, KASAN, UBSAN, kmemleak)" \
+	run_stage "igt-debug$sfx" igt "igt (debug $ser kernel: lockdep, KASAN, UBSAN, kmemleak; reset_ladder=domain)" \
 		env PPU_VM_KERNEL=debug PPU_DEBUG_KSERIES="$ser" PPU_IGT_FILTER= \
-		PPU_IGT_EXCLUDE= PPU_IGT_LOG="$LOG/igt-debug$sfx-serial.log" \
-		"$ROOT/scripts/run-igt.sh"
+		PPU_IGT_EXCLUDE= PPU_IGT_LADDER=domain \
+		PPU_IGT_LOG="$LOG/igt-debug$sfx-serial.log" "$ROOT/scripts/run-igt.sh"
 	run_stage "fuzz$sfx" fuzz "fuzz (debug $ser kernel)" \
 		env PPU_VM_KERNEL=debug PPU_DEBUG_KSERIES="$ser" PPU_FUZZ_SECONDS=60 \
 		PPU_FUZZ_SEED="${PPU_FUZZ_SEED:-20261201}" \
