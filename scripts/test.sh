@@ -112,9 +112,15 @@ series_debug() {
 # In a session of its own, so that a make test that is interrupted or
 # exits early stops the whole build (make and its compilers) with it: a
 # build left running would race the next run's in the same directory.
+# A new session is a new autogroup (sched(7)), where nice weighs only
+# against the group's own tasks: the group's nice is set to 19 as well,
+# or the build takes a full core from the stages (the 6.1 KUnit stage
+# took 1262 s instead of 516 s from an empty cache).
 prebuild_debug_72() {
 	echo "== the 7.2 debug kernel: built in the background if not cached (log $LOG/prebuild-debug-7.2.log) =="
-	PPU_DEBUG_KSERIES=7.2 setsid nice -n 19 "$ROOT/scripts/vm/build-debug-kernel.sh" \
+	PPU_DEBUG_KSERIES=7.2 setsid sh -c \
+		'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 "$0"' \
+		"$ROOT/scripts/vm/build-debug-kernel.sh" \
 		>"$LOG/prebuild-debug-7.2.log" 2>&1 </dev/null &
 	prebuild=$!
 	trap stop_prebuild EXIT
