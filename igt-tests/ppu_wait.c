@@ -221,6 +221,12 @@ static void consumer_behind_hang(enum hints hints, const char *strategy)
 	struct ppu_rr b, a;
 
 	prepare();
+	/*
+	 * probe_strategy orders the domain rung's replays: group is tried
+	 * there (the ring rung can settle the hang before any replay)
+	 */
+	if (!strcmp(strategy, "group"))
+		ppu_ladder_set(dbg_dir, "domain");
 	ppu_set_probe_strategy(dbg_dir, strategy);
 	client_open(&v);
 	client_open(&att);
@@ -281,6 +287,7 @@ static void consumer_behind_hang(enum hints hints, const char *strategy)
 
 	client_close(&v);
 	client_close(&att);
+	ppu_ladder_restore();
 }
 
 /*
