@@ -249,13 +249,10 @@ static void test_reset_count(void)
 	ppu_bo_close(fd, bo);
 }
 
-#define FAIL_RESETS "/sys/module/ppu_sim/parameters/fail_resets"
-
 /* exit handler: a failure must not leave a device reset armed to fail */
 static void restore(int sig)
 {
-	if (access(FAIL_RESETS, W_OK) == 0)
-		ppu_file_write(FAIL_RESETS, "0");
+	ppu_sim_fail_resets_clear();
 }
 
 /*
@@ -272,7 +269,7 @@ static void test_failed_reset_wedges(void)
 	struct stat st;
 	int ret;
 
-	igt_require(access(FAIL_RESETS, W_OK) == 0);
+	igt_require(access(PPU_SIM_FAIL_RESETS, W_OK) == 0);
 	snprintf(dir, sizeof(dir), "%s", ppu_debugfs_dir(fd));
 	igt_assert_eq(fstat(fd, &st), 0);
 	snprintf(ras, sizeof(ras), "/sys/dev/char/%u:%u/device/ras/device_reset",
@@ -281,7 +278,7 @@ static void test_failed_reset_wedges(void)
 
 	ctx = ppu_ctx_create(fd);
 	bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
-	igt_assert_eq(ppu_file_write(FAIL_RESETS, "1"), 0);
+	igt_assert_eq(ppu_file_write(PPU_SIM_FAIL_RESETS, "1"), 0);
 	so_hang = submit_hang(ctx, DRM_PPU_RING_COMPUTE, 0, bo);
 	usleep(100 * 1000);	/* compute0 hangs: gfx0 stalls behind it */
 	so_stalled = ppu_syncobj_create(fd);

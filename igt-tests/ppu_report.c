@@ -30,7 +30,6 @@
 #include "ppu_kmsg.h"
 #include "ppu_test.h"
 
-#define FAIL_RESETS	"/sys/module/ppu_sim/parameters/fail_resets"
 #define HANGER_COMM	"ppu-hanger"
 
 static int fd = -1;
@@ -66,7 +65,7 @@ static void device_names(int drm_fd)
  */
 static void restore(int sig)
 {
-	ppu_file_write(FAIL_RESETS, "0");
+	ppu_sim_fail_resets_clear();
 	ppu_ladder_restore();
 }
 
@@ -218,10 +217,10 @@ static void test_wedged_rebind(void)
 	uint32_t ctx, bo, so;
 	uint32_t *map;
 
-	igt_require(access(FAIL_RESETS, W_OK) == 0);
+	igt_require(access(PPU_SIM_FAIL_RESETS, W_OK) == 0);
 	igt_require(getuid() == 0);
 	ppu_ladder_set(dbg_dir, "domain");
-	igt_assert_eq(ppu_file_write(FAIL_RESETS, "1"), 0);
+	igt_assert_eq(ppu_file_write(PPU_SIM_FAIL_RESETS, "1"), 0);
 	reap(fork_hanger(DRM_PPU_RING_COMPUTE));
 	igt_assert_f(wait_wedged(s, &ev, 60000), "no WEDGED uevent on %s\n", card);
 	igt_assert_f(!strcmp(uevent_get(&ev, "WEDGED"), "rebind"),

@@ -435,6 +435,20 @@ static inline int ppu_debugfs_write(const char *dir, const char *name, const cha
 	return ppu_file_write(path, val);
 }
 
+/* ------------------------------------------------------ failing resets */
+/*
+ * ppu_sim's fail_resets: the next N hardware resets fail (a wedge). A
+ * subtest that arms it clears it at its end and, from an exit handler,
+ * after a failure: armed, it would wedge the recoveries of later binaries.
+ */
+#define PPU_SIM_FAIL_RESETS "/sys/module/ppu_sim/parameters/fail_resets"
+
+static inline void ppu_sim_fail_resets_clear(void)
+{
+	if (access(PPU_SIM_FAIL_RESETS, W_OK) == 0)
+		ppu_file_write(PPU_SIM_FAIL_RESETS, "0");
+}
+
 /* ------------------------------------------------------------ reset ladder */
 /*
  * Which reset a timeout tries first: debugfs reset_ladder, "ring" (ppu.ko's
