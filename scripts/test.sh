@@ -11,10 +11,11 @@
 #   7.2, the newest source, what a drm-misc series targets: the W=1 build
 #     (scripts/check-newest.sh), KUnit on its UML, every igt binary, the
 #     reload flows and the ppu-smi checks with reset_ladder=domain (the
-#     subtests that need one ladder take it) on the debug guest kernel (lockdep,
-#     KASAN, UBSAN, debug objects, kmemleak; built once into PPU_CACHE by
-#     scripts/vm/build-debug-kernel.sh, in the background at nice 19 from
-#     the first stage on when it is not cached), then the ioctl fuzzer on it
+#     subtests that need one ladder take it) on the debug guest kernel
+#     (lockdep, KASAN, UBSAN, debug objects, kmemleak; built once into
+#     PPU_CACHE by scripts/vm/build-debug-kernel.sh, in the background at
+#     nice 19 from the first stage on when it is not cached), then the
+#     ioctl fuzzer on it
 #     (PPU_TEST_NEWEST=0 skips the 7.2 stages);
 #   PPU_TEST_61_DEBUG=1 adds every igt binary and the fuzzer on a 6.1 debug
 #     guest kernel (about 35 min more from an empty cache).
@@ -114,8 +115,8 @@ series_debug() {
 # build left running would race the next run's in the same directory.
 # A new session is a new autogroup (sched(7)), where nice weighs only
 # against the group's own tasks: the group's nice is set to 19 as well,
-# or the build takes a full core from the stages (the 6.1 KUnit stage
-# took 1262 s instead of 516 s from an empty cache).
+# or the build takes a full core from the stages (from an empty cache
+# the 6.1 KUnit stage took 1262 s, 765 s with the group niced).
 prebuild_debug_72() {
 	echo "== the 7.2 debug kernel: built in the background if not cached (log $LOG/prebuild-debug-7.2.log) =="
 	PPU_DEBUG_KSERIES=7.2 setsid sh -c \
