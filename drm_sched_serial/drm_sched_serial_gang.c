@@ -101,7 +101,7 @@ void dss_find_gangs(struct drm_sched_serial_domain *d)
 		if (!c->gang || c->lead == i)
 			continue;
 		l->timed_out |= c->timed_out;
-		l->may_wait |= c->may_wait;
+		l->waiting |= c->waiting;
 		if (dss_hint_rank(c->hint) > dss_hint_rank(l->hint))
 			l->hint = c->hint;
 	}

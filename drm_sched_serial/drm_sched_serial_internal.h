@@ -46,9 +46,15 @@ enum dss_state {
  * @retry: the last recovery left @head undecided: it is replayed first,
  *	with a budget of its own of at least its ring's timeout
  * @wait_retry: @retry, and it was left undecided as a waiter
- * @may_wait: @head may wait for work of another ring (&drm_sched_serial_ops.may_wait)
+ * @waiting: @head was seen waiting for work of another ring: when the rings
+ *	stopped, then at the end of its last replay window (dss_waiting())
+ * @quiet_since: when the ring last retired work, read when the rings
+ *	stopped (&drm_sched_serial_ops.last_progress; 0 without the op)
  * @wait_mark: replays completed in this recovery when @head became
  *	@DSS_WAITING
+ * @overdue: @head has been its ring's head for max_runtime_ms, recoveries
+ *	not counted, but no run of it lasted that long (recoveries ran it
+ *	again): replayed alone first, in its whole window
  * @head_done: the ring's head was found done after the first reset of
  *	this recovery (it completed just before the reset landed)
  * @state: where @head is in this recovery
@@ -73,8 +79,10 @@ struct drm_sched_serial_cand {
 	bool alone;
 	bool retry;
 	bool wait_retry;
-	bool may_wait;
+	bool waiting;
+	ktime_t quiet_since;
 	unsigned int wait_mark;
+	bool overdue;
 	bool head_done;
 	enum dss_state state;
 	enum drm_sched_serial_hint hint;

@@ -108,7 +108,7 @@ static int dss_rung_pick(struct drm_sched_serial_domain *d,
 	 * A gang member's partners run on other rings: reset alone and run
 	 * again, it would wait for them forever (drm_sched_serial_gang.c).
 	 */
-	if (c->may_wait || dss_job_gang(d, c->head, &key))
+	if (c->waiting || dss_job_gang(d, c->head, &key))
 		return -1;
 	/* Joined by coalescing: its window ends at most coalesce_ms later. */
 	if (!d->rings[self]->independent &&

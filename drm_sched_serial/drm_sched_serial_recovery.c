@@ -171,6 +171,21 @@ bool dss_finish_if_done(struct drm_sched_serial_domain *d,
 }
 
 /*
+ * Is ring @i's @job, the job its engine runs now, waiting for a value
+ * another ring's work writes? Asked of the hardware (the driver's
+ * &drm_sched_serial_ops.waiting), not of the stream: a wait satisfied long
+ * ago shields no hang behind it. Without that op every job that may wait
+ * is a waiter.
+ */
+static bool dss_waiting(struct drm_sched_serial_domain *d, unsigned int i,
+			struct drm_sched_job *job)
+{
+	if (d->ops->waiting)
+		return d->ops->waiting(d->rings[i], job);
+	return d->ops->may_wait && d->ops->may_wait(job);
+}
+
+/*
  * Find each ring's head: the first pending job whose work is not done. A
  * job whose hardware fence signalled between the quiesce and now is done:
  * it is finished with that fence and never runs again.
@@ -193,8 +208,7 @@ static void dss_find_heads(struct drm_sched_serial_domain *d)
 			c->head = job;
 			break;
 		}
-		c->may_wait = c->head && d->ops->may_wait &&
-			      d->ops->may_wait(c->head);
+		c->waiting = c->head && dss_waiting(d, i, c->head);
 	}
 }
 
@@ -419,6 +433,28 @@ static unsigned int dss_members_window(struct drm_sched_serial_domain *d,
 	return more;
 }
 
+/*
+ * Ask the hardware, at the end of candidate @i's replay window and before
+ * the reset, whether a member still running waits for another ring's
+ * work (dss_waiting()): the window proves a hang only if none does.
+ */
+static void dss_members_waiting(struct drm_sched_serial_domain *d,
+				unsigned int i)
+{
+	bool waiting = false;
+	unsigned int m;
+
+	for (m = dss_next_member(d, i, UINT_MAX); m < d->nr_rings;
+	     m = dss_next_member(d, i, m)) {
+		struct dma_fence *f = d->cands[m].probe;
+
+		if (f && !dma_fence_is_signaled(f) &&
+		    dss_waiting(d, m, d->cands[m].head))
+			waiting = true;
+	}
+	d->cands[i].waiting = waiting;
+}
+
 /* Wait up to @ms for the replays of @i's members; true if all signalled. */
 static bool dss_members_wait(struct drm_sched_serial_domain *d,
 			     unsigned int i, unsigned int ms)
@@ -479,6 +515,12 @@ static int dss_probe(struct drm_sched_serial_domain *d,
 		if (*cut)
 			break;
 	}
+	/*
+	 * A waiter in this window only if seen waiting at its end, before
+	 * the reset: what it waited for at the quiesce may have come since.
+	 */
+	if (!done)
+		dss_members_waiting(d, i);
 	/* Members that completed are done whatever the others do. */
 	done = dss_members_done(d, i, false);
 	*cut = *cut && !done;
@@ -534,6 +576,15 @@ static void dss_settle(struct drm_sched_serial_domain *d)
 		dss_verdict(d, d->rings[i], c, c->alone ?
 			    DRM_SCHED_SERIAL_SUSPECT : DRM_SCHED_SERIAL_INNOCENT);
 	}
+}
+
+/*
+ * Is @c replayed first, with a budget of its own: left undecided by the
+ * last recovery, or overdue (dss_convict_overruns())?
+ */
+static bool dss_own_budget(const struct drm_sched_serial_cand *c)
+{
+	return c->retry || c->overdue;
 }
 
 /* Was @job the head the last recovery left undecided on @ring? */
@@ -612,7 +663,7 @@ static bool dss_wait_fair(struct drm_sched_serial_domain *d, unsigned int self)
 		/* Its gang's members run with it. */
 		if (i == self || (c->head && c->lead == self))
 			continue;
-		if (c->head_done || (c->head && !c->may_wait))
+		if (c->head_done || (c->head && !c->waiting))
 			return false;
 		dss_sched_for_each_pending(job, d->rings[i]->sched)
 			if (dss_job_to_run(d, job))
@@ -666,6 +717,7 @@ static void dss_runtime_start(struct drm_sched_serial_ring *ring,
 	ring->ext_context = f->context;
 	ring->ext_seqno = f->seqno;
 	ring->ext_since = since;
+	ring->run_since = since;
 	ring->extensions = 0;
 }
 
@@ -678,6 +730,23 @@ static bool dss_runtime_over(struct drm_sched_serial_domain *d,
 
 	return max_ms && dss_runtime_of(ring, job) &&
 	       ktime_ms_delta(ktime_get(), ring->ext_since) >= max_ms;
+}
+
+/*
+ * Has @job, which progresses, run for max_runtime_ms at @ring's head? Only
+ * its current run counts (&drm_sched_serial_ring.run_since): a recovery
+ * that runs it again from its first command starts the count anew, and
+ * time it stood stalled behind another ring's hang is not counted, so that
+ * a reset someone else caused never makes a legitimate job an overrun.
+ */
+static bool dss_run_over(struct drm_sched_serial_domain *d,
+			 struct drm_sched_serial_ring *ring,
+			 struct drm_sched_job *job)
+{
+	unsigned int max_ms = d->params.max_runtime_ms;
+
+	return max_ms && dss_runtime_of(ring, job) &&
+	       ktime_ms_delta(ktime_get(), ring->run_since) >= max_ms;
 }
 
 /*
@@ -767,9 +836,15 @@ static bool dss_hung_alone(struct drm_sched_serial_domain *d, unsigned int i,
 {
 	struct drm_sched_serial_cand *c = &d->cands[i];
 
-	if (c->may_wait && !dss_wait_fair(d, i)) {
+	if (c->waiting && !dss_wait_fair(d, i)) {
 		dss_mark_waiting(c, completed);
 		return false;
+	}
+	if (c->overdue) {
+		d->stats.overruns++;
+		dss_info_ratelimited(d, "%s: job %llu ran alone for its whole window after recoveries ran it again: hung\n",
+				     d->rings[i]->name,
+				     c->head->s_fence->finished.seqno);
 	}
 	dss_convict(d, i);
 	return true;
@@ -792,7 +867,7 @@ static void dss_find_alone(struct drm_sched_serial_domain *d)
 		d->cands[i].alone = shared == 1 && d->cands[i].head &&
 				    d->cands[i].timed_out &&
 				    !d->rings[i]->independent &&
-				    !d->cands[i].may_wait;
+				    !d->cands[i].waiting;
 }
 
 /* @c's replay ran to its end (if @done): innocent, see dss_settle(). */
@@ -823,7 +898,7 @@ static u64 dss_order_key(struct drm_sched_serial_domain *d, unsigned int i)
 	u64 history = (u64)atomic_read(&ctx->guilty) +
 		      atomic_read(&ctx->suspect);
 
-	return (u64)!c->retry << 63 | (u64)c->may_wait << 62 |
+	return (u64)!dss_own_budget(c) << 63 | (u64)c->waiting << 62 |
 	       (u64)dss_hint_rank(c->hint) << 60 | (u64)!c->timed_out << 59 |
 	       min_t(u64, history, 0xffff) << 8 | min(i, 255u);
 }
@@ -875,10 +950,15 @@ struct dss_arb {
 
 /*
  * How long the next replay window may last: what is left of the recovery's
- * budget. A retried head (see dss_order()) gets a budget of its own, at
- * least its ring's timeout, so that a hang is seen whole: @c is that head,
- * or NULL for a group. It stays bounded: a head that progresses past it is
- * cut, undecided.
+ * budget. A retried head (see dss_order()) gets a budget of its own, its
+ * whole window (dss_window_more(): max_runtime_ms, or its ring's timeout
+ * with no cap), so that it is seen whole: a hang convicted, and a job that
+ * progresses longer than the budget run to its end (cut in every recovery,
+ * re-emitted from its first command, it would never complete, and a hang
+ * replayed after it never be reached): @c is that head, or NULL for a
+ * group. It stays bounded: a head that progresses past its window is
+ * guilty as it would be outside a recovery; one that progresses past the
+ * budget with no cap is cut, undecided.
  */
 static unsigned int dss_budget_left(struct drm_sched_serial_domain *d,
 				    const struct dss_arb *a,
@@ -886,8 +966,9 @@ static unsigned int dss_budget_left(struct drm_sched_serial_domain *d,
 {
 	const unsigned int budget = d->params.budget_ms;
 
-	if (c && c->retry)
-		return max(budget, dss_ring_timeout_ms(d->rings[c - d->cands]));
+	if (c && dss_own_budget(c))
+		return max3(budget, d->params.max_runtime_ms,
+			    dss_ring_timeout_ms(d->rings[c - d->cands]));
 	return budget > a->used_ms ? budget - a->used_ms : 0;
 }
 
@@ -913,7 +994,7 @@ static void dss_leave_rest_undecided(struct drm_sched_serial_domain *d,
 		unsigned int i = d->cands[j].order;
 		struct drm_sched_serial_cand *c = &d->cands[i];
 
-		if (!dss_decided(c) && (c->timed_out || !a->guilty))
+		if (!dss_decided(c) && (c->timed_out || c->overdue || !a->guilty))
 			dss_leave_undecided(d->rings[i], c);
 	}
 }
@@ -944,7 +1025,7 @@ static bool dss_replay_in_pass(struct drm_sched_serial_domain *d,
 {
 	const struct drm_sched_serial_cand *c = &d->cands[d->cands[j].order];
 
-	if (dss_decided(c) || (!c->timed_out && a->guilty))
+	if (dss_decided(c) || (!c->timed_out && !c->overdue && a->guilty))
 		return false;
 	if (!pass)
 		return true;
@@ -973,7 +1054,7 @@ static bool dss_replay_one(struct drm_sched_serial_domain *d,
 	 * window and a reset. It waits on after the restart, with what it
 	 * waits for.
 	 */
-	if (c->may_wait && !c->wait_retry) {
+	if (c->waiting && !c->wait_retry) {
 		dss_mark_waiting(c, UINT_MAX);
 		return false;
 	}
@@ -1210,7 +1291,8 @@ static bool dss_arbitrate(struct drm_sched_serial_domain *d,
 
 	if (d->params.probe_strategy == DRM_SCHED_SERIAL_PROBE_GROUP)
 		for (serial = 0; serial < a.n &&
-		     d->cands[d->cands[serial].order].retry; serial++)
+		     dss_own_budget(&d->cands[d->cands[serial].order]);
+		     serial++)
 			;
 	for (j = 0; j < serial; j++)
 		if (dss_replay_in_pass(d, &a, j, 0) && dss_replay_one(d, &a, j))
@@ -1310,7 +1392,7 @@ static bool dss_overrun(struct drm_sched_serial_domain *d,
 		dss_runtime_start(ring, job,
 				  ktime_sub_ms(ktime_get(),
 					       dss_ring_timeout_ms(ring)));
-	if (dss_runtime_over(d, ring, job))
+	if (dss_run_over(d, ring, job))
 		return true;
 	ring->extensions++;
 	return false;
@@ -1318,21 +1400,44 @@ static bool dss_overrun(struct drm_sched_serial_domain *d,
 
 /*
  * @job is re-emitted as @ring's head by a recovery that started at
- * @start. Its runtime at the head survives the recovery: a job that
- * progresses forever is not saved by another client's hangs resetting the
- * device every few seconds. The recovery itself does not count; a head
- * not counted yet counts from now on.
+ * @start. Its time at the head survives the recovery, for the waiter rules
+ * (a job that waits for nothing is not saved by another client's hangs
+ * resetting the device every few seconds); the recovery itself does not
+ * count. Its run starts anew: it runs again from its first command. A
+ * head not counted yet counts from now on.
  */
 static void dss_runtime_resume(struct drm_sched_serial_ring *ring,
 			       struct drm_sched_job *job, ktime_t start)
 {
 	ktime_t now = ktime_get();
 
-	if (dss_runtime_of(ring, job))
+	if (dss_runtime_of(ring, job)) {
 		ring->ext_since = ktime_add(ring->ext_since,
 					    ktime_sub(now, start));
-	else
+		ring->run_since = now;
+	} else {
 		dss_runtime_start(ring, job, now);
+	}
+}
+
+/*
+ * Ring @i was not reset: its head goes on in the run it is in, which kept
+ * running on the hardware through the recovery. If it retired nothing
+ * since before the recovery (it stood stalled behind the hang the
+ * recovery ended), that time was no run: its run count moves on by it.
+ */
+static void dss_runtime_go_on(struct drm_sched_serial_domain *d,
+			      unsigned int i, struct drm_sched_job *job)
+{
+	struct drm_sched_serial_ring *ring = d->rings[i];
+	const struct drm_sched_serial_cand *c = &d->cands[i];
+
+	if (!dss_runtime_of(ring, job) || c->progressing || !c->quiet_since)
+		return;
+	ring->run_since = ktime_add(ring->run_since,
+				    ktime_sub(ktime_get(), c->quiet_since));
+	if (ktime_after(ring->run_since, ktime_get()))
+		ring->run_since = ktime_get();
 }
 
 /*
@@ -1354,8 +1459,17 @@ static void dss_restart(struct drm_sched_serial_domain *d, ktime_t start)
 			struct drm_sched_serial_ctx *ctx = dss_ctx(d, job);
 			struct dma_fence *f;
 
-			if (dss_sched_job_hw_fence(job) || finished->error)
+			if (finished->error)
 				continue;
+			f = dss_sched_job_hw_fence(job);
+			if (f) {
+				/* Not reset: the head goes on where it is. */
+				if (head && !dma_fence_is_signaled(f)) {
+					dss_runtime_go_on(d, i, job);
+					head = false;
+				}
+				continue;
+			}
 			if (d->wedged) {
 				dma_fence_set_error(finished, d->wedged);
 				continue;
@@ -1419,13 +1533,19 @@ static void dss_drop_done_heads(struct drm_sched_serial_domain *d)
 }
 
 /*
- * The same for the other rings' heads: a head whose runtime survived
- * earlier recoveries (dss_runtime_resume()) may be past the cap before its
- * own timeout fires again, and recoveries that come faster than its
- * timeout would otherwise keep it running forever. Only a head that was
- * still progressing when the rings stopped: one stalled behind another
- * ring's hang was not running, and its time stalled is no evidence; it is
- * a candidate like the others.
+ * The same for the other rings' heads: a head still progressing when the
+ * rings stopped whose current run is past the cap (dss_run_over()) is
+ * guilty. One stalled behind another ring's hang was not running, and its
+ * time stalled is no evidence; it is a candidate like the others.
+ *
+ * A shared head whose run is not past the cap but whose time at the head,
+ * recoveries not counted, is (dss_runtime_over()) was run again from its
+ * first command by recoveries that came faster than its own timeout: a
+ * legitimate job interrupted by other clients' hangs, or one that would
+ * progress for ever. No run of it was a fair one, so it is *overdue*:
+ * replayed alone first, with its whole window (up to max_runtime_ms), even
+ * when no shared ring timed out. It completes, innocent and done, or
+ * progresses past the cap alone and is guilty (dss_hung_alone()).
  */
 static void dss_convict_overruns(struct drm_sched_serial_domain *d)
 {
@@ -1435,9 +1555,13 @@ static void dss_convict_overruns(struct drm_sched_serial_domain *d)
 		struct drm_sched_serial_ring *ring = d->rings[i];
 		struct drm_sched_serial_cand *c = &d->cands[i];
 
-		if (!c->head || !c->progressing || dss_decided(c) ||
-		    !dss_runtime_over(d, ring, c->head))
+		if (!c->head || dss_decided(c))
 			continue;
+		if (!c->progressing || !dss_run_over(d, ring, c->head)) {
+			c->overdue = !ring->independent && !c->gang &&
+				     dss_runtime_over(d, ring, c->head);
+			continue;
+		}
 		d->stats.overruns++;
 		dss_info_ratelimited(d, "%s: job %llu at the head for %u ms (max_runtime_ms) across recoveries: hung\n",
 				     ring->name,
@@ -1572,7 +1696,7 @@ static bool dss_judge(struct drm_sched_serial_domain *d,
 
 		if (!c->head)
 			c->timed_out = false;
-		if (c->timed_out && !d->rings[i]->independent)
+		if ((c->timed_out || c->overdue) && !d->rings[i]->independent)
 			shared_timeout = true;
 	}
 	dss_find_alone(d);
@@ -1681,6 +1805,8 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 		struct drm_sched_serial_ring *ring = d->rings[i];
 
 		d->cands[i].progressing = dss_progressing(d, ring);
+		d->cands[i].quiet_since = d->ops->last_progress ?
+					  d->ops->last_progress(ring) : 0;
 		d->cands[i].timed_out = ring == bad_ring ||
 			(cause != DRM_SCHED_SERIAL_CAUSE_WEDGE &&
 			 dss_timer_due(d, ring) && !d->cands[i].progressing);
@@ -1690,6 +1816,7 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 		d->cands[i].retry = false;
 		d->cands[i].wait_retry = false;
 		d->cands[i].head_done = false;
+		d->cands[i].overdue = false;
 		if (d->cands[i].timed_out && ring != bad_ring)
 			ring->timeouts++;
 		drm_sched_stop(ring->sched, ring == bad_ring ? bad : NULL);

@@ -703,6 +703,46 @@ static void runtime_cap_spares_a_stalled_head(struct kunit *test)
 }
 
 /*
+ * Issue 31, item 3: the runtime cap counts only a fair run. A gfx job that
+ * needs 3 timeouts (the cap is 4) has run 1.75 when another client's
+ * compute hang stalls it; the recovery (no hints: the compute head, which
+ * timed out, is replayed first and convicted, so the gfx head, which did
+ * not time out, is not replayed) runs it again from its first command. Its
+ * time at the head passes the cap before it completes, its run does not:
+ * it completes, once, unblamed. Before, the count went on across the
+ * re-emission and convicted it as an overrun at a false timeout.
+ */
+static void runtime_cap_spares_a_job_run_again(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	struct dss_mock_job *job, *bad;
+	struct dss_mock_ctx *gfx, *cmp;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	p.max_runtime_ms = 4 * JOB_TIMEOUT_MS;
+	p.coalesce_ms = 1;
+	mock = test_mock(test, &p);
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+
+	job = submit_progressing(gfx, 3 * JOB_TIMEOUT_MS * USEC_PER_MSEC);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(job, WAIT_MS));
+	msleep(7 * JOB_TIMEOUT_MS / 4);
+	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);
+
+	expect_finished(test, bad, -ETIME);
+	expect_finished(test, job, 0);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_NE(test, job->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_EQ(test, atomic_read(&job->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.guilty), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&gfx->serial.suspect), 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.overruns, 0);
+}
+
+/*
  * A driver's print_job may write more than a devcoredump holds, in one
  * line. The text is cut, never allocated for: the recovery is a
  * fence-signalling section, and lockdep (dma_resv primes it with reclaim
@@ -794,6 +834,7 @@ static struct kunit_case drm_sched_serial_recover_cases[] = {
 	KUNIT_CASE(status_is_the_snapshot),
 	KUNIT_CASE(ban_limits_zero_never_ban),
 	KUNIT_CASE(false_timeouts_end_at_max_runtime),
+	KUNIT_CASE(runtime_cap_spares_a_job_run_again),
 	KUNIT_CASE(recover_from_timeout_wq_refused),
 	KUNIT_CASE(report_long_print_job_never_allocates),
 	KUNIT_CASE(params_check_refuses_bad_values),

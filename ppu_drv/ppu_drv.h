@@ -216,8 +216,10 @@ struct ppu_ctx {
  * @usage: usage counters of the submitting file, which count the job
  *	(reference), or NULL
  * @waits: the command stream holds a WAIT (found by the submit-time
- *	validation): the job may wait for another ring's work, so recovery
- *	convicts it only in a fair window (&drm_sched_serial_ops.may_wait)
+ *	validation): the job may wait for another ring's work. The isolation
+ *	gate does not run it alone (&drm_sched_serial_ops.may_wait); a
+ *	recovery calls it a waiter only while its engine is seen polling an
+ *	unmet WAIT (&drm_sched_serial_ops.waiting)
  * @gang: the gang the job is a member of (a reference), or NULL
  * @gang_index: the job's index in @gang: 0 for the leader (the submit's
  *	own job), 1.. for the other members

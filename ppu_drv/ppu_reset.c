@@ -150,10 +150,32 @@ static int ppu_reset_ring(struct drm_sched_serial_ring *sring)
 	return ret;
 }
 
-/* A job whose stream holds a WAIT may wait for another ring's work. */
+/*
+ * A job whose stream holds a WAIT may wait for another ring's work: the
+ * isolation gate does not run it alone (it has not run yet).
+ */
 static bool ppu_reset_may_wait(struct drm_sched_job *sched_job)
 {
 	return to_ppu_job(sched_job)->waits;
+}
+
+/*
+ * Is the job the ring's engine runs now polling memory in a WAIT whose
+ * value is not there yet? The engine's state register says so, not the
+ * stream: a WAIT satisfied long ago shields no HANG behind it. An engine
+ * stalled behind a hang elsewhere reads STALLED, not WAITING: its head is
+ * judged in a replay alone, where a WAIT it reaches reads WAITING again.
+ */
+static bool ppu_reset_waiting(struct drm_sched_serial_ring *sring,
+			      struct drm_sched_job *sched_job)
+{
+	struct ppu_ring *ring = container_of(sring, struct ppu_ring, serial);
+	struct ppu_hw_ring_state st;
+
+	if (!to_ppu_job(sched_job)->waits)
+		return false;
+	ring->ppu->hw->ops->ring_state(ring->ppu->hw, ring->index, &st);
+	return st.state == PPU_HW_ENGINE_WAITING;
 }
 
 /*
@@ -253,6 +275,7 @@ static const struct drm_sched_serial_ops ppu_serial_ops = {
 	.verdict = ppu_reset_verdict,
 	.classify = ppu_reset_classify,
 	.may_wait = ppu_reset_may_wait,
+	.waiting = ppu_reset_waiting,
 	.reset_ring = ppu_reset_ring,
 	.gang = ppu_reset_gang,
 };

@@ -207,7 +207,12 @@ struct dss_publisher;
  * @ext_seqno: its seqno
  * @ext_since: when that job became the ring's head, as estimated at its
  *	first false timeout (then minus the ring's timeout) or at its first
- *	re-emission, moved on by the length of every recovery since
+ *	re-emission, moved on by the length of every recovery since: the
+ *	time a waiter has had (the waiter rules)
+ * @run_since: when that job's current run began: as @ext_since, but a
+ *	re-emission, which runs the job again from its first command, starts
+ *	it anew, and time stalled behind another ring's hang does not count:
+ *	the time a job that progresses has had (its overrun)
  * @extensions: false timeouts dismissed for that job, 0 for none
  * @retry: the last recovery left this ring's head undecided (its window
  *	cut by the budget, its probe not started, or never reached)
@@ -242,6 +247,7 @@ struct drm_sched_serial_ring {
 	u64 ext_context;
 	u64 ext_seqno;
 	ktime_t ext_since;
+	ktime_t run_since;
 	unsigned int extensions;
 	bool retry;
 	u64 retry_context;
@@ -277,8 +283,20 @@ struct drm_sched_serial_ring {
  *	the domain (a semaphore in memory: a value another ring's job
  *	writes)? Such a head that does not complete alone may be waiting,
  *	not hung: it is convicted only in a window in which nothing it could
- *	wait for was left to run. Without the op no job waits. Must not
- *	sleep nor allocate.
+ *	wait for was left to run. Without the op no job waits. With
+ *	@waiting, the recovery asks @waiting instead and uses @may_wait
+ *	only for the isolation gate (drm_sched_serial_prepare_job()), where
+ *	the job has not run yet. Must not sleep nor allocate.
+ * @waiting: optional; is @job, the job @ring's engine runs now, blocked in
+ *	a wait for a value in memory that is not there yet? Read from the
+ *	hardware (the engine's state), not from the stream: a job whose
+ *	waits were satisfied long ago and that hangs afterwards is not
+ *	waiting, and a client cannot shield a hang by putting a wait before
+ *	it. Called with the rings stopped, before the reset, for each head,
+ *	and at the end of every replay window that did not complete, before
+ *	the reset that ends it: a head is a waiter in a window only if it
+ *	was seen waiting at its end. Without the op, @may_wait decides
+ *	(every job that may wait is a waiter). Must not sleep nor allocate.
  * @reset_ring: optional; reset @ring's engine alone. Every run on the ring
  *	is dropped and, before returning, its hardware fence signalled with
  *	-ECANCELED; the other rings keep running, and in a shared domain
@@ -311,6 +329,8 @@ struct drm_sched_serial_ops {
 	void (*print_job)(struct drm_sched_job *job, struct drm_printer *p);
 	enum drm_sched_serial_hint (*classify)(struct drm_sched_serial_ring *ring);
 	bool (*may_wait)(struct drm_sched_job *job);
+	bool (*waiting)(struct drm_sched_serial_ring *ring,
+			struct drm_sched_job *job);
 	int (*reset_ring)(struct drm_sched_serial_ring *ring);
 	unsigned int (*gang)(struct drm_sched_job *job, const void **key);
 };
