@@ -899,7 +899,7 @@ static u64 dss_order_key(struct drm_sched_serial_domain *d, unsigned int i)
 		      atomic_read(&ctx->suspect);
 
 	return (u64)!dss_own_budget(c) << 63 | (u64)c->waiting << 62 |
-	       (u64)dss_hint_rank(c->hint) << 60 | (u64)!c->timed_out << 59 |
+	       (u64)!c->timed_out << 61 | (u64)dss_hint_rank(c->hint) << 59 |
 	       min_t(u64, history, 0xffff) << 8 | min(i, 255u);
 }
 
@@ -907,11 +907,15 @@ static u64 dss_order_key(struct drm_sched_serial_domain *d, unsigned int i)
  * The replay order of the shared heads: the heads the last recovery left
  * undecided first (a hang among them is convicted now, whatever the other
  * heads cost); heads that may wait after the others (what they wait for
- * has then run, if a head writes it); then what the hardware calls
- * stalled, unknown next, hung last; then the heads that timed out before
- * the ones that only stalled; then contexts with fewer earlier guilty or
- * suspect verdicts first. The hung head comes last: its replay is the one
- * that costs a whole window and a reset. A hint only orders: a wrong one
+ * has then run, if a head writes it); then the heads that timed out
+ * before the ones that only stalled (a head that did not time out is
+ * replayed only while no guilty job was found, see dss_replay_in_pass():
+ * a hang convicted first spares it a replay, and a legitimate job longer
+ * than the budget a cut); among those, what the hardware calls stalled,
+ * unknown next, hung last; then contexts with fewer earlier guilty or
+ * suspect verdicts first. Among the heads that timed out, the hung head
+ * comes last: its replay is the one that costs a whole window and a
+ * reset. A hint only orders: a wrong one
  * costs time. A gang is one candidate, its lead, and only if it can be
  * replayed whole (drm_sched_serial_gang.c).
  * Returns the number of candidates, in d->cands[0..n-1].order.
