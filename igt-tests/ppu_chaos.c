@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * ppu_chaos: seeded multi-client recovery scenarios through the real uAPI,
+ * judged by an oracle computed from the command streams alone.
+ *
+ * A 64-bit seed (splitmix64) draws 2-4 clients, each a DRM file of its own
+ * in this one process (client_open(): its own fd and BO; one context for
+ * its innocent jobs, a fresh context for each of its hang jobs), and 1-4
+ * jobs per client on gfx0, compute0, compute1 or sdma0, submitted round
+ * robin over the clients. A job is 1-6 ops out of NOP, DELAY (1-200 ms, at
+ * most 400 ms a gfx/compute job and 200 ms an sdma job: shorter than the
+ * timeouts scripts/run-igt.sh gives ppu.ko), WRITE of its own flag, ADD to
+ * a scratch counter of its own, WAIT for a flag the client set before
+ * submitting (a met wait), WAIT for the flag an earlier innocent job of the
+ * same client WRITEs (producer and consumer), and in a hang job one HANG;
+ * every job ends with ADD 1 to its own counter. A scenario holds no, one or
+ * two hang jobs, and draws the hardware hints (wrong_hints_pct 0 or 100)
+ * and the reset ladder (ring or domain).
+ *
+ * The oracle (Documentation/drm_sched_serial.rst, "Liveness", "The
+ * evidence rule", "Work that waits for other rings"):
+ *
+ * - L1: a hang job ends with an error, its counter 0, its context struck
+ *   (guilty_count + suspect_count >= 1);
+ * - L2/L4: an innocent job (no HANG, every WAIT met or written by an
+ *   innocent producer) completes, its counter exactly 1 (its scratch
+ *   counter at least its ADDs: a re-emission runs them again);
+ * - L3: a client without a hang job has no context guilty, suspect or
+ *   banned;
+ * - the recoveries (debugfs ring_recovery) are at most 2 per hang job
+ *   plus 2.
+ *
+ * A violation prints the seed and the whole scenario; PPU_CHAOS_SEED=S
+ * runs that seed alone, PPU_CHAOS_SCENARIOS=N sets how many scenarios
+ * "random" runs (default 4).
+ */
+#include <stdlib.h>
+#include <time.h>
+
+#include "ppu_client.h"
+#include "ppu_test.h"
+#include "ppu_rings.h"
+#include "ppu_rr.h"
+
+#define MAX_CLIENTS	4
+#define MAX_JOBS	4
+#define MAX_OPS		6
+#define NR_MET_FLAGS	4
+
+/* the flag job @k WRITEs; met flags are 0..NR_MET_FLAGS-1 */
+#define PROD_FLAG(k)	(8u + (k))
+/* job @k's counters: its end, and its ADD ops */
+#define END_CNT(k)	(k)
+#define ADD_CNT(k)	(8u + (k))
+
+enum chaos_op { OP_NOP, OP_DELAY, OP_WRITE, OP_ADD, OP_WAIT_MET, OP_WAIT_PROD, OP_HANG };
+
+static const char *const op_names[] = {
+	"NOP", "DELAY", "WRITE", "ADD", "WAIT-MET", "WAIT-PROD", "HANG",
+};
+
+static const struct {
+	const char *name;
+	struct ring_ref r;
+	unsigned int max_delay_ms;	/* per job */
+} rings[] = {
+	{ "gfx0", { DRM_PPU_RING_GFX, 0 }, 400 },
+	{ "compute0", { DRM_PPU_RING_COMPUTE, 0 }, 400 },
+	{ "compute1", { DRM_PPU_RING_COMPUTE, 1 }, 400 },
+	{ "sdma0", { DRM_PPU_RING_SDMA, 0 }, 200 },
+};
+
+struct chaos_job {
+	unsigned int ring, nops, nadds;
+	bool hang, writes;
+	struct { enum chaos_op op; unsigned int arg; } ops[MAX_OPS];
+	/* run time */
+	uint32_t ctx, so;
+	int status;
+};
+
+struct chaos_client {
+	unsigned int njobs;
+	struct chaos_job jobs[MAX_JOBS];
+	struct client c;
+	uint32_t ctx;
+};
+
+struct scenario {
+	uint64_t seed;
+	unsigned int nclients, nhang;
+	bool wrong_hints;
+	const char *ladder;
+	struct chaos_client cl[MAX_CLIENTS];
+};
+
+static int fd = -1;
+static char dbg_dir[64];
+
+static uint64_t splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static unsigned int rnd(uint64_t *s, unsigned int n)
+{
+	return (unsigned int)(splitmix64(s) % n);
+}
+
+/* ---------------------------------------------------------- generator */
+
+static void gen_ops(uint64_t *s, struct chaos_client *cl, unsigned int k)
+{
+	struct chaos_job *j = &cl->jobs[k];
+	unsigned int n = 1 + rnd(s, MAX_OPS), hang_at = j->hang ? rnd(s, n) : n;
+	unsigned int delay = 0;
+
+	j->nops = n;
+	for (unsigned int i = 0; i < n; i++) {
+		enum chaos_op op = (enum chaos_op)rnd(s, OP_HANG);	/* NOP..WAIT_PROD */
+		unsigned int arg = 0;
+
+		if (i == hang_at) {
+			op = OP_HANG;
+		} else if (op == OP_DELAY) {
+			arg = 1 + rnd(s, 200);
+			if (delay + arg > rings[j->ring].max_delay_ms)
+				op = OP_NOP, arg = 0;
+			else
+				delay += arg;
+		} else if (op == OP_WRITE) {
+			j->writes = true;
+		} else if (op == OP_ADD) {
+			if (i < hang_at)
+				j->nadds++;
+		} else if (op == OP_WAIT_MET) {
+			arg = rnd(s, NR_MET_FLAGS);
+		} else if (op == OP_WAIT_PROD) {
+			unsigned int p[MAX_JOBS], np = 0;
+
+			/* an earlier innocent job of this client that WRITEs its flag */
+			for (unsigned int e = 0; e < k && !j->hang; e++)
+				if (!cl->jobs[e].hang && cl->jobs[e].writes)
+					p[np++] = e;
+			if (np)
+				arg = p[rnd(s, np)];
+			else
+				op = OP_WAIT_MET, arg = rnd(s, NR_MET_FLAGS);
+		}
+		j->ops[i].op = op;
+		j->ops[i].arg = arg;
+	}
+}
+
+static void generate(struct scenario *sc, uint64_t seed)
+{
+	uint64_t s = seed;
+	unsigned int total = 0, want;
+
+	memset(sc, 0, sizeof(*sc));
+	sc->seed = seed;
+	sc->nclients = 2 + rnd(&s, 3);
+	sc->wrong_hints = rnd(&s, 2);
+	sc->ladder = rnd(&s, 2) ? "domain" : "ring";
+	for (unsigned int c = 0; c < sc->nclients; c++) {
+		sc->cl[c].njobs = 1 + rnd(&s, MAX_JOBS);
+		for (unsigned int k = 0; k < sc->cl[c].njobs; k++)
+			sc->cl[c].jobs[k].ring = rnd(&s, ARRAY_SIZE(rings));
+		total += sc->cl[c].njobs;
+	}
+	/* none in a quarter of the scenarios, two in a quarter */
+	want = (unsigned int[]){ 0, 1, 1, 2 }[rnd(&s, 4)];
+	for (unsigned int h = 0; h < want; h++) {
+		unsigned int pick = rnd(&s, total);
+
+		for (unsigned int c = 0; c < sc->nclients; c++) {
+			if (pick < sc->cl[c].njobs) {
+				if (!sc->cl[c].jobs[pick].hang)
+					sc->nhang++;
+				sc->cl[c].jobs[pick].hang = true;
+				break;
+			}
+			pick -= sc->cl[c].njobs;
+		}
+	}
+	for (unsigned int c = 0; c < sc->nclients; c++)
+		for (unsigned int k = 0; k < sc->cl[c].njobs; k++)
+			gen_ops(&s, &sc->cl[c], k);
+}
+
+static bool client_hangs(const struct chaos_client *cl)
+{
+	for (unsigned int k = 0; k < cl->njobs; k++)
+		if (cl->jobs[k].hang)
+			return true;
+	return false;
+}
+
+static void print_scenario(const struct scenario *sc)
+{
+	igt_info("chaos: seed %" PRIu64 ": %u clients, %u hang jobs, hints %s, %s ladder\n",
+		 sc->seed, sc->nclients, sc->nhang, sc->wrong_hints ? "wrong" : "right",
+		 sc->ladder);
+	for (unsigned int c = 0; c < sc->nclients; c++) {
+		for (unsigned int k = 0; k < sc->cl[c].njobs; k++) {
+			const struct chaos_job *j = &sc->cl[c].jobs[k];
+			char buf[256];
+			int n = 0;
+
+			for (unsigned int i = 0; i < j->nops; i++) {
+				n += snprintf(buf + n, sizeof(buf) - n, "%s", op_names[j->ops[i].op]);
+				if (j->ops[i].op == OP_DELAY)
+					n += snprintf(buf + n, sizeof(buf) - n, "(%ums)", j->ops[i].arg);
+				else if (j->ops[i].op == OP_WAIT_MET)
+					n += snprintf(buf + n, sizeof(buf) - n, "(f%u)", j->ops[i].arg);
+				else if (j->ops[i].op == OP_WAIT_PROD)
+					n += snprintf(buf + n, sizeof(buf) - n, "(job%u)", j->ops[i].arg);
+				n += snprintf(buf + n, sizeof(buf) - n, " ");
+			}
+			igt_info("  client %u job %u on %s%s: %sADD-END\n", c, k,
+				 rings[j->ring].name, j->hang ? " (hang)" : "", buf);
+		}
+	}
+}
+
+/* ------------------------------------------------------------ runner */
+
+static void build_cs(const struct chaos_job *j, unsigned int k, struct ppu_cs *cs)
+{
+	cs->n = 0;
+	for (unsigned int i = 0; i < j->nops; i++) {
+		switch (j->ops[i].op) {
+		case OP_NOP:
+			ppu_cs_nop(cs);
+			break;
+		case OP_DELAY:
+			ppu_cs_delay(cs, j->ops[i].arg * 1000);
+			break;
+		case OP_WRITE:
+			ppu_cs_write(cs, 0, FLAG(PROD_FLAG(k)), 1);
+			break;
+		case OP_ADD:
+			ppu_cs_add(cs, 0, CNT(ADD_CNT(k)), 1);
+			break;
+		case OP_WAIT_MET:
+			ppu_cs_wait(cs, 0, FLAG(j->ops[i].arg), 1);
+			break;
+		case OP_WAIT_PROD:
+			ppu_cs_wait(cs, 0, FLAG(PROD_FLAG(j->ops[i].arg)), 1);
+			break;
+		case OP_HANG:
+			ppu_cs_hang(cs);
+			break;
+		}
+	}
+	ppu_cs_add(cs, 0, CNT(END_CNT(k)), 1);
+}
+
+static void wait_idle(void)
+{
+	for (int t = 0; t < 300 && !ppu_device_idle(dbg_dir); t++)
+		usleep(100 * 1000);
+	igt_assert_f(ppu_device_idle(dbg_dir), "device not idle after 30 s\n");
+}
+
+#define VIOLATION(...) do { igt_warn("chaos: seed %" PRIu64 ": ", sc->seed); \
+			    igt_warn(__VA_ARGS__); bad++; } while (0)
+
+/* run @sc; the number of oracle violations */
+static unsigned int run_scenario(struct scenario *sc)
+{
+	struct ppu_rr b, a;
+	unsigned int bad = 0;
+	uint64_t rec;
+
+	wait_idle();
+	set_sim_param(WRONG_HINTS, sc->wrong_hints ? "100" : "0");
+	ppu_ladder_set(dbg_dir, sc->ladder);
+	print_scenario(sc);
+
+	for (unsigned int c = 0; c < sc->nclients; c++) {
+		struct chaos_client *cl = &sc->cl[c];
+
+		client_open(&cl->c);
+		cl->ctx = ppu_ctx_create(cl->c.fd);
+		for (unsigned int f = 0; f < NR_MET_FLAGS; f++)
+			cl->c.map[FLAG(f) / 4] = 1;
+		/* a hang job has a context of its own: nothing innocent queued behind it */
+		for (unsigned int k = 0; k < cl->njobs; k++)
+			cl->jobs[k].ctx = cl->jobs[k].hang ? ppu_ctx_create(cl->c.fd) : cl->ctx;
+	}
+	rr_read_dir(dbg_dir, &b);
+
+	/* round robin: a producer is submitted before its consumer */
+	for (unsigned int k = 0; k < MAX_JOBS; k++) {
+		for (unsigned int c = 0; c < sc->nclients; c++) {
+			struct chaos_client *cl = &sc->cl[c];
+			struct chaos_job *j = &cl->jobs[k];
+			struct ppu_cs cs;
+
+			if (k >= cl->njobs)
+				continue;
+			build_cs(j, k, &cs);
+			j->so = client_submit(&cl->c, j->ctx, rings[j->ring].r.cls,
+					      rings[j->ring].r.inst, &cs);
+		}
+	}
+
+	for (unsigned int c = 0; c < sc->nclients; c++) {
+		struct chaos_client *cl = &sc->cl[c];
+
+		for (unsigned int k = 0; k < cl->njobs; k++) {
+			struct chaos_job *j = &cl->jobs[k];
+			int ret = ppu_syncobj_wait(cl->c.fd, j->so, PPU_HANG_WAIT_NS);
+
+			j->status = ret ? ret : ppu_fence_status(cl->c.fd, j->so);
+			if (ret)
+				VIOLATION("client %u job %u never ended: %d\n", c, k, ret);
+		}
+	}
+	rr_read_dir(dbg_dir, &a);
+	rec = a.recoveries - b.recoveries;
+
+	for (unsigned int c = 0; c < sc->nclients; c++) {
+		struct chaos_client *cl = &sc->cl[c];
+
+		for (unsigned int k = 0; k < cl->njobs; k++) {
+			struct chaos_job *j = &cl->jobs[k];
+			uint32_t end = cl->c.map[CNT(END_CNT(k)) / 4];
+			uint32_t adds = cl->c.map[CNT(ADD_CNT(k)) / 4];
+			struct drm_ppu_ctx_query_reset q = ppu_ctx_query_reset(cl->c.fd, j->ctx);
+
+			igt_info("  client %u job %u: status %d, counter %u, adds %u; ctx %u guilty %u suspect %u banned %u\n",
+				 c, k, j->status, end, adds, j->ctx, q.guilty_count,
+				 q.suspect_count, q.banned);
+			if (j->hang) {
+				/* L1 */
+				if (j->status >= 0)
+					VIOLATION("client %u hang job %u ended %d, want an error\n",
+						  c, k, j->status);
+				if (end)
+					VIOLATION("client %u hang job %u ran past its HANG (%u)\n",
+						  c, k, end);
+				if (q.guilty_count + q.suspect_count < 1)
+					VIOLATION("client %u hang job %u: its context not struck\n",
+						  c, k);
+			} else {
+				/* L2, L4 */
+				if (j->status != 1)
+					VIOLATION("client %u job %u ended %d, want success\n",
+						  c, k, j->status);
+				if (end != 1)
+					VIOLATION("client %u job %u ran %u times, want once\n",
+						  c, k, end);
+				if (adds < j->nadds)
+					VIOLATION("client %u job %u: %u of its %u ADDs\n",
+						  c, k, adds, j->nadds);
+			}
+		}
+		if (!client_hangs(cl)) {
+			/* L3 */
+			struct drm_ppu_ctx_query_reset q = ppu_ctx_query_reset(cl->c.fd, cl->ctx);
+
+			if (q.guilty_count || q.suspect_count || q.banned)
+				VIOLATION("client %u has no hang but is blamed: guilty %u suspect %u banned %u\n",
+					  c, q.guilty_count, q.suspect_count, q.banned);
+		}
+	}
+	igt_info("chaos: seed %" PRIu64 ": %" PRIu64 " recoveries (bound %u), %u violations\n",
+		 sc->seed, rec, 2 * sc->nhang + 2, bad);
+	if (rec > 2 * sc->nhang + 2)
+		VIOLATION("%" PRIu64 " recoveries, want at most %u\n", rec, 2 * sc->nhang + 2);
+	if (bad) {
+		rr_dump("after", &a);
+		print_scenario(sc);
+	}
+
+	for (unsigned int c = 0; c < sc->nclients; c++)
+		client_close(&sc->cl[c].c);
+	return bad;
+}
+
+/* ----------------------------------------------------------- subtests */
+
+/*
+ * Chosen with the generator so that the list holds: a met WAIT before a
+ * HANG (2, 6, 13), producer/consumer pairs (2, 5, 9, 13, 14, 20), a HANG
+ * on sdma0 (20, 22), two hang jobs (22), no hang at all (5, 14), both
+ * ladders (ring: 6, 9, 13, 14) and wrong hints (6, 13, 20).
+ */
+static const uint64_t fixed_seeds[] = { 2, 5, 6, 9, 13, 14, 20, 22 };
+
+static void prepare(void)
+{
+	igt_require(access(WRONG_HINTS, W_OK) == 0);
+	igt_require(ppu_ring_count(fd, DRM_PPU_RING_GFX) >= 1 &&
+		    ppu_ring_count(fd, DRM_PPU_RING_COMPUTE) >= 2 &&
+		    ppu_ring_count(fd, DRM_PPU_RING_SDMA) >= 1);
+}
+
+static void run_seeds(const uint64_t *seeds, unsigned int n)
+{
+	struct scenario sc;
+	unsigned int bad = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		generate(&sc, seeds[i]);
+		bad += run_scenario(&sc);
+	}
+	ppu_ladder_restore();
+	set_sim_param(WRONG_HINTS, "0");
+	igt_info("chaos: %u scenarios, %u violations\n", n, bad);
+	igt_assert_f(!bad, "%u violations: see the seeds above\n", bad);
+}
+
+static bool env_seed(uint64_t *seed)
+{
+	const char *s = getenv("PPU_CHAOS_SEED");
+
+	if (!s || !*s)
+		return false;
+	*seed = strtoull(s, NULL, 0);
+	igt_info("chaos: seed %" PRIu64 " (PPU_CHAOS_SEED)\n", *seed);
+	return true;
+}
+
+static void test_fixed(void)
+{
+	uint64_t seed;
+
+	prepare();
+	if (env_seed(&seed))
+		run_seeds(&seed, 1);
+	else
+		run_seeds(fixed_seeds, ARRAY_SIZE(fixed_seeds));
+}
+
+static void test_random(void)
+{
+	const char *e = getenv("PPU_CHAOS_SCENARIOS");
+	unsigned int n = e && *e ? (unsigned int)strtoul(e, NULL, 0) : 4;
+	uint64_t seeds[64], s0, st;
+
+	prepare();
+	if (env_seed(&s0)) {
+		run_seeds(&s0, 1);
+		return;
+	}
+	s0 = (uint64_t)time(NULL);
+	igt_info("chaos: seed %" PRIu64 "\n", s0);
+	if (n > ARRAY_SIZE(seeds))
+		n = ARRAY_SIZE(seeds);
+	/* each scenario's seed, printed with it: PPU_CHAOS_SEED runs it alone */
+	st = s0;
+	for (unsigned int i = 0; i < n; i++)
+		seeds[i] = splitmix64(&st) & 0xffffffffffffull;
+	run_seeds(seeds, n);
+}
+
+static void restore(int sig)
+{
+	ppu_file_write(WRONG_HINTS, "0");
+}
+
+igt_main
+{
+	igt_fixture {
+		fd = ppu_open();
+		snprintf(dbg_dir, sizeof(dbg_dir), "%s", ppu_debugfs_dir(fd));
+		igt_require_f(access(dbg_dir, R_OK) == 0, "no debugfs at %s\n", dbg_dir);
+		igt_install_exit_handler(restore);
+	}
+
+	igt_describe("a fixed list of seeded multi-client scenarios (met WAIT before HANG, producer/consumer, sdma hang, no hang, both ladders, wrong hints): hangs end struck within their recoveries, innocent jobs complete once, clients without hangs unblamed");
+	igt_subtest("fixed")
+		test_fixed();
+
+	igt_describe("PPU_CHAOS_SCENARIOS (4) scenarios from a seed taken from the clock and printed first; the same oracle");
+	igt_subtest("random")
+		test_random();
+
+	igt_fixture {
+		restore(0);
+		close(fd);
+	}
+}
