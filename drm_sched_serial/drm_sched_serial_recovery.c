@@ -945,6 +945,7 @@ static unsigned int dss_order(struct drm_sched_serial_domain *d)
 /* Progress of an arbitration. */
 struct dss_arb {
 	enum drm_sched_serial_cause cause;
+	bool shared_timeout;
 	unsigned int n;
 	unsigned int guilty;
 	unsigned int completed;
@@ -1021,7 +1022,9 @@ static void dss_fall_back(struct drm_sched_serial_domain *d,
  * its first window: what it waits for may have been written since. A
  * head that did not time out only stalled behind the hang: it is replayed
  * only while no guilty job was found, so a legitimately long job there is
- * not put at risk.
+ * not put at risk; and when no shared ring timed out (the arbitration runs
+ * for overdue heads only, dss_convict_overruns()) not at all. Heads with
+ * a budget of their own (dss_own_budget()) are replayed in any case.
  */
 static bool dss_replay_in_pass(struct drm_sched_serial_domain *d,
 			       const struct dss_arb *a, unsigned int j,
@@ -1029,7 +1032,9 @@ static bool dss_replay_in_pass(struct drm_sched_serial_domain *d,
 {
 	const struct drm_sched_serial_cand *c = &d->cands[d->cands[j].order];
 
-	if (dss_decided(c) || (!c->timed_out && !c->overdue && a->guilty))
+	if (dss_decided(c) ||
+	    (!c->timed_out && !dss_own_budget(c) &&
+	     (a->guilty || !a->shared_timeout)))
 		return false;
 	if (!pass)
 		return true;
@@ -1288,9 +1293,10 @@ static bool dss_replay_groups(struct drm_sched_serial_domain *d,
  * the undecided heads run again.
  */
 static bool dss_arbitrate(struct drm_sched_serial_domain *d,
-			  enum drm_sched_serial_cause cause)
+			  enum drm_sched_serial_cause cause, bool shared_timeout)
 {
-	struct dss_arb a = { .cause = cause, .n = dss_order(d) };
+	struct dss_arb a = { .cause = cause, .n = dss_order(d),
+			     .shared_timeout = shared_timeout };
 	unsigned int j, serial = a.n;
 
 	if (d->params.probe_strategy == DRM_SCHED_SERIAL_PROBE_GROUP)
@@ -1674,7 +1680,7 @@ static bool dss_judge(struct drm_sched_serial_domain *d,
 		      struct drm_sched_serial_ring *bad_ring,
 		      struct drm_sched_job *bad, bool overrun)
 {
-	bool shared_timeout = false, fallback = false;
+	bool shared_timeout = false, overdue = false, fallback = false;
 	unsigned int i;
 
 	/* 2. One reset for the whole domain. */
@@ -1700,8 +1706,9 @@ static bool dss_judge(struct drm_sched_serial_domain *d,
 
 		if (!c->head)
 			c->timed_out = false;
-		if ((c->timed_out || c->overdue) && !d->rings[i]->independent)
+		if (c->timed_out && !d->rings[i]->independent)
 			shared_timeout = true;
+		overdue |= c->overdue;
 	}
 	dss_find_alone(d);
 
@@ -1723,8 +1730,9 @@ static bool dss_judge(struct drm_sched_serial_domain *d,
 					dss_hung_alone(d, i, 0);
 			}
 			/* 4.-7. Replay the shared heads one ring at a time. */
-			if (shared_timeout)
-				fallback = dss_arbitrate(d, cause);
+			if (shared_timeout || overdue)
+				fallback = dss_arbitrate(d, cause,
+							 shared_timeout);
 			else
 				dss_keep_retries(d);
 			/*
