@@ -4,13 +4,14 @@
  * replayed convicts nobody (a verdict needs a job seen hung in a fair
  * window). A client can make every hang of its own look like that: a job
  * that hangs on its first run only, always beside someone else's work.
- * Such a recovery isolates the clients of its heads for a while: each of
- * their jobs on a shared ring then runs alone in the domain. It first
- * closes the domain's gate, so that no other job starts on a shared ring,
- * waits until the work already running there is done, and runs; the gate
- * opens when it is done, when its ring's timeout finds it still
- * progressing, or at the next recovery. A repeat of the hang is then seen
- * alone, and its own timeout is the fair window the verdict needs.
+ * Such a recovery isolates the clients whose own heads timed out, once
+ * per recovery, for a while: each of their jobs on a shared ring then
+ * runs alone in the domain. It first closes the domain's gate, so that no
+ * other job starts on a shared ring, waits until the work already running
+ * there is done, and runs; the gate opens when it is done, when its
+ * ring's timeout finds it still progressing, or at the next recovery. A
+ * repeat of the hang is then seen alone, and its own timeout is the fair
+ * window the verdict needs.
  *
  * Isolation only orders work: nobody is convicted, struck or cancelled
  * for it, and a job held at the gate is delayed, not lost. What it costs
@@ -84,25 +85,37 @@ EXPORT_SYMBOL(drm_sched_serial_client_isolated);
 
 /*
  * Isolate @client for isolate_ms, doubled for each isolation that comes
- * within one period of the end of the previous one. Called by the recovery.
+ * within one period of the end of the previous one. Called by the recovery
+ * (d->lock held), which numbers itself in d->stats.recoveries: a client
+ * is isolated once per recovery of a domain, however many of its heads
+ * (or verdicts) that recovery saw. Returns true if it isolated @client
+ * now.
  */
-void dss_isolate(struct drm_sched_serial_domain *d,
+bool dss_isolate(struct drm_sched_serial_domain *d,
 		 struct drm_sched_serial_client *client)
 {
 	unsigned long period = msecs_to_jiffies(d->params.isolate_ms);
 	unsigned long now = jiffies, flags;
 
 	if (!d->params.isolate_ms)
-		return;
+		return false;
 	spin_lock_irqsave(&client->lock, flags);
+	if (client->domain == d && client->recovery == d->stats.recoveries) {
+		/* This recovery isolated it already (another head, a verdict). */
+		spin_unlock_irqrestore(&client->lock, flags);
+		return false;
+	}
 	if (client->level &&
 	    time_before(now, client->until + (period << (client->level - 1))))
 		client->level = min(client->level + 1, DSS_ISOLATE_LEVELS);
 	else
 		client->level = 1;
 	client->until = now + (period << (client->level - 1));
+	client->domain = d;
+	client->recovery = d->stats.recoveries;
 	spin_unlock_irqrestore(&client->lock, flags);
 	d->stats.isolations++;
+	return true;
 }
 
 /* Open the gate if the job holding it is still @job (or any, if NULL). */

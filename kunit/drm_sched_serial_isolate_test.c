@@ -16,6 +16,7 @@
 #include <linux/jiffies.h>
 
 #include "drm_sched_serial_test.h"
+#include "../drm_sched_serial/drm_sched_serial_internal.h"
 
 #define ISOLATE_MS	3000
 
@@ -283,12 +284,70 @@ static void gang_passes_the_gate(struct kunit *test)
 	expect_unstruck(test, c0);
 }
 
+/*
+ * Isolation follows only an unexplained timeout of a client's own head,
+ * once per recovery. Four shared rings; client A has the heads of three
+ * of them, which all time out: its job on gfx hangs on its first run
+ * only, and stalls the others. Client B's head on compute2 only stalled:
+ * that ring's timeout is far away. The recovery strikes nobody; A is
+ * isolated once (level 1, not one level per head: three heads made
+ * it 4 times isolate_ms), B not at all.
+ */
+static const struct dss_mock_ring_desc four_shared_rings[] = {
+	{ .name = "gfx" },
+	{ .name = "compute0" },
+	{ .name = "compute1" },
+	{ .name = "compute2", .timeout_ms = 4 * JOB_TIMEOUT_MS },
+};
+
+static void isolated_once_per_recovery(struct kunit *test)
+{
+	struct drm_sched_serial_client a, b;
+	struct drm_sched_serial_params p;
+	struct dss_mock_ctx *ctx[4];
+	struct dss_mock_job *job[4];
+	struct dss_mock *mock;
+	u64 before;
+	int i;
+
+	test_params(&p);
+	p.isolate_ms = ISOLATE_MS;
+	mock = dss_mock_new(test, four_shared_rings,
+			    ARRAY_SIZE(four_shared_rings), &p, JOB_TIMEOUT_MS);
+	drm_sched_serial_client_init(&a);
+	drm_sched_serial_client_init(&b);
+	for (i = 0; i < 4; i++) {
+		ctx[i] = dss_mock_ctx_new(mock, i);
+		ctx[i]->serial.client = i < 3 ? &a : &b;
+	}
+	before = mock->domain.stats.isolations;
+
+	job[0] = hold_and_start(test, mock, ctx[0], SHORT_US,
+				DSS_MOCK_JOB_HANG_ONCE);
+	for (i = 1; i < 4; i++)
+		job[i] = submit(ctx[i], SHORT_US, 0);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(0) | BIT(1) |
+						  BIT(2)));
+	for (i = 0; i < 4; i++)
+		expect_finished(test, job[i], 0);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.isolations - before, 1);
+	KUNIT_EXPECT_TRUE(test, drm_sched_serial_client_isolated(&a));
+	KUNIT_EXPECT_EQ(test, a.level, 1);
+	KUNIT_EXPECT_FALSE(test, drm_sched_serial_client_isolated(&b));
+	KUNIT_EXPECT_EQ(test, b.level, 0);
+	for (i = 0; i < 4; i++)
+		expect_unstruck(test, ctx[i]);
+}
+
 static struct kunit_case drm_sched_serial_isolate_cases[] = {
 	KUNIT_CASE_PARAM(repeat_hang_is_seen_alone, isolate_mode_gen_params),
 	KUNIT_CASE(attacker_banned_victim_untouched),
 	KUNIT_CASE(gate_holds_one_timeout_at_most),
 	KUNIT_CASE(isolation_ends),
 	KUNIT_CASE(gang_passes_the_gate),
+	KUNIT_CASE(isolated_once_per_recovery),
 	{}
 };
 

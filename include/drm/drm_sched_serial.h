@@ -130,10 +130,14 @@ enum drm_sched_serial_rung {
 
 /**
  * struct drm_sched_serial_client - what recoveries remember of a client
- * @lock: protects @until and @level
+ * @lock: protects @until, @level, @domain and @recovery
  * @until: jiffies until which the client is isolated: its jobs on the
  *	shared rings run alone in the domain (drm_sched_serial_prepare_job())
  * @level: isolations in a row; each doubles the next one's length
+ * @domain: the domain whose recovery isolated the client last, or NULL
+ * @recovery: that recovery's number (&drm_sched_serial_stats.recoveries
+ *	of @domain): one recovery isolates a client once, however many of
+ *	its heads timed out
  *
  * A client is whatever the driver charges for its contexts' hangs, e.g.
  * the process: embed one in the driver's record of it, initialise it with
@@ -142,9 +146,11 @@ enum drm_sched_serial_rung {
  * jobs.
  */
 struct drm_sched_serial_client {
-	spinlock_t lock; /* protects @until, @level */
+	spinlock_t lock; /* protects @until, @level, @domain, @recovery */
 	unsigned long until;
 	unsigned int level;
+	struct drm_sched_serial_domain *domain;
+	u64 recovery;
 };
 
 /**
@@ -336,7 +342,8 @@ struct drm_sched_serial_ops {
  * @probe_strategy: serial (the default) or group replay
  * @isolate_ms: a recovery that saw a shared ring hang but struck nobody
  *	(the hang did not reproduce beside other work) isolates the clients
- *	of its heads for this long, doubled for each isolation in a row:
+ *	whose shared heads timed out, once each, for this long, doubled for
+ *	each isolation in a row:
  *	their jobs then run alone on the shared rings, so that a repeat is
  *	seen alone (drm_sched_serial_prepare_job()); a suspect verdict
  *	isolates its client too; 0: no isolation
