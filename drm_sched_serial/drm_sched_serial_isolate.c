@@ -26,6 +26,12 @@
  * the gate would hold its partners, already at the heads of their rings,
  * and the isolated job queued behind one of them there. Running gang
  * members are not waited for either.
+ *
+ * Each closing of the gate is a fence of its own (struct dss_gate_fence),
+ * with its own callback on its holder's finished fence: whoever opens the
+ * gate compares that fence, and removes that callback from that holder,
+ * so a holder that completes while the gate is being opened, and the next
+ * holder that closes it again, never share anything.
  */
 
 #include <linux/dma-fence.h>
@@ -36,12 +42,30 @@
 #include "drm_sched_serial_internal.h"
 #include "drm_sched_serial_sched.h"
 
+/*
+ * A point of dss_gate_open() between taking the gate and removing the
+ * holder's callback, where another CPU may complete the holder and close
+ * the gate again. The KUnit build of this file (kunit/, *_impl.c) defines
+ * it to replay that race in its racy order; nothing happens here.
+ */
+#ifndef DSS_GATE_OPEN_RACE
+#define DSS_GATE_OPEN_RACE(d)	do { } while (0)
+#endif
+
 /* An isolation is at most 2^(DSS_ISOLATE_LEVELS - 1) times isolate_ms. */
 #define DSS_ISOLATE_LEVELS	7
 
+/*
+ * One closing of the gate: &drm_sched_serial_domain.gate while closed.
+ * @cb sits on the holder's finished fence (&drm_sched_serial_domain.gate_job)
+ * and holds a reference to the gate fence of its own until it ran or was
+ * removed.
+ */
 struct dss_gate_fence {
 	struct dma_fence base;
 	spinlock_t lock; /* the fence's lock */
+	struct drm_sched_serial_domain *d;
+	struct dma_fence_cb cb;
 };
 
 static const char *dss_gate_fence_name(struct dma_fence *f)
@@ -53,6 +77,11 @@ static const struct dma_fence_ops dss_gate_fence_ops = {
 	.get_driver_name = dss_gate_fence_name,
 	.get_timeline_name = dss_gate_fence_name,
 };
+
+static struct dss_gate_fence *to_gate(struct dma_fence *f)
+{
+	return container_of(f, struct dss_gate_fence, base);
+}
 
 /**
  * drm_sched_serial_client_init - initialise a client's isolation record
@@ -118,56 +147,65 @@ bool dss_isolate(struct drm_sched_serial_domain *d,
 	return true;
 }
 
-/* Open the gate if the job holding it is still @job (or any, if NULL). */
-static void dss_gate_open_if(struct drm_sched_serial_domain *d,
-			     struct dma_fence *job)
+/*
+ * Open the gate if it is still @gate (or any, if NULL): take it and its
+ * holder from the domain under the lock. Returns the gate taken, or NULL.
+ */
+static struct dss_gate_fence *dss_gate_take(struct drm_sched_serial_domain *d,
+					    struct dss_gate_fence *gate,
+					    struct dma_fence **job)
 {
-	struct dma_fence *gate = NULL, *held = NULL;
+	struct dss_gate_fence *taken = NULL;
 	unsigned long flags;
 
 	spin_lock_irqsave(&d->gate_lock, flags);
-	if (d->gate && (!job || d->gate_job == job)) {
-		gate = d->gate;
-		held = d->gate_job;
+	if (d->gate && (!gate || d->gate == &gate->base)) {
+		taken = to_gate(d->gate);
+		*job = d->gate_job;
 		WRITE_ONCE(d->gate, NULL);
 		d->gate_job = NULL;
 	}
 	spin_unlock_irqrestore(&d->gate_lock, flags);
-	if (gate) {
-		dma_fence_signal(gate);
-		dma_fence_put(gate);
-	}
-	dma_fence_put(held);
+	return taken;
 }
 
+/* Let the jobs held at a gate taken by dss_gate_take() go. */
+static void dss_gate_release(struct dss_gate_fence *gate, struct dma_fence *job)
+{
+	dma_fence_signal(&gate->base);
+	dma_fence_put(&gate->base);
+	dma_fence_put(job);
+}
+
+/* The holder's work is done: open its gate, if still closed. */
 static void dss_gate_job_done(struct dma_fence *f, struct dma_fence_cb *cb)
 {
-	struct drm_sched_serial_domain *d =
-		container_of(cb, struct drm_sched_serial_domain, gate_cb);
+	struct dss_gate_fence *gate = container_of(cb, struct dss_gate_fence, cb);
+	struct dma_fence *job;
 
-	dss_gate_open_if(d, f);
+	if (dss_gate_take(gate->d, gate, &job))
+		dss_gate_release(gate, job);
+	dma_fence_put(&gate->base); /* the callback's reference */
 }
 
 /*
  * Open the gate (a recovery restarts the rings, a false timeout found the
- * job holding it still progressing). With the schedulers stopped or from
- * the holder's own timeout, nobody closes it again meanwhile.
+ * job holding it still progressing). The gate is open when this returns;
+ * its callback, removed from its own holder, cannot touch a later gate.
  */
 void dss_gate_open(struct drm_sched_serial_domain *d)
 {
-	struct dma_fence *job = NULL;
-	unsigned long flags;
+	struct dss_gate_fence *gate;
+	struct dma_fence *job;
 
-	spin_lock_irqsave(&d->gate_lock, flags);
-	if (d->gate)
-		job = dma_fence_get(d->gate_job);
-	spin_unlock_irqrestore(&d->gate_lock, flags);
-	if (!job)
+	gate = dss_gate_take(d, NULL, &job);
+	if (!gate)
 		return;
-	/* If the callback is gone, it runs or ran: it opens the gate. */
-	if (dma_fence_remove_callback(job, &d->gate_cb))
-		dss_gate_open_if(d, job);
-	dma_fence_put(job);
+	DSS_GATE_OPEN_RACE(d);
+	/* If the callback is gone, it runs or ran, and puts its reference. */
+	if (dma_fence_remove_callback(job, &gate->cb))
+		dma_fence_put(&gate->base);
+	dss_gate_release(gate, job);
 }
 
 /* Is the gate closed? For the recovery, with the schedulers stopped. */
@@ -236,8 +274,8 @@ static struct dma_fence *dss_ring_busy(struct drm_sched_serial_domain *d,
  * an isolated client (&drm_sched_serial_params.isolate_ms) closes the gate
  * itself and waits until the shared rings' running work is done. Jobs on
  * independent rings and gang members (&drm_sched_serial_ops.gang) never
- * wait. Isolation only orders jobs: a gate that
- * cannot be allocated (GFP_NOWAIT) lets the job run as usual.
+ * wait. Isolation only orders jobs: a gate that cannot be allocated
+ * (GFP_NOWAIT) lets the job run as usual.
  *
  * Return: a fence to wait for before calling again (a new reference), or
  * NULL: the job may run.
@@ -250,8 +288,8 @@ drm_sched_serial_prepare_job(struct drm_sched_serial_ring *ring,
 	struct dma_fence *finished = &job->s_fence->finished;
 	struct dss_gate_fence *gate = NULL;
 	bool holder = false, closed = false;
-	const void *key;
 	struct dma_fence *wait = NULL;
+	const void *key;
 	unsigned long flags;
 	unsigned int i;
 
@@ -279,18 +317,22 @@ drm_sched_serial_prepare_job(struct drm_sched_serial_ring *ring,
 		spin_lock_init(&gate->lock);
 		dma_fence_init(&gate->base, &dss_gate_fence_ops, &gate->lock,
 			       d->gate_context, ++d->gate_seqno);
+		gate->d = d;
+		INIT_LIST_HEAD(&gate->cb.node);
+		/* d->gate's reference, and the callback's. */
+		dma_fence_get(&gate->base);
 		WRITE_ONCE(d->gate, &gate->base);
 		d->gate_job = dma_fence_get(finished);
-		gate = NULL;
 		holder = true;
 		closed = true;
 	}
 	spin_unlock_irqrestore(&d->gate_lock, flags);
-	kfree(gate);
 	/* The callback takes the gate lock under the job fence's lock. */
-	if (closed && dma_fence_add_callback(finished, &d->gate_cb,
+	if (closed && dma_fence_add_callback(finished, &gate->cb,
 					     dss_gate_job_done))
-		dss_gate_open_if(d, finished); /* done already */
+		dss_gate_job_done(finished, &gate->cb); /* done already */
+	if (!closed)
+		kfree(gate);
 	if (wait || !holder)
 		return wait;
 
@@ -305,8 +347,6 @@ EXPORT_SYMBOL(drm_sched_serial_prepare_job);
 void dss_gate_init(struct drm_sched_serial_domain *d)
 {
 	spin_lock_init(&d->gate_lock);
-	/* dss_gate_open() may try to remove it before it was ever added. */
-	INIT_LIST_HEAD(&d->gate_cb.node);
 	d->gate_context = dma_fence_context_alloc(1);
 }
 

@@ -348,6 +348,7 @@ static struct kunit_case drm_sched_serial_isolate_cases[] = {
 	KUNIT_CASE(isolation_ends),
 	KUNIT_CASE(gang_passes_the_gate),
 	KUNIT_CASE(isolated_once_per_recovery),
+	KUNIT_CASE(gate_reclosed_while_opening),
 	{}
 };
 

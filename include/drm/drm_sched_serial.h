@@ -599,9 +599,10 @@ struct drm_sched_serial_ring_status {
  *	work item of its own
  * @gate_lock: protects @gate and @gate_job
  * @gate: while an isolated client's job runs alone, a fence that the
- *	other clients' jobs on the shared rings wait for; NULL when open
+ *	other clients' jobs on the shared rings wait for; NULL when open.
+ *	Each closing is a fence of its own, with its own callback on
+ *	@gate_job's fence, which opens it when that work is done
  * @gate_job: finished fence of the job holding @gate (a reference)
- * @gate_cb: signals @gate when @gate_job's work is done
  * @gate_context: fence context of @gate
  * @gate_seqno: seqno of the last @gate
  * @gate_held: a recovery found @gate closed: what a waiter waits for may
@@ -634,7 +635,6 @@ struct drm_sched_serial_domain {
 	spinlock_t gate_lock; /* protects @gate, @gate_job */
 	struct dma_fence *gate;
 	struct dma_fence *gate_job;
-	struct dma_fence_cb gate_cb;
 	u64 gate_context;
 	u64 gate_seqno;
 	bool gate_held;
