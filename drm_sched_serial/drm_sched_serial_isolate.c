@@ -8,24 +8,30 @@
  * per recovery, for a while: each of their jobs on a shared ring then
  * runs alone in the domain. It first closes the domain's gate, so that no
  * other job starts on a shared ring, waits until the work already running
- * there is done, and runs; the gate opens when it is done, when its
- * ring's timeout finds it still progressing, or at the next recovery. A
- * repeat of the hang is then seen alone, and its own timeout is the fair
- * window the verdict needs.
+ * there is done, for one timeout of its ring at most, and runs; the gate
+ * opens when it is done, when its ring's timeout finds it still
+ * progressing, or at the next recovery: a job holds the other shared
+ * rings for two timeouts of its ring at most (one waiting for their
+ * running work, one running), plus a recovery if it hangs. A repeat of
+ * the hang is then seen alone, and its own timeout is the fair window the
+ * verdict needs.
  *
  * Isolation only orders work: nobody is convicted, struck or cancelled
- * for it, and a job held at the gate is delayed, not lost. What it costs
- * an innocent client isolated with the one that hangs is that its jobs run
- * one at a time for the isolation's length. Jobs that may wait for another
- * ring's work are not run alone (a waiter can never be judged alone) and
- * do not count as running work for the gate (what they wait for may be
- * held at the gate); a recovery that finds the gate closed does not count
- * towards the deadlock rule of waiters for the same reason. Gang members
- * pass the gate as if it were open and never close it: a member run alone
- * would wait for its partners at the hardware for ever, and one held at
- * the gate would hold its partners, already at the heads of their rings,
- * and the isolated job queued behind one of them there. Running gang
- * members are not waited for either.
+ * for it, and a job held at the gate is delayed, not lost. No verdict
+ * depends on the holder having been alone either (the recovery decides
+ * that from the pending lists): work that runs longer than the holder's
+ * ring's timeout is not waited for to its end. What it costs an innocent
+ * client isolated with the one that hangs is that its jobs run one at a
+ * time for the isolation's length. Jobs that may wait for another ring's
+ * work are not run alone (a waiter can never be judged alone) and do not
+ * count as running work for the gate (what they wait for may be held at
+ * the gate); a recovery that finds the gate closed does not count towards
+ * the deadlock rule of waiters for the same reason. Gang members pass the
+ * gate as if it were open and never close it: a member run alone would
+ * wait for its partners at the hardware for ever, and one held at the
+ * gate would hold its partners, already at the heads of their rings, and
+ * the isolated job queued behind one of them there. Running gang members
+ * are not waited for either.
  *
  * Each closing of the gate is a fence of its own (struct dss_gate_fence),
  * with its own callback on its holder's finished fence: whoever opens the
@@ -35,7 +41,9 @@
  */
 
 #include <linux/dma-fence.h>
+#include <linux/hrtimer.h>
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/slab.h>
 #include <drm/drm_sched_serial.h>
 
@@ -59,13 +67,32 @@
  * One closing of the gate: &drm_sched_serial_domain.gate while closed.
  * @cb sits on the holder's finished fence (&drm_sched_serial_domain.gate_job)
  * and holds a reference to the gate fence of its own until it ran or was
- * removed.
+ * removed. @deadline: until when the holder waits for the running work of
+ * the other shared rings.
  */
 struct dss_gate_fence {
 	struct dma_fence base;
 	spinlock_t lock; /* the fence's lock */
 	struct drm_sched_serial_domain *d;
 	struct dma_fence_cb cb;
+	ktime_t deadline;
+};
+
+/*
+ * What the holder waits for before it runs: @busy, running work of
+ * another shared ring, or @timer at the gate's deadline, whichever comes
+ * first. @cb (on @busy) and @timer each hold a reference until they ran
+ * or were cancelled; @link is on &drm_sched_serial_domain.gate_waits
+ * while @timer may still run.
+ */
+struct dss_gate_wait {
+	struct dma_fence base;
+	spinlock_t lock; /* the fence's lock */
+	struct drm_sched_serial_domain *d;
+	struct dma_fence *busy;
+	struct dma_fence_cb cb;
+	struct hrtimer timer;
+	struct list_head link;
 };
 
 static const char *dss_gate_fence_name(struct dma_fence *f)
@@ -76,6 +103,25 @@ static const char *dss_gate_fence_name(struct dma_fence *f)
 static const struct dma_fence_ops dss_gate_fence_ops = {
 	.get_driver_name = dss_gate_fence_name,
 	.get_timeline_name = dss_gate_fence_name,
+};
+
+static const char *dss_gate_wait_name(struct dma_fence *f)
+{
+	return "drm_sched_serial_gate_wait";
+}
+
+static void dss_gate_wait_release(struct dma_fence *f)
+{
+	struct dss_gate_wait *w = container_of(f, struct dss_gate_wait, base);
+
+	dma_fence_put(w->busy);
+	dma_fence_free(f);
+}
+
+static const struct dma_fence_ops dss_gate_wait_ops = {
+	.get_driver_name = dss_gate_fence_name,
+	.get_timeline_name = dss_gate_wait_name,
+	.release = dss_gate_wait_release,
 };
 
 static struct dss_gate_fence *to_gate(struct dma_fence *f)
@@ -262,6 +308,82 @@ static struct dma_fence *dss_ring_busy(struct drm_sched_serial_domain *d,
 	return busy;
 }
 
+/* @w's timer is done with: off the domain's list, its reference put. */
+static void dss_gate_wait_timer_done(struct dss_gate_wait *w)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&w->d->gate_lock, flags);
+	list_del_init(&w->link);
+	spin_unlock_irqrestore(&w->d->gate_lock, flags);
+	dma_fence_put(&w->base);
+}
+
+/* The busy work is done before the deadline: the holder goes on. */
+static void dss_gate_wait_busy_done(struct dma_fence *f,
+				    struct dma_fence_cb *cb)
+{
+	struct dss_gate_wait *w = container_of(cb, struct dss_gate_wait, cb);
+
+	dma_fence_signal(&w->base);
+	/* A timer that runs meanwhile puts its reference itself. */
+	if (hrtimer_try_to_cancel(&w->timer) == 1)
+		dss_gate_wait_timer_done(w);
+	dma_fence_put(&w->base); /* the callback's reference */
+}
+
+/* The deadline passed: the holder runs beside the busy work. */
+static enum hrtimer_restart dss_gate_wait_expired(struct hrtimer *timer)
+{
+	struct dss_gate_wait *w = container_of(timer, struct dss_gate_wait,
+					       timer);
+
+	dma_fence_signal(&w->base);
+	/* A callback that runs meanwhile puts its reference itself. */
+	if (dma_fence_remove_callback(w->busy, &w->cb))
+		dma_fence_put(&w->base);
+	dss_gate_wait_timer_done(w);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * A fence that signals when @busy (a reference, passed on) signals or at
+ * @deadline, whichever comes first, exactly once; NULL if it cannot be
+ * allocated: the holder then runs at once, since isolation only orders work.
+ */
+static struct dma_fence *dss_gate_wait_new(struct drm_sched_serial_domain *d,
+					   struct dma_fence *busy,
+					   ktime_t deadline)
+{
+	struct dss_gate_wait *w;
+	unsigned long flags;
+
+	w = kmalloc(sizeof(*w), GFP_NOWAIT | __GFP_NOWARN);
+	if (!w) {
+		dma_fence_put(busy);
+		return NULL;
+	}
+	spin_lock_init(&w->lock);
+	dma_fence_init(&w->base, &dss_gate_wait_ops, &w->lock,
+		       dma_fence_context_alloc(1), 1);
+	w->d = d;
+	w->busy = busy;
+	/* The timer may run before the callback is added: nothing to remove. */
+	INIT_LIST_HEAD(&w->cb.node);
+	dss_hrtimer_setup(&w->timer, dss_gate_wait_expired, CLOCK_MONOTONIC,
+			  HRTIMER_MODE_ABS);
+	/* One reference for the timer, one for the callback. */
+	dma_fence_get(&w->base);
+	dma_fence_get(&w->base);
+	spin_lock_irqsave(&d->gate_lock, flags);
+	list_add_tail(&w->link, &d->gate_waits);
+	spin_unlock_irqrestore(&d->gate_lock, flags);
+	hrtimer_start(&w->timer, deadline, HRTIMER_MODE_ABS);
+	if (dma_fence_add_callback(busy, &w->cb, dss_gate_wait_busy_done))
+		dss_gate_wait_busy_done(busy, &w->cb); /* done already */
+	return &w->base;
+}
+
 /**
  * drm_sched_serial_prepare_job - hold a job back while another runs alone
  * @ring: the job's ring
@@ -272,10 +394,10 @@ static struct dma_fence *dss_ring_busy(struct drm_sched_serial_domain *d,
  * dependencies. While a job of an isolated client runs alone on the
  * shared rings, the other jobs of the shared rings wait for it; a job of
  * an isolated client (&drm_sched_serial_params.isolate_ms) closes the gate
- * itself and waits until the shared rings' running work is done. Jobs on
- * independent rings and gang members (&drm_sched_serial_ops.gang) never
- * wait. Isolation only orders jobs: a gate that cannot be allocated
- * (GFP_NOWAIT) lets the job run as usual.
+ * itself and waits until the shared rings' running work is done, for one
+ * timeout of its ring at most. Jobs on independent rings and gang members
+ * (&drm_sched_serial_ops.gang) never wait. Isolation only orders jobs: a
+ * gate that cannot be allocated (GFP_NOWAIT) lets the job run as usual.
  *
  * Return: a fence to wait for before calling again (a new reference), or
  * NULL: the job may run.
@@ -289,6 +411,7 @@ drm_sched_serial_prepare_job(struct drm_sched_serial_ring *ring,
 	struct dss_gate_fence *gate = NULL;
 	bool holder = false, closed = false;
 	struct dma_fence *wait = NULL;
+	ktime_t deadline = 0;
 	const void *key;
 	unsigned long flags;
 	unsigned int i;
@@ -311,6 +434,7 @@ drm_sched_serial_prepare_job(struct drm_sched_serial_ring *ring,
 	spin_lock_irqsave(&d->gate_lock, flags);
 	if (d->gate && d->gate_job == finished) {
 		holder = true;
+		deadline = to_gate(d->gate)->deadline;
 	} else if (d->gate) {
 		wait = dma_fence_get(d->gate);
 	} else if (gate) {
@@ -319,6 +443,9 @@ drm_sched_serial_prepare_job(struct drm_sched_serial_ring *ring,
 			       d->gate_context, ++d->gate_seqno);
 		gate->d = d;
 		INIT_LIST_HEAD(&gate->cb.node);
+		gate->deadline = ktime_add_ms(ktime_get(),
+					      dss_sched_timeout_ms(ring->sched));
+		deadline = gate->deadline;
 		/* d->gate's reference, and the callback's. */
 		dma_fence_get(&gate->base);
 		WRITE_ONCE(d->gate, &gate->base);
@@ -336,22 +463,51 @@ drm_sched_serial_prepare_job(struct drm_sched_serial_ring *ring,
 	if (wait || !holder)
 		return wait;
 
-	/* Alone: wait until the other shared rings' work is done. */
+	/*
+	 * Alone: wait until the other shared rings' work is done, up to the
+	 * deadline; work running longer is not waited for to its end (nor is
+	 * work that will come to their pending lists after this).
+	 */
+	if (ktime_after(ktime_get(), deadline))
+		return NULL;
 	for (i = 0; i < d->nr_rings && !wait; i++)
 		if (d->rings[i] != ring && !d->rings[i]->independent)
 			wait = dss_ring_busy(d, d->rings[i]);
-	return wait;
+	return wait ? dss_gate_wait_new(d, wait, deadline) : NULL;
 }
 EXPORT_SYMBOL(drm_sched_serial_prepare_job);
 
 void dss_gate_init(struct drm_sched_serial_domain *d)
 {
 	spin_lock_init(&d->gate_lock);
+	INIT_LIST_HEAD(&d->gate_waits);
 	d->gate_context = dma_fence_context_alloc(1);
 }
 
-/* The schedulers are finished: nothing waits at the gate any more. */
+/*
+ * The schedulers are finished: nothing waits at the gate any more, and no
+ * holder's deadline timer may run after this (the module may go).
+ */
 void dss_gate_fini(struct drm_sched_serial_domain *d)
 {
+	struct dss_gate_wait *w;
+	unsigned long flags;
+
 	dss_gate_open(d);
+	for (;;) {
+		spin_lock_irqsave(&d->gate_lock, flags);
+		w = list_first_entry_or_null(&d->gate_waits,
+					     struct dss_gate_wait, link);
+		if (w) {
+			list_del_init(&w->link);
+			dma_fence_get(&w->base);
+		}
+		spin_unlock_irqrestore(&d->gate_lock, flags);
+		if (!w)
+			break;
+		/* Cancelled before it ran: do what it would have done. */
+		if (hrtimer_cancel(&w->timer))
+			dss_gate_wait_expired(&w->timer);
+		dma_fence_put(&w->base);
+	}
 }

@@ -341,6 +341,49 @@ static void isolated_once_per_recovery(struct kunit *test)
 		expect_unstruck(test, ctx[i]);
 }
 
+/*
+ * The job of an isolated client waits for the work already running on the
+ * other shared rings for one timeout of its ring at most, then runs: a
+ * job of a client that is not isolated, far longer than a timeout, must
+ * not hold the gate closed (and every other shared ring's work behind
+ * it) for its whole length. The gate opens when the isolated job is done.
+ */
+static void holder_waits_one_timeout_at_most(struct kunit *test)
+{
+	struct dss_mock_job *longjob, *alone, *after;
+	struct isolate_scene s;
+	ktime_t t0;
+	s64 waited;
+
+	isolate_scene_new(test, &s, ISOLATE_MS);
+	hang_beside_victim(test, &s);
+	KUNIT_ASSERT_TRUE(test, drm_sched_serial_client_isolated(&s.attacker));
+
+	s.v_compute0->serial.client = &s.v_compute0->serial.own;
+	longjob = submit_progressing(s.v_compute0,
+				     8 * JOB_TIMEOUT_MS * USEC_PER_MSEC);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(longjob, WAIT_MS));
+	t0 = ktime_get();
+	alone = submit(s.a_gfx, SHORT_US, 0);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(alone, WAIT_MS));
+	waited = ktime_ms_delta(ktime_get(), t0);
+	KUNIT_EXPECT_GE(test, waited, JOB_TIMEOUT_MS / 2);
+	KUNIT_EXPECT_LT(test, waited, 2 * JOB_TIMEOUT_MS);
+	KUNIT_EXPECT_FALSE(test, dma_fence_is_signaled(longjob->finished));
+	expect_finished(test, alone, 0);
+
+	/* The gate is open: another client's job runs beside the long one. */
+	s.v_compute1->serial.client = &s.v_compute1->serial.own;
+	after = submit(s.v_compute1, SHORT_US, 0);
+	expect_finished(test, after, 0);
+	KUNIT_EXPECT_FALSE(test, dma_fence_is_signaled(longjob->finished));
+	KUNIT_EXPECT_FALSE(test, dss_gate_closed(&s.mock->domain));
+	expect_finished(test, longjob, 0);
+	sync_recovery(s.mock);
+	expect_unstruck(test, s.a_gfx);
+	expect_unstruck(test, s.v_compute0);
+}
+
 static struct kunit_case drm_sched_serial_isolate_cases[] = {
 	KUNIT_CASE_PARAM(repeat_hang_is_seen_alone, isolate_mode_gen_params),
 	KUNIT_CASE(attacker_banned_victim_untouched),
@@ -349,6 +392,7 @@ static struct kunit_case drm_sched_serial_isolate_cases[] = {
 	KUNIT_CASE(gang_passes_the_gate),
 	KUNIT_CASE(isolated_once_per_recovery),
 	KUNIT_CASE(gate_reclosed_while_opening),
+	KUNIT_CASE(holder_waits_one_timeout_at_most),
 	{}
 };
 

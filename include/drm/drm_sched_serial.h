@@ -597,12 +597,15 @@ struct drm_sched_serial_ring_status {
  *	recovery ended jobs with, under @lock
  * @publisher: publishes the uevents and devcoredumps of recoveries from a
  *	work item of its own
- * @gate_lock: protects @gate and @gate_job
+ * @gate_lock: protects @gate, @gate_job and @gate_waits
  * @gate: while an isolated client's job runs alone, a fence that the
  *	other clients' jobs on the shared rings wait for; NULL when open.
  *	Each closing is a fence of its own, with its own callback on
  *	@gate_job's fence, which opens it when that work is done
  * @gate_job: finished fence of the job holding @gate (a reference)
+ * @gate_waits: what holders wait for before they run (the running work
+ *	of the other shared rings, up to a deadline) while its deadline
+ *	timer may still run
  * @gate_context: fence context of @gate
  * @gate_seqno: seqno of the last @gate
  * @gate_held: a recovery found @gate closed: what a waiter waits for may
@@ -632,9 +635,10 @@ struct drm_sched_serial_domain {
 	u64 error_fence_context;
 	struct dma_fence *error_fences[8];
 	struct dss_publisher *publisher;
-	spinlock_t gate_lock; /* protects @gate, @gate_job */
+	spinlock_t gate_lock; /* protects @gate, @gate_job, @gate_waits */
 	struct dma_fence *gate;
 	struct dma_fence *gate_job;
+	struct list_head gate_waits;
 	u64 gate_context;
 	u64 gate_seqno;
 	bool gate_held;
