@@ -14,7 +14,8 @@
  * rings for two timeouts of its ring at most (one waiting for their
  * running work, one running), plus a recovery if it hangs. A repeat of
  * the hang is then seen alone, and its own timeout is the fair window the
- * verdict needs.
+ * verdict needs. A job that will never run (its entity killed, its
+ * context banned) neither closes the gate nor waits at it.
  *
  * Isolation only orders work: nobody is convicted, struck or cancelled
  * for it, and a job held at the gate is delayed, not lost. No verdict
@@ -396,8 +397,11 @@ static struct dma_fence *dss_gate_wait_new(struct drm_sched_serial_domain *d,
  * an isolated client (&drm_sched_serial_params.isolate_ms) closes the gate
  * itself and waits until the shared rings' running work is done, for one
  * timeout of its ring at most. Jobs on independent rings and gang members
- * (&drm_sched_serial_ops.gang) never wait. Isolation only orders jobs: a
- * gate that cannot be allocated (GFP_NOWAIT) lets the job run as usual.
+ * (&drm_sched_serial_ops.gang) never wait, nor do jobs that will never
+ * run (entity killed, context banned): 6.1's entity kill path calls the
+ * dependency op for each killed job and waits for what it returns.
+ * Isolation only orders jobs: a gate that cannot be allocated (GFP_NOWAIT)
+ * lets the job run as usual.
  *
  * Return: a fence to wait for before calling again (a new reference), or
  * NULL: the job may run.
@@ -409,6 +413,7 @@ drm_sched_serial_prepare_job(struct drm_sched_serial_ring *ring,
 	struct drm_sched_serial_domain *d = ring->domain;
 	struct dma_fence *finished = &job->s_fence->finished;
 	struct dss_gate_fence *gate = NULL;
+	struct drm_sched_serial_ctx *ctx;
 	bool holder = false, closed = false;
 	struct dma_fence *wait = NULL;
 	ktime_t deadline = 0;
@@ -420,7 +425,11 @@ drm_sched_serial_prepare_job(struct drm_sched_serial_ring *ring,
 	if (ring->independent || !READ_ONCE(d->params.isolate_ms) ||
 	    dss_job_gang(d, job, &key))
 		return NULL;
-	if (drm_sched_serial_client_isolated(d->ops->job_ctx(job)->client) &&
+	/* Nor does a job that will never run: it is killed or cancelled. */
+	ctx = d->ops->job_ctx(job);
+	if (atomic_read(&ctx->banned) || dss_sched_job_killed(job))
+		return NULL;
+	if (drm_sched_serial_client_isolated(ctx->client) &&
 	    !(d->ops->may_wait && d->ops->may_wait(job)))
 		gate = kmalloc(sizeof(*gate), GFP_NOWAIT | __GFP_NOWARN);
 	/*

@@ -384,6 +384,48 @@ static void holder_waits_one_timeout_at_most(struct kunit *test)
 	expect_unstruck(test, s.v_compute0);
 }
 
+/*
+ * A job whose entity is stopped (killed) or whose context is banned never
+ * runs: 6.1's entity kill path calls prepare_job (dependency) for every
+ * killed job and waits for what it returns. Such a job of an isolated
+ * client neither closes the gate nor waits at it; a live one does.
+ */
+static void killed_job_leaves_the_gate(struct kunit *test)
+{
+	struct drm_sched_serial_ring *ring;
+	struct drm_sched_serial_domain *d;
+	struct dss_mock_job *job;
+	struct isolate_scene s;
+
+	isolate_scene_new(test, &s, ISOLATE_MS);
+	d = &s.mock->domain;
+	ring = &s.a_gfx->ring->serial;
+	/* A job run before: the entity is on its run queue. */
+	expect_finished(test, submit(s.a_gfx, SHORT_US, 0), 0);
+	dss_isolate(d, &s.attacker);
+	KUNIT_ASSERT_TRUE(test, drm_sched_serial_client_isolated(&s.attacker));
+
+	/* Handed to prepare_job by hand, never pushed. */
+	job = dss_mock_job_new(s.a_gfx, SHORT_US, 0);
+	drm_sched_job_arm(&job->base);
+
+	atomic_set(&s.a_gfx->serial.banned, 1);
+	KUNIT_EXPECT_NULL(test, drm_sched_serial_prepare_job(ring, &job->base));
+	KUNIT_EXPECT_FALSE(test, dss_gate_closed(d));
+	atomic_set(&s.a_gfx->serial.banned, 0);
+
+	s.a_gfx->entity.stopped = true;
+	KUNIT_EXPECT_NULL(test, drm_sched_serial_prepare_job(ring, &job->base));
+	KUNIT_EXPECT_FALSE(test, dss_gate_closed(d));
+	s.a_gfx->entity.stopped = false;
+
+	/* Alive, it closes the gate; done, it opens it. */
+	KUNIT_EXPECT_NULL(test, drm_sched_serial_prepare_job(ring, &job->base));
+	KUNIT_EXPECT_TRUE(test, dss_gate_closed(d));
+	dma_fence_signal(&job->base.s_fence->finished);
+	KUNIT_EXPECT_FALSE(test, dss_gate_closed(d));
+}
+
 static struct kunit_case drm_sched_serial_isolate_cases[] = {
 	KUNIT_CASE_PARAM(repeat_hang_is_seen_alone, isolate_mode_gen_params),
 	KUNIT_CASE(attacker_banned_victim_untouched),
@@ -393,6 +435,7 @@ static struct kunit_case drm_sched_serial_isolate_cases[] = {
 	KUNIT_CASE(isolated_once_per_recovery),
 	KUNIT_CASE(gate_reclosed_while_opening),
 	KUNIT_CASE(holder_waits_one_timeout_at_most),
+	KUNIT_CASE(killed_job_leaves_the_gate),
 	{}
 };
 
