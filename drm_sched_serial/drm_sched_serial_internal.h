@@ -209,7 +209,7 @@ struct dss_publisher {
 };
 
 /* drm_sched_serial_isolate.c */
-void dss_isolate(struct drm_sched_serial_domain *d,
+bool dss_isolate(struct drm_sched_serial_domain *d,
 		 struct drm_sched_serial_client *client);
 void dss_gate_init(struct drm_sched_serial_domain *d);
 void dss_gate_fini(struct drm_sched_serial_domain *d);

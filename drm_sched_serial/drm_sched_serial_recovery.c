@@ -1753,9 +1753,13 @@ static bool dss_judge(struct drm_sched_serial_domain *d,
 
 /*
  * A shared ring timed out and nobody was convicted nor struck: the hang did
- * not reproduce, or the budget ran out. It was one of the shared heads,
- * which may be anyone's: isolate their clients (dss_isolate()), so that a
- * repeat is seen alone. Nobody pays more than waiting at the gate.
+ * not reproduce, or the budget ran out. It was one of the shared heads
+ * that timed out, which may be anyone's: isolate their clients
+ * (dss_isolate()), so that a repeat is seen alone. Isolation follows only
+ * an unexplained timeout of a client's own head, once per recovery: a
+ * head that only stalled isolates nobody, and a client with several heads
+ * that timed out is isolated once. Nobody pays more than waiting at the
+ * gate.
  */
 static void dss_isolate_heads(struct drm_sched_serial_domain *d)
 {
@@ -1772,10 +1776,9 @@ static void dss_isolate_heads(struct drm_sched_serial_domain *d)
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_serial_cand *c = &d->cands[i];
 
-		if (!c->head || d->rings[i]->independent)
+		if (!c->head || !c->timed_out || d->rings[i]->independent)
 			continue;
-		dss_isolate(d, dss_ctx(d, c->head)->client);
-		n++;
+		n += dss_isolate(d, dss_ctx(d, c->head)->client);
 	}
 	dss_step(d, "isolate", -1, ktime_get(), n);
 }

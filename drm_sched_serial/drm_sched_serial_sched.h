@@ -162,6 +162,27 @@ static inline ktime_t dss_sched_job_head_since(struct drm_sched_job *job)
 	return f->timestamp;
 }
 
+/*
+ * Will drm_sched never run @job: is its entity being killed? Then its
+ * prepare_job is a step on the way to being freed: 6.1's
+ * drm_sched_entity_kill_jobs() calls the dependency op for each killed
+ * job and waits for what it returns. The entity is off its run queue by
+ * then (drm_sched_entity_fini()), and stopped after a SIGKILL's flush;
+ * from 6.2 drm_sched_entity_kill() always stops it before the jobs are
+ * killed. A job on the way to run_job has its entity on a run queue: the
+ * scheduler picked it from there.
+ */
+static inline bool dss_sched_job_killed(struct drm_sched_job *job)
+{
+	struct drm_sched_entity *entity = job->entity;
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+	if (list_empty_careful(&entity->list))
+		return true;
+#endif
+	return READ_ONCE(entity->stopped);
+}
+
 /* @sched's job timeout. */
 static inline unsigned int dss_sched_timeout_ms(struct drm_gpu_scheduler *sched)
 {

@@ -16,6 +16,7 @@
 #include <linux/jiffies.h>
 
 #include "drm_sched_serial_test.h"
+#include "../drm_sched_serial/drm_sched_serial_internal.h"
 
 #define ISOLATE_MS	3000
 
@@ -283,12 +284,158 @@ static void gang_passes_the_gate(struct kunit *test)
 	expect_unstruck(test, c0);
 }
 
+/*
+ * Isolation follows only an unexplained timeout of a client's own head,
+ * once per recovery. Four shared rings; client A has the heads of three
+ * of them, which all time out: its job on gfx hangs on its first run
+ * only, and stalls the others. Client B's head on compute2 only stalled:
+ * that ring's timeout is far away. The recovery strikes nobody; A is
+ * isolated once (level 1, not one level per head: three heads made
+ * it 4 times isolate_ms), B not at all.
+ */
+static const struct dss_mock_ring_desc four_shared_rings[] = {
+	{ .name = "gfx" },
+	{ .name = "compute0" },
+	{ .name = "compute1" },
+	{ .name = "compute2", .timeout_ms = 4 * JOB_TIMEOUT_MS },
+};
+
+static void isolated_once_per_recovery(struct kunit *test)
+{
+	struct drm_sched_serial_client a, b;
+	struct drm_sched_serial_params p;
+	struct dss_mock_ctx *ctx[4];
+	struct dss_mock_job *job[4];
+	struct dss_mock *mock;
+	u64 before;
+	int i;
+
+	test_params(&p);
+	p.isolate_ms = ISOLATE_MS;
+	mock = dss_mock_new(test, four_shared_rings,
+			    ARRAY_SIZE(four_shared_rings), &p, JOB_TIMEOUT_MS);
+	drm_sched_serial_client_init(&a);
+	drm_sched_serial_client_init(&b);
+	for (i = 0; i < 4; i++) {
+		ctx[i] = dss_mock_ctx_new(mock, i);
+		ctx[i]->serial.client = i < 3 ? &a : &b;
+	}
+	before = mock->domain.stats.isolations;
+
+	job[0] = hold_and_start(test, mock, ctx[0], SHORT_US,
+				DSS_MOCK_JOB_HANG_ONCE);
+	for (i = 1; i < 4; i++)
+		job[i] = submit(ctx[i], SHORT_US, 0);
+	KUNIT_ASSERT_TRUE(test, time_out_together(mock, BIT(0) | BIT(1) |
+						  BIT(2)));
+	for (i = 0; i < 4; i++)
+		expect_finished(test, job[i], 0);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.isolations - before, 1);
+	KUNIT_EXPECT_TRUE(test, drm_sched_serial_client_isolated(&a));
+	KUNIT_EXPECT_EQ(test, a.level, 1);
+	KUNIT_EXPECT_FALSE(test, drm_sched_serial_client_isolated(&b));
+	KUNIT_EXPECT_EQ(test, b.level, 0);
+	for (i = 0; i < 4; i++)
+		expect_unstruck(test, ctx[i]);
+}
+
+/*
+ * The job of an isolated client waits for the work already running on the
+ * other shared rings for one timeout of its ring at most, then runs: a
+ * job of a client that is not isolated, far longer than a timeout, must
+ * not hold the gate closed (and every other shared ring's work behind
+ * it) for its whole length. The gate opens when the isolated job is done.
+ */
+static void holder_waits_one_timeout_at_most(struct kunit *test)
+{
+	struct dss_mock_job *longjob, *alone, *after;
+	struct isolate_scene s;
+	ktime_t t0;
+	s64 waited;
+
+	isolate_scene_new(test, &s, ISOLATE_MS);
+	hang_beside_victim(test, &s);
+	KUNIT_ASSERT_TRUE(test, drm_sched_serial_client_isolated(&s.attacker));
+
+	s.v_compute0->serial.client = &s.v_compute0->serial.own;
+	longjob = submit_progressing(s.v_compute0,
+				     8 * JOB_TIMEOUT_MS * USEC_PER_MSEC);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(longjob, WAIT_MS));
+	t0 = ktime_get();
+	alone = submit(s.a_gfx, SHORT_US, 0);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(alone, WAIT_MS));
+	waited = ktime_ms_delta(ktime_get(), t0);
+	KUNIT_EXPECT_GE(test, waited, JOB_TIMEOUT_MS / 2);
+	KUNIT_EXPECT_LT(test, waited, 2 * JOB_TIMEOUT_MS);
+	KUNIT_EXPECT_FALSE(test, dma_fence_is_signaled(longjob->finished));
+	expect_finished(test, alone, 0);
+
+	/* The gate is open: another client's job runs beside the long one. */
+	s.v_compute1->serial.client = &s.v_compute1->serial.own;
+	after = submit(s.v_compute1, SHORT_US, 0);
+	expect_finished(test, after, 0);
+	KUNIT_EXPECT_FALSE(test, dma_fence_is_signaled(longjob->finished));
+	KUNIT_EXPECT_FALSE(test, dss_gate_closed(&s.mock->domain));
+	expect_finished(test, longjob, 0);
+	sync_recovery(s.mock);
+	expect_unstruck(test, s.a_gfx);
+	expect_unstruck(test, s.v_compute0);
+}
+
+/*
+ * A job whose entity is stopped (killed) or whose context is banned never
+ * runs: 6.1's entity kill path calls prepare_job (dependency) for every
+ * killed job and waits for what it returns. Such a job of an isolated
+ * client neither closes the gate nor waits at it; a live one does.
+ */
+static void killed_job_leaves_the_gate(struct kunit *test)
+{
+	struct drm_sched_serial_ring *ring;
+	struct drm_sched_serial_domain *d;
+	struct dss_mock_job *job;
+	struct isolate_scene s;
+
+	isolate_scene_new(test, &s, ISOLATE_MS);
+	d = &s.mock->domain;
+	ring = &s.a_gfx->ring->serial;
+	/* A job run before: the entity is on its run queue. */
+	expect_finished(test, submit(s.a_gfx, SHORT_US, 0), 0);
+	dss_isolate(d, &s.attacker);
+	KUNIT_ASSERT_TRUE(test, drm_sched_serial_client_isolated(&s.attacker));
+
+	/* Handed to prepare_job by hand, never pushed. */
+	job = dss_mock_job_new(s.a_gfx, SHORT_US, 0);
+	drm_sched_job_arm(&job->base);
+
+	atomic_set(&s.a_gfx->serial.banned, 1);
+	KUNIT_EXPECT_NULL(test, drm_sched_serial_prepare_job(ring, &job->base));
+	KUNIT_EXPECT_FALSE(test, dss_gate_closed(d));
+	atomic_set(&s.a_gfx->serial.banned, 0);
+
+	s.a_gfx->entity.stopped = true;
+	KUNIT_EXPECT_NULL(test, drm_sched_serial_prepare_job(ring, &job->base));
+	KUNIT_EXPECT_FALSE(test, dss_gate_closed(d));
+	s.a_gfx->entity.stopped = false;
+
+	/* Alive, it closes the gate; done, it opens it. */
+	KUNIT_EXPECT_NULL(test, drm_sched_serial_prepare_job(ring, &job->base));
+	KUNIT_EXPECT_TRUE(test, dss_gate_closed(d));
+	dma_fence_signal(&job->base.s_fence->finished);
+	KUNIT_EXPECT_FALSE(test, dss_gate_closed(d));
+}
+
 static struct kunit_case drm_sched_serial_isolate_cases[] = {
 	KUNIT_CASE_PARAM(repeat_hang_is_seen_alone, isolate_mode_gen_params),
 	KUNIT_CASE(attacker_banned_victim_untouched),
 	KUNIT_CASE(gate_holds_one_timeout_at_most),
 	KUNIT_CASE(isolation_ends),
 	KUNIT_CASE(gang_passes_the_gate),
+	KUNIT_CASE(isolated_once_per_recovery),
+	KUNIT_CASE(gate_reclosed_while_opening),
+	KUNIT_CASE(holder_waits_one_timeout_at_most),
+	KUNIT_CASE(killed_job_leaves_the_gate),
 	{}
 };
 

@@ -317,4 +317,10 @@ static inline void dss_test_exit(struct kunit *test)
 		dss_mock_fini(test->priv);
 }
 
+/*
+ * Cases of the isolate suite that need the static parts of the code under
+ * test: they are built with it, in drm_sched_serial_isolate_impl.c.
+ */
+void gate_reclosed_while_opening(struct kunit *test);
+
 #endif /* _DRM_SCHED_SERIAL_TEST_H_ */

@@ -51,7 +51,7 @@ MODULE_PARM_DESC(max_runtime_ms, "A job still progressing after this many ms at 
 
 static unsigned int isolate_ms = 10000;
 module_param(isolate_ms, uint, 0444);
-MODULE_PARM_DESC(isolate_ms, "A hang that convicts nobody isolates the processes of the heads it stalled for this long, doubled for each repeat: their jobs run alone, so that a repeat is seen alone; 0: never (default 10000)");
+MODULE_PARM_DESC(isolate_ms, "A hang that convicts nobody isolates the processes whose heads timed out, once per recovery, for this long, doubled for each repeat: their jobs run alone, so that a repeat is seen alone; 0: never (default 10000)");
 
 static char *reset_ladder = "ring";
 module_param(reset_ladder, charp, 0444);

@@ -130,10 +130,14 @@ enum drm_sched_serial_rung {
 
 /**
  * struct drm_sched_serial_client - what recoveries remember of a client
- * @lock: protects @until and @level
+ * @lock: protects @until, @level, @domain and @recovery
  * @until: jiffies until which the client is isolated: its jobs on the
  *	shared rings run alone in the domain (drm_sched_serial_prepare_job())
  * @level: isolations in a row; each doubles the next one's length
+ * @domain: the domain whose recovery isolated the client last, or NULL
+ * @recovery: that recovery's number (&drm_sched_serial_stats.recoveries
+ *	of @domain): one recovery isolates a client once, however many of
+ *	its heads timed out
  *
  * A client is whatever the driver charges for its contexts' hangs, e.g.
  * the process: embed one in the driver's record of it, initialise it with
@@ -142,9 +146,11 @@ enum drm_sched_serial_rung {
  * jobs.
  */
 struct drm_sched_serial_client {
-	spinlock_t lock; /* protects @until, @level */
+	spinlock_t lock; /* protects @until, @level, @domain, @recovery */
 	unsigned long until;
 	unsigned int level;
+	struct drm_sched_serial_domain *domain;
+	u64 recovery;
 };
 
 /**
@@ -356,7 +362,8 @@ struct drm_sched_serial_ops {
  * @probe_strategy: serial (the default) or group replay
  * @isolate_ms: a recovery that saw a shared ring hang but struck nobody
  *	(the hang did not reproduce beside other work) isolates the clients
- *	of its heads for this long, doubled for each isolation in a row:
+ *	whose shared heads timed out, once each, for this long, doubled for
+ *	each isolation in a row:
  *	their jobs then run alone on the shared rings, so that a repeat is
  *	seen alone (drm_sched_serial_prepare_job()); a suspect verdict
  *	isolates its client too; 0: no isolation
@@ -610,11 +617,15 @@ struct drm_sched_serial_ring_status {
  *	recovery ended jobs with, under @lock
  * @publisher: publishes the uevents and devcoredumps of recoveries from a
  *	work item of its own
- * @gate_lock: protects @gate and @gate_job
+ * @gate_lock: protects @gate, @gate_job and @gate_waits
  * @gate: while an isolated client's job runs alone, a fence that the
- *	other clients' jobs on the shared rings wait for; NULL when open
+ *	other clients' jobs on the shared rings wait for; NULL when open.
+ *	Each closing is a fence of its own, with its own callback on
+ *	@gate_job's fence, which opens it when that work is done
  * @gate_job: finished fence of the job holding @gate (a reference)
- * @gate_cb: signals @gate when @gate_job's work is done
+ * @gate_waits: what holders wait for before they run (the running work
+ *	of the other shared rings, up to a deadline) while its deadline
+ *	timer may still run
  * @gate_context: fence context of @gate
  * @gate_seqno: seqno of the last @gate
  * @gate_held: a recovery found @gate closed: what a waiter waits for may
@@ -644,10 +655,10 @@ struct drm_sched_serial_domain {
 	u64 error_fence_context;
 	struct dma_fence *error_fences[8];
 	struct dss_publisher *publisher;
-	spinlock_t gate_lock; /* protects @gate, @gate_job */
+	spinlock_t gate_lock; /* protects @gate, @gate_job, @gate_waits */
 	struct dma_fence *gate;
 	struct dma_fence *gate_job;
-	struct dma_fence_cb gate_cb;
+	struct list_head gate_waits;
 	u64 gate_context;
 	u64 gate_seqno;
 	bool gate_held;
