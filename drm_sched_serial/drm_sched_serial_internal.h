@@ -229,6 +229,10 @@ void dss_verdict(struct drm_sched_serial_domain *d,
 		 struct drm_sched_serial_cand *c,
 		 enum drm_sched_serial_verdict verdict);
 bool dss_fence_done(struct dma_fence *f);
+bool dss_waiting(struct drm_sched_serial_domain *d, unsigned int i,
+		 struct drm_sched_job *job);
+bool dss_progressing(struct drm_sched_serial_domain *d,
+		     struct drm_sched_serial_ring *ring);
 unsigned int dss_hint_rank(enum drm_sched_serial_hint hint);
 void dss_leave_undecided(struct drm_sched_serial_ring *ring,
 			 struct drm_sched_serial_cand *c);

@@ -17,10 +17,13 @@
  * without a replay. If some other ring stays silent, the head may have
  * been stalled: nothing is proven, and the domain is reset and the heads
  * replayed as before (the head of the ring reset first is one of them).
- * A head that may wait for another ring's work is never judged on this
+ * A head seen waiting for another ring's work is never judged on this
  * rung, nor a gang member (its partners on other rings would go on
- * without it), nor a ring whose timeout only joined the recovery
- * (coalesced: its window may be short).
+ * without it); a ring whose timeout only joined the recovery (coalesced),
+ * or whose head the hardware alone calls hung while every ring that timed
+ * out is called stalled, first waits out the rest of its head's window.
+ * The hint only picks the ring: the verdict rests on the head's own
+ * window and on the other rings going on.
  *
  * An independent ring's timeout proves its head (as on the domain rung):
  * its ring is reset alone and nothing else is touched.
@@ -47,6 +50,28 @@ static ktime_t dss_window_start(struct drm_sched_serial_domain *d,
 	ktime_t since = dss_sched_job_head_since(c->head);
 
 	return ktime_after(d->restart_at, since) ? d->restart_at : since;
+}
+
+/*
+ * The one shared ring whose head the hardware calls hung while its timer
+ * has not fired yet, or -1 (none, or more than one).
+ */
+static int dss_rung_pick_late(struct drm_sched_serial_domain *d)
+{
+	unsigned int i;
+	int hung = -1;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		const struct drm_sched_serial_cand *c = &d->cands[i];
+
+		if (!c->head || d->rings[i]->independent ||
+		    c->hint != DRM_SCHED_SERIAL_HINT_HUNG)
+			continue;
+		if (hung >= 0 || c->timed_out)
+			return -1;
+		hung = i;
+	}
+	return hung;
 }
 
 /*
@@ -101,6 +126,14 @@ static int dss_rung_pick(struct drm_sched_serial_domain *d,
 	if (!timed_out || (independent && timed_out > 1) || called_hung > 1)
 		return -1;
 	self = called_hung ? hung : oldest;
+	/*
+	 * Every shared ring that timed out is called stalled: what stalls
+	 * them may be a ring whose timer has not fired yet. If the hardware
+	 * calls exactly one other shared head hung, that ring goes alone; its
+	 * head's window is waited out first (dss_ring_rung()).
+	 */
+	if (self < 0 && !independent)
+		self = dss_rung_pick_late(d);
 	if (self < 0)
 		return -1;
 	c = &d->cands[self];
@@ -111,7 +144,7 @@ static int dss_rung_pick(struct drm_sched_serial_domain *d,
 	if (c->waiting || dss_job_gang(d, c->head, &key))
 		return -1;
 	/* Joined by coalescing: its window ends at most coalesce_ms later. */
-	if (!d->rings[self]->independent &&
+	if (!d->rings[self]->independent && c->timed_out &&
 	    ktime_ms_delta(start, dss_window_start(d, c)) +
 	    d->params.coalesce_ms + 1 <
 	    dss_sched_timeout_ms(d->rings[self]->sched))
@@ -235,6 +268,18 @@ bool dss_ring_rung(struct drm_sched_serial_domain *d,
 			fsleep(rest + 1);
 		if (ktime_after(end, since))
 			since = end;
+		/*
+		 * A head picked before its timer fired (dss_rung_pick_late())
+		 * has waited out its window now: it must have made no progress
+		 * in it, nor be waiting, as a head that timed out.
+		 */
+		if (!c->timed_out) {
+			if (dss_progressing(d, ring) ||
+			    dss_waiting(d, self, c->head))
+				goto escalate;
+			c->timed_out = true;
+			ring->timeouts++;
+		}
 	}
 	if (dss_reset_ring(d, ring))
 		goto escalate;

@@ -13,6 +13,7 @@
  * drm_sched_serial_test.h.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
 
 #include "drm_sched_serial_test.h"
 
@@ -252,9 +253,46 @@ static void ladder_mode_desc(const bool *ring, char *desc)
 
 KUNIT_ARRAY_PARAM(ladder_mode, ladder_modes, ladder_mode_desc);
 
+/*
+ * Issue 31: a legitimate gfx job (3 timeouts long) stalls behind a hang
+ * that compute0 started 0.4 timeout later: gfx's timer fires first, and
+ * gfx, the only ring that timed out, is called stalled. The rung waits
+ * out compute0's window (the hardware calls its head hung), resets
+ * compute0 alone, and the hang is guilty on its own timeout: no device
+ * reset, the long job runs once, in the run it was in. Before, the
+ * domain was reset and the long job run again (in its replay).
+ */
+static void ring_rung_waits_out_a_late_hang(struct kunit *test)
+{
+	struct drm_sched_serial_params p;
+	struct dss_mock_job *longjob, *bad;
+	struct dss_mock_ctx *gfx, *cmp;
+	struct dss_mock *mock;
+
+	ladder_params(&p, DRM_SCHED_SERIAL_LADDER_RING);
+	mock = test_mock(test, &p);
+	mock->hints = DSS_MOCK_HINTS_RIGHT;
+	gfx = dss_mock_ctx_new(mock, GFX);
+	cmp = dss_mock_ctx_new(mock, COMPUTE0);
+	longjob = submit_progressing(gfx, 3 * JOB_TIMEOUT_MS * USEC_PER_MSEC);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(longjob, WAIT_MS));
+	msleep(2 * JOB_TIMEOUT_MS / 5);
+	bad = submit(cmp, 0, DSS_MOCK_JOB_HANG);
+
+	expect_finished(test, bad, -ETIME);
+	expect_ran_once(test, longjob);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
+	expect_unstruck(test, gfx);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mock->resets), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mock->ring_resets), 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.ring_settled, 1);
+}
+
 static struct kunit_case drm_sched_serial_ladder_cases[] = {
 	KUNIT_CASE_PARAM(ring_reset_settles_rfc_scenario, hint_mode_gen_params),
 	KUNIT_CASE(ring_reset_of_independent_ring),
+	KUNIT_CASE(ring_rung_waits_out_a_late_hang),
 	KUNIT_CASE_PARAM(stalled_first_ring_escalates, hint_mode_gen_params),
 	KUNIT_CASE(second_hang_escalates),
 	KUNIT_CASE(failed_ring_reset_escalates),
