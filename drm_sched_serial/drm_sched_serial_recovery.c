@@ -177,8 +177,8 @@ bool dss_finish_if_done(struct drm_sched_serial_domain *d,
  * ago shields no hang behind it. Without that op every job that may wait
  * is a waiter.
  */
-static bool dss_waiting(struct drm_sched_serial_domain *d, unsigned int i,
-			struct drm_sched_job *job)
+bool dss_waiting(struct drm_sched_serial_domain *d, unsigned int i,
+		 struct drm_sched_job *job)
 {
 	if (d->ops->waiting)
 		return d->ops->waiting(d->rings[i], job);
@@ -282,8 +282,8 @@ static unsigned int dss_ring_timeout_ms(struct drm_sched_serial_ring *ring)
 }
 
 /* @ring retired work within the last half timeout: it is not hung. */
-static bool dss_progressing(struct drm_sched_serial_domain *d,
-			    struct drm_sched_serial_ring *ring)
+bool dss_progressing(struct drm_sched_serial_domain *d,
+		     struct drm_sched_serial_ring *ring)
 {
 	return d->ops->last_progress &&
 	       ktime_ms_delta(ktime_get(), d->ops->last_progress(ring)) <
@@ -1041,6 +1041,22 @@ static bool dss_replay_in_pass(struct drm_sched_serial_domain *d,
 	return c->state == DSS_WAITING && a->completed > c->wait_mark;
 }
 
+/* Is a head that timed out still to be replayed after position @j? */
+static bool dss_timed_out_after(struct drm_sched_serial_domain *d,
+				const struct dss_arb *a, unsigned int j)
+{
+	unsigned int k;
+
+	for (k = j + 1; k < a->n; k++) {
+		const struct drm_sched_serial_cand *c =
+			&d->cands[d->cands[k].order];
+
+		if (c->timed_out && !dss_decided(c))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Replay the head of position @j of the order alone, in its whole window
  * (dss_window_more()): the only replay that convicts. Returns true if the
@@ -1053,7 +1069,7 @@ static bool dss_replay_one(struct drm_sched_serial_domain *d,
 	unsigned int i = d->cands[j].order, budget;
 	struct drm_sched_serial_ring *ring = d->rings[i];
 	struct drm_sched_serial_cand *c = &d->cands[i];
-	bool cut;
+	bool cut, yield;
 	ktime_t t;
 	int ret;
 
@@ -1072,6 +1088,16 @@ static bool dss_replay_one(struct drm_sched_serial_domain *d,
 		dss_fall_back(d, a, j);
 		return true;
 	}
+	/*
+	 * A head that still progresses after its ring's timeout, alone, is
+	 * not hung: while a head that timed out waits to be replayed after
+	 * it, its replay stops there (undecided, run again after the
+	 * restart) rather than use up the budget before the hang is reached.
+	 * A head with a budget of its own runs its whole window.
+	 */
+	yield = !dss_own_budget(c) && dss_timed_out_after(d, a, j);
+	if (yield)
+		budget = min(budget, max(dss_ring_timeout_ms(ring), 1u));
 
 	t = ktime_get();
 	ret = dss_probe(d, ring, c, budget, &cut);
@@ -1085,7 +1111,7 @@ static bool dss_replay_one(struct drm_sched_serial_domain *d,
 			ret = 1;
 		else if (!cut)
 			a->guilty += dss_hung_alone(d, i, a->completed);
-		if (wedged || (cut && !ret)) {
+		if (wedged || (cut && !ret && !yield)) {
 			dss_mark_completed(c, ret > 0);
 			if (cut && !ret) {
 				dss_leave_rest_undecided(d, a, j + 1);
