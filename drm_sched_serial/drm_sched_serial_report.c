@@ -327,6 +327,15 @@ static void dss_publish_work(struct work_struct *work)
 	pub->pending_len = 0;
 	spin_unlock(&pub->lock);
 
+	/* The dump first: whoever a uevent wakes finds it there. */
+	if (pub->out_len) {
+		buf = vmalloc(pub->out_len);
+		if (buf) {
+			memcpy(buf, pub->out, pub->out_len);
+			dev_coredumpv(d->dev, buf, pub->out_len, GFP_KERNEL);
+			atomic_inc(&pub->dumps_published);
+		}
+	}
 	for (i = 0; i < nr; i++) {
 		struct dss_event *ev = &pub->out_events[i];
 		char *envp[7];
@@ -344,14 +353,6 @@ static void dss_publish_work(struct work_struct *work)
 		if (d->drm && ev->method && drm_dev_enter(d->drm, &idx)) {
 			dss_wedged_event(d->drm, ev->method, ev->pid, ev->task);
 			drm_dev_exit(idx);
-		}
-	}
-	if (pub->out_len) {
-		buf = vmalloc(pub->out_len);
-		if (buf) {
-			memcpy(buf, pub->out, pub->out_len);
-			dev_coredumpv(d->dev, buf, pub->out_len, GFP_KERNEL);
-			atomic_inc(&pub->dumps_published);
 		}
 	}
 }
