@@ -154,26 +154,56 @@ static bool wait_wedged(int s, struct uevent *out, int ms)
 	return false;
 }
 
-/* a child named HANGER_COMM hangs sdma0 with its own file; returns its pid */
-static pid_t fork_hanger(uint32_t ring_class)
+/*
+ * A child named HANGER_COMM hangs a ring of @ring_class with its own file;
+ * returns its pid. With @gate (two pipes) it writes a byte to @gate[1]
+ * once its file and context are ready and submits only after reading one
+ * from @gate[2]: hangers released together submit together, however slow
+ * their start (hangers_go()).
+ */
+static pid_t fork_hanger_gated(uint32_t ring_class, const int *gate)
 {
 	pid_t pid = fork();
 
 	igt_assert_lte(0, pid);
 	if (pid == 0) {
 		struct ppu_cs cs = { .n = 0 };
+		uint32_t so, ctx;
 		int cfd, st;
-		uint32_t so;
+		char go;
 
 		prctl(PR_SET_NAME, HANGER_COMM);
 		cfd = ppu_open();
 		so = ppu_syncobj_create(cfd);
+		ctx = ppu_ctx_create(cfd);
 		ppu_cs_hang(&cs);
-		ppu_submit_cs(cfd, ppu_ctx_create(cfd), ring_class, 0, &cs, NULL, 0, 0, so);
+		if (gate && (write(gate[1], "r", 1) != 1 || read(gate[2], &go, 1) != 1))
+			_exit(2);
+		ppu_submit_cs(cfd, ctx, ring_class, 0, &cs, NULL, 0, 0, so);
 		st = ppu_wait_status(cfd, so, PPU_HANG_WAIT_NS);
 		_exit(st < 0 ? 0 : 1);
 	}
 	return pid;
+}
+
+static pid_t fork_hanger(uint32_t ring_class)
+{
+	return fork_hanger_gated(ring_class, NULL);
+}
+
+/* release @n gated hangers at once, when all are ready; closes @gate */
+static void hangers_go(int *gate, int n)
+{
+	char c;
+
+	close(gate[1]);
+	close(gate[2]);
+	for (int i = 0; i < n; i++)
+		igt_assert_eq(read(gate[0], &c, 1), 1);
+	for (int i = 0; i < n; i++)
+		igt_assert_eq(write(gate[3], "g", 1), 1);
+	close(gate[0]);
+	close(gate[3]);
 }
 
 static void reap(pid_t pid)
@@ -183,113 +213,6 @@ static void reap(pid_t pid)
 	igt_assert_eq(waitpid(pid, &status, 0), pid);
 	igt_assert_f(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		     "hanging child: status 0x%x\n", status);
-}
-
-static void test_wedged_none(void)
-{
-	int s = uevent_open();
-	struct uevent ev;
-	char pid_str[16];
-	pid_t pid;
-
-	pid = fork_hanger(DRM_PPU_RING_SDMA);
-	igt_assert_f(wait_wedged(s, &ev, 60000), "no WEDGED uevent on %s\n", card);
-	reap(pid);
-	igt_assert_eq(strcmp(ev.action, "change"), 0);
-	igt_assert_f(!strcmp(uevent_get(&ev, "WEDGED"), "none"),
-		     "WEDGED=%s\n", uevent_get(&ev, "WEDGED"));
-	snprintf(pid_str, sizeof(pid_str), "%d", pid);
-	igt_assert_f(uevent_get(&ev, "PID") && !strcmp(uevent_get(&ev, "PID"), pid_str),
-		     "PID=%s, expected %s\n", uevent_get(&ev, "PID"), pid_str);
-	igt_assert_f(uevent_get(&ev, "TASK") && !strcmp(uevent_get(&ev, "TASK"), HANGER_COMM),
-		     "TASK=%s\n", uevent_get(&ev, "TASK"));
-	close(s);
-}
-
-/*
- * A failed reset wedges the device: WEDGED=rebind on the card, and the
- * method it names works: unbind and bind the driver, and jobs run again.
- */
-static void test_wedged_rebind(void)
-{
-	int s = uevent_open();
-	struct uevent ev;
-	uint32_t ctx, bo, so;
-	uint32_t *map;
-
-	igt_require(access(PPU_SIM_FAIL_RESETS, W_OK) == 0);
-	igt_require(getuid() == 0);
-	ppu_ladder_set(dbg_dir, "domain");
-	igt_assert_eq(ppu_file_write(PPU_SIM_FAIL_RESETS, "1"), 0);
-	reap(fork_hanger(DRM_PPU_RING_COMPUTE));
-	igt_assert_f(wait_wedged(s, &ev, 60000), "no WEDGED uevent on %s\n", card);
-	igt_assert_f(!strcmp(uevent_get(&ev, "WEDGED"), "rebind"),
-		     "WEDGED=%s\n", uevent_get(&ev, "WEDGED"));
-	close(s);
-
-	close(fd);
-	ppu_pdev_bind(&pdev, false);
-	ppu_pdev_bind(&pdev, true);
-	fd = ppu_open();
-	device_names(fd);
-	snprintf(dbg_dir, sizeof(dbg_dir), "%s", ppu_debugfs_dir(fd));
-	restore(0);
-	ctx = ppu_ctx_create(fd);
-	bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
-	so = ppu_syncobj_create(fd);
-	ppu_submit_write(fd, ctx, DRM_PPU_RING_GFX, 0, bo, 0, 0x600d, 0, so);
-	igt_assert_eq(ppu_wait_status(fd, so, PPU_WAIT_NS), 1);
-	map = ppu_bo_map(fd, bo, PPU_PAGE_SIZE);
-	igt_assert_eq_u32(map[0], 0x600d);
-	munmap(map, PPU_PAGE_SIZE);
-}
-
-/* ------------------------------------------------------------ kernel log */
-/* how often @needle occurs in @s */
-static unsigned int count_str(const char *s, const char *needle)
-{
-	unsigned int n = 0;
-
-	while ((s = strstr(s, needle))) {
-		n++;
-		s += strlen(needle);
-	}
-	return n;
-}
-
-/*
- * The verdict's log line: "<driver> <device>: [drm] sdma0: job N of
- * ppu-hanger[PID] hangs: guilty": the device named once.
- */
-static void test_log_line(void)
-{
-	int k = kmsg_open();
-	char rec[1024], *msg = NULL;
-	bool found = false;
-
-	igt_require(k >= 0);
-	reap(fork_hanger(DRM_PPU_RING_SDMA));
-	for (int t = 0; t < 100 && !found; t++) {
-		ssize_t r = read(k, rec, sizeof(rec) - 1);
-
-		if (r < 0 && errno == EPIPE)
-			continue;
-		if (r <= 0) {
-			usleep(50 * 1000);
-			continue;
-		}
-		rec[r] = '\0';
-		msg = strchr(rec, ';');
-		if (msg && strstr(msg, "hangs: guilty") && strstr(msg, HANGER_COMM))
-			found = true;
-	}
-	close(k);
-	igt_assert_f(found, "no verdict line in the kernel log\n");
-	msg[strcspn(msg, "\n")] = '\0';
-	igt_info("verdict line: %s\n", msg + 1);
-	igt_assert_f(count_str(msg, pdev.name) == 1, "device named %u times: %s\n",
-		     count_str(msg, pdev.name), msg);
-	igt_assert_f(strstr(msg, ": [drm] sdma0: job "), "not in the drm style: %s\n", msg);
 }
 
 /* ----------------------------------------------------------- devcoredump */
@@ -371,6 +294,148 @@ static bool section_get(const char *s, const char *key, char *out, size_t size)
 }
 
 /*
+ * Take the dump of the recovery that convicted @pid's job, waiting up to
+ * @ms for it: false if none came. Dumps of other recoveries are dismissed.
+ */
+static bool devcd_take_of(pid_t pid, int ms)
+{
+	static char buf[1 << 16];
+	char dir[300], ctx[64];
+
+	snprintf(ctx, sizeof(ctx), "\ncontext: %s[%d]\n", HANGER_COMM, pid);
+	for (int t = 0; t <= ms; t += 50) {
+		while (devcd_find(dir, sizeof(dir))) {
+			devcd_take(dir, buf, sizeof(buf));
+			if (strstr(buf, ctx))
+				return true;
+		}
+		if (t < ms)
+			usleep(50 * 1000);
+	}
+	return false;
+}
+
+/*
+ * A hang on sdma (no shared ring, no device reset): WEDGED=none on the
+ * card, the guilty task in it, and the recovery's dump already there when
+ * the uevent arrives (whoever the uevent wakes may read it at once).
+ */
+static void test_wedged_none(void)
+{
+	int s = uevent_open();
+	struct uevent ev;
+	char pid_str[16];
+	pid_t pid;
+
+	devcd_clear();
+	pid = fork_hanger(DRM_PPU_RING_SDMA);
+	igt_assert_f(wait_wedged(s, &ev, 60000), "no WEDGED uevent on %s\n", card);
+	reap(pid);
+	igt_assert_eq(strcmp(ev.action, "change"), 0);
+	igt_assert_f(!strcmp(uevent_get(&ev, "WEDGED"), "none"),
+		     "WEDGED=%s\n", uevent_get(&ev, "WEDGED"));
+	snprintf(pid_str, sizeof(pid_str), "%d", pid);
+	igt_assert_f(uevent_get(&ev, "PID") && !strcmp(uevent_get(&ev, "PID"), pid_str),
+		     "PID=%s, expected %s\n", uevent_get(&ev, "PID"), pid_str);
+	igt_assert_f(uevent_get(&ev, "TASK") && !strcmp(uevent_get(&ev, "TASK"), HANGER_COMM),
+		     "TASK=%s\n", uevent_get(&ev, "TASK"));
+	igt_assert_f(devcd_take_of(pid, 0),
+		     "no devcoredump of %s when its WEDGED uevent arrived\n", pdev.name);
+	close(s);
+}
+
+/*
+ * A failed reset wedges the device: WEDGED=rebind on the card, and the
+ * method it names works: unbind and bind the driver, and jobs run again.
+ */
+static void test_wedged_rebind(void)
+{
+	int s = uevent_open();
+	struct uevent ev;
+	uint32_t ctx, bo, so;
+	uint32_t *map;
+
+	igt_require(access(PPU_SIM_FAIL_RESETS, W_OK) == 0);
+	igt_require(getuid() == 0);
+	ppu_ladder_set(dbg_dir, "domain");
+	igt_assert_eq(ppu_file_write(PPU_SIM_FAIL_RESETS, "1"), 0);
+	reap(fork_hanger(DRM_PPU_RING_COMPUTE));
+	igt_assert_f(wait_wedged(s, &ev, 60000), "no WEDGED uevent on %s\n", card);
+	igt_assert_f(!strcmp(uevent_get(&ev, "WEDGED"), "rebind"),
+		     "WEDGED=%s\n", uevent_get(&ev, "WEDGED"));
+	close(s);
+
+	close(fd);
+	ppu_pdev_bind(&pdev, false);
+	ppu_pdev_bind(&pdev, true);
+	fd = ppu_open();
+	device_names(fd);
+	snprintf(dbg_dir, sizeof(dbg_dir), "%s", ppu_debugfs_dir(fd));
+	restore(0);
+	ctx = ppu_ctx_create(fd);
+	bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
+	so = ppu_syncobj_create(fd);
+	ppu_submit_write(fd, ctx, DRM_PPU_RING_GFX, 0, bo, 0, 0x600d, 0, so);
+	igt_assert_eq(ppu_wait_status(fd, so, PPU_WAIT_NS), 1);
+	map = ppu_bo_map(fd, bo, PPU_PAGE_SIZE);
+	igt_assert_eq_u32(map[0], 0x600d);
+	munmap(map, PPU_PAGE_SIZE);
+}
+
+/* ------------------------------------------------------------ kernel log */
+/* how often @needle occurs in @s */
+static unsigned int count_str(const char *s, const char *needle)
+{
+	unsigned int n = 0;
+
+	while ((s = strstr(s, needle))) {
+		n++;
+		s += strlen(needle);
+	}
+	return n;
+}
+
+/*
+ * The verdict's log line: "<driver> <device>: [drm] sdma0: job N of
+ * ppu-hanger[PID] hangs: guilty": the device named once.
+ */
+static void test_log_line(void)
+{
+	int k = kmsg_open();
+	char rec[1024], *msg = NULL;
+	bool found = false;
+	pid_t pid;
+
+	igt_require(k >= 0);
+	devcd_clear();
+	pid = fork_hanger(DRM_PPU_RING_SDMA);
+	reap(pid);
+	for (int t = 0; t < 100 && !found; t++) {
+		ssize_t r = read(k, rec, sizeof(rec) - 1);
+
+		if (r < 0 && errno == EPIPE)
+			continue;
+		if (r <= 0) {
+			usleep(50 * 1000);
+			continue;
+		}
+		rec[r] = '\0';
+		msg = strchr(rec, ';');
+		if (msg && strstr(msg, "hangs: guilty") && strstr(msg, HANGER_COMM))
+			found = true;
+	}
+	close(k);
+	igt_assert_f(found, "no verdict line in the kernel log\n");
+	msg[strcspn(msg, "\n")] = '\0';
+	igt_info("verdict line: %s\n", msg + 1);
+	igt_assert_f(count_str(msg, pdev.name) == 1, "device named %u times: %s\n",
+		     count_str(msg, pdev.name), msg);
+	igt_assert_f(strstr(msg, ": [drm] sdma0: job "), "not in the drm style: %s\n", msg);
+	/* its dump too, dismissed: devcoredump keeps one per device */
+	igt_assert_f(devcd_take_of(pid, 10000), "no devcoredump of %s\n", pdev.name);
+}
+
+/*
  * Two rings hang at once: one recovery, one dump, both verdicts in it (and
  * every other verdict of the recovery), the header and the end parsed.
  */
@@ -380,13 +445,18 @@ static void test_devcoredump(void)
 	char dir[300], v[64], ring[32], ctx[64], seqno[32];
 	unsigned int guilty = 0, verdicts = 0;
 	bool gfx = false, compute = false;
+	int gate[4];
 	pid_t a, b;
 	const char *s;
 
 	ppu_ladder_set(dbg_dir, "domain");
 	devcd_clear();
-	a = fork_hanger(DRM_PPU_RING_GFX);
-	b = fork_hanger(DRM_PPU_RING_COMPUTE);
+	/* both submit within one ring timeout, however slow their start */
+	igt_assert_eq(pipe(gate), 0);
+	igt_assert_eq(pipe(gate + 2), 0);
+	a = fork_hanger_gated(DRM_PPU_RING_GFX, gate);
+	b = fork_hanger_gated(DRM_PPU_RING_COMPUTE, gate);
+	hangers_go(gate, 2);
 	reap(a);
 	reap(b);
 	for (int t = 0; t < 100 && !devcd_find(dir, sizeof(dir)); t++)
