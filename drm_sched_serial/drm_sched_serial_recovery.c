@@ -1041,19 +1041,15 @@ static bool dss_replay_in_pass(struct drm_sched_serial_domain *d,
 	return c->state == DSS_WAITING && a->completed > c->wait_mark;
 }
 
-/* Is a head that timed out still to be replayed after position @j? */
-static bool dss_timed_out_after(struct drm_sched_serial_domain *d,
-				const struct dss_arb *a, unsigned int j)
+/* Is another head still to be replayed after position @j? */
+static bool dss_more_to_replay(struct drm_sched_serial_domain *d,
+			       const struct dss_arb *a, unsigned int j)
 {
 	unsigned int k;
 
-	for (k = j + 1; k < a->n; k++) {
-		const struct drm_sched_serial_cand *c =
-			&d->cands[d->cands[k].order];
-
-		if (c->timed_out && !dss_decided(c))
+	for (k = j + 1; k < a->n; k++)
+		if (dss_replay_in_pass(d, a, k, 0))
 			return true;
-	}
 	return false;
 }
 
@@ -1090,12 +1086,13 @@ static bool dss_replay_one(struct drm_sched_serial_domain *d,
 	}
 	/*
 	 * A head that still progresses after its ring's timeout, alone, is
-	 * not hung: while a head that timed out waits to be replayed after
-	 * it, its replay stops there (undecided, run again after the
-	 * restart) rather than use up the budget before the hang is reached.
-	 * A head with a budget of its own runs its whole window.
+	 * not hung: what stalled it is another head. While another head waits
+	 * to be replayed after it, its replay stops there (undecided, run
+	 * again after the restart) rather than use up the budget before the
+	 * hang is reached. A head with a budget of its own runs its whole
+	 * window.
 	 */
-	yield = !dss_own_budget(c) && dss_timed_out_after(d, a, j);
+	yield = !dss_own_budget(c) && dss_more_to_replay(d, a, j);
 	if (yield)
 		budget = min(budget, max(dss_ring_timeout_ms(ring), 1u));
 
