@@ -8,6 +8,11 @@
  * Run with short job timeouts (ppu.ko gfx_timeout_ms, compute_timeout_ms,
  * sdma_timeout_ms of 500-1000 ms); waits here allow for a slow emulator.
  */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "ppu_test.h"
 
 static int fd = -1;
@@ -551,6 +556,165 @@ static void test_process_ban(void)
 	igt_assert_eq_u32(bo_read(bo, 0), 0x600d);
 }
 
+#define HOLD_FREE_PARAM "/sys/module/ppu/parameters/user_free_hangs"
+#define HOLD_MS_PARAM "/sys/module/ppu/parameters/user_hold_ms"
+#define HOLD_FREE 1
+#define HOLD_MS 3000
+
+static uid_t storm_uid;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* a process of the storm's user: real uid storm_uid, still root to open */
+static void storm_become(void)
+{
+	igt_assert_eq(setresuid(storm_uid, 0, 0), 0);
+}
+
+/* submit a NOP-like WRITE from @f; returns how long SUBMIT took, in s */
+static double storm_submit_write(int f, uint32_t ctx, uint32_t so)
+{
+	uint32_t bo = ppu_bo_create(f, PPU_PAGE_SIZE);
+	double t = now_s();
+
+	ppu_submit_write(f, ctx, DRM_PPU_RING_SDMA, 0, bo, 0, 0x600d, 0, so);
+	return now_s() - t;
+}
+
+/* hang sdma0 once from a new file: guilty; returns how long SUBMIT took */
+static double storm_hang(void)
+{
+	int f = ppu_open();
+	uint32_t ctx = ppu_ctx_create(f), so = ppu_syncobj_create(f);
+	struct ppu_cs cs = { .n = 0 };
+	double t = now_s(), d;
+
+	ppu_cs_hang(&cs);
+	ppu_submit_cs(f, ctx, DRM_PPU_RING_SDMA, 0, &cs, NULL, 0, 0, so);
+	d = now_s() - t;
+	igt_assert_lt(ppu_wait_status(f, so, PPU_HANG_WAIT_NS), 0);
+	igt_assert_eq_u32(ppu_ctx_query_reset(f, ctx).guilty_count, 1);
+	close(f);
+	return d;
+}
+
+/*
+ * A process banned for its hangs forks a fresh one: the user pays. With
+ * user_free_hangs 1 and user_hold_ms HOLD_MS, processes of a fresh user
+ * (real uid storm_uid) hang sdma0 one after the other, each from its own
+ * process and file. The first two hangs are free (the second comes from a
+ * process on probation, but nothing holds it yet); the second holds the
+ * processes on probation for HOLD_MS: the third process's SUBMIT waits,
+ * while a process of the same user that opened the device before the
+ * first hang submits at once. The third hang holds for 2 x HOLD_MS; a
+ * fourth process, waiting in SUBMIT, dies at once on SIGKILL.
+ */
+static void test_user_hold(void)
+{
+	unsigned int old_free = param_read(HOLD_FREE_PARAM);
+	unsigned int old_ms = param_read(HOLD_MS_PARAM);
+	int ready[2], go[2], status;
+	pid_t early, late;
+	double t;
+	char c;
+
+	storm_uid = 60000 + getpid() % 5000;
+	param_write(HOLD_FREE_PARAM, HOLD_FREE);
+	param_write(HOLD_MS_PARAM, HOLD_MS);
+	igt_assert_eq(pipe(ready), 0);
+	igt_assert_eq(pipe(go), 0);
+
+	/* a process of the user that opened the device before any hang */
+	early = fork();
+	igt_assert_lte(0, early);
+	if (!early) {
+		int f, st;
+		uint32_t ctx, so;
+		double d;
+
+		storm_become();
+		f = ppu_open();
+		ctx = ppu_ctx_create(f);
+		so = ppu_syncobj_create(f);
+		if (write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(2);
+		d = storm_submit_write(f, ctx, so);
+		st = ppu_wait_status(f, so, PPU_WAIT_NS);
+		_exit(st == 1 && d < 0.5 ? 0 : 1);
+	}
+	igt_assert_eq(read(ready[0], &c, 1), 1);
+
+	igt_fork(child, 1) {
+		storm_become();
+		igt_assert_f(storm_hang() < 0.5, "the first hang was held\n");
+	}
+	igt_waitchildren();
+	igt_fork(child, 1) {
+		storm_become();
+		igt_assert_f(storm_hang() < 0.5, "the second hang was held\n");
+	}
+	igt_waitchildren();
+
+	/* held: user_free_hangs passed */
+	igt_fork(child, 1) {
+		int f;
+		uint32_t ctx, so;
+		double d;
+
+		storm_become();
+		f = ppu_open();
+		ctx = ppu_ctx_create(f);
+		so = ppu_syncobj_create(f);
+		d = storm_submit_write(f, ctx, so);
+		igt_info("held SUBMIT: %.2f s\n", d);
+		igt_assert_f(d > HOLD_MS / 2000.0 && d < 4 * HOLD_MS / 1000.0,
+			     "SUBMIT of a process on probation took %.2f s, hold %u ms\n",
+			     d, HOLD_MS);
+		igt_assert_eq(ppu_wait_status(f, so, PPU_WAIT_NS), 1);
+		close(f);
+		/* the third hang: held 2 x HOLD_MS from here on */
+		storm_hang();
+	}
+	/* meanwhile the user's early process is not held */
+	usleep(300 * 1000);
+	igt_assert_eq(write(go[1], "g", 1), 1);
+	igt_assert_eq(waitpid(early, &status, 0), early);
+	igt_assert_f(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		     "the user's process that opened the device before its hangs: status 0x%x\n",
+		     status);
+	igt_waitchildren();
+
+	/* a held process dies at once on SIGKILL */
+	late = fork();
+	igt_assert_lte(0, late);
+	if (!late) {
+		storm_become();
+		storm_hang();
+		_exit(0);
+	}
+	usleep(1000 * 1000);
+	igt_assert_f(waitpid(late, &status, WNOHANG) == 0,
+		     "a process on probation hung although its user is held\n");
+	kill(late, SIGKILL);
+	t = now_s();
+	igt_assert_eq(waitpid(late, &status, 0), late);
+	igt_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	igt_assert_f(now_s() - t < 1.0, "SIGKILL took %.2f s\n", now_s() - t);
+
+	param_write(HOLD_MS_PARAM, old_ms);
+	param_write(HOLD_FREE_PARAM, old_free);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -622,6 +786,10 @@ igt_main
 		reopen();
 		test_process_ban();
 	}
+
+	igt_describe("a process that forks a fresh one per hang: its user's new processes wait at SUBMIT");
+	igt_subtest("user-hold")
+		test_user_hold();
 
 	igt_describe("a failed reset wedges the device until a device reset");
 	igt_subtest("failed-reset-wedges") {

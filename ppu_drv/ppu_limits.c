@@ -11,6 +11,8 @@
  * outlive the file: the scheduler frees a job after its fence signalled,
  * maybe long after the file was closed, and a job keeps its buffers.
  */
+#include <linux/cred.h>
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
@@ -82,7 +84,20 @@ MODULE_PARM_DESC(max_suspects_per_process,
 static unsigned int file_strike_window_ms = 600000;
 module_param(file_strike_window_ms, uint, 0444);
 MODULE_PARM_DESC(file_strike_window_ms,
-		 "Window of max_suspects_per_file and max_suspects_per_process in ms (default 600000)");
+		 "Window of max_suspects_per_file, max_suspects_per_process and user_free_hangs in ms (default 600000)");
+
+static unsigned int user_free_hangs = 2;
+module_param(user_free_hangs, uint, 0644);
+MODULE_PARM_DESC(user_free_hangs,
+		 "Guilty hangs of one user's processes within file_strike_window_ms before its processes on probation are held (default 2)");
+
+static unsigned int user_hold_ms = 2000;
+module_param(user_hold_ms, uint, 0644);
+MODULE_PARM_DESC(user_hold_ms,
+		 "Each guilty hang of a user past user_free_hangs holds its processes on probation (those that opened the device after its first hang in the window) this long before they submit, doubled per further hang up to 64 times (default 2000, 0: never)");
+
+/* The longest hold is user_hold_ms << PPU_USER_HOLD_MAX_SHIFT. */
+#define PPU_USER_HOLD_MAX_SHIFT	6
 
 /**
  * ppu_limits_init - read the limits from the module parameters
@@ -136,11 +151,103 @@ static bool ppu_strikes_add(struct ppu_strikes *st, u32 ban_guilty,
 	return ban && !atomic_xchg(&st->banned, 1);
 }
 
+static void ppu_user_release(struct kref *kref)
+{
+	kfree(container_of(kref, struct ppu_user, refcount));
+}
+
+/* Guilty verdicts of @user within the window. Called with @user->lock held. */
+static unsigned int ppu_user_recent(const struct ppu_user *user)
+{
+	unsigned long window = msecs_to_jiffies(file_strike_window_ms);
+	unsigned int i, n = min_t(unsigned int, user->nr_stamps,
+				  PPU_USAGE_MAX_STRIKES), recent = 0;
+
+	for (i = 0; i < n; i++)
+		if (time_before_eq(jiffies, user->stamps[i] + window))
+			recent++;
+	return recent;
+}
+
+/*
+ * Count a guilty verdict against @user; returns the ms its held processes
+ * now wait, 0 for none. Spinlock only: called from the recovery.
+ */
+static unsigned int ppu_user_strike(struct ppu_user *user)
+{
+	unsigned int free = READ_ONCE(user_free_hangs);
+	unsigned int hold = READ_ONCE(user_hold_ms), n;
+
+	spin_lock(&user->lock);
+	user->stamps[user->nr_stamps++ % PPU_USAGE_MAX_STRIKES] = jiffies;
+	n = ppu_user_recent(user);
+	if (hold && n > free) {
+		hold = min_t(u64, (u64)hold << min(n - free - 1,
+						   PPU_USER_HOLD_MAX_SHIFT),
+			     U32_MAX);
+		user->hold_until = jiffies + msecs_to_jiffies(hold);
+	} else {
+		hold = 0;
+	}
+	spin_unlock(&user->lock);
+	return hold;
+}
+
+/*
+ * May @user leave the list? When no process record holds it and it has no
+ * guilty verdict within the window. Called with &ppu_clients.lock held.
+ */
+static bool ppu_user_stale(struct ppu_user *user)
+{
+	bool recent;
+
+	if (kref_read(&user->refcount) != 1)
+		return false;
+	spin_lock(&user->lock);
+	recent = ppu_user_recent(user);
+	spin_unlock(&user->lock);
+	return !recent;
+}
+
+/*
+ * The record of the calling process's user, a new reference, from @new
+ * if it has none (then *@new is consumed). Called with &ppu_clients.lock
+ * held; records that are stale leave for @stale on the way.
+ */
+static struct ppu_user *ppu_user_get(struct ppu_clients *clients,
+				     struct ppu_user **new,
+				     struct list_head *stale)
+{
+	struct ppu_user *user, *tmp, *found = NULL;
+	kuid_t uid = current_uid();
+
+	list_for_each_entry_safe(user, tmp, &clients->users, link) {
+		if (uid_eq(user->uid, uid)) {
+			found = user;
+			kref_get(&found->refcount);
+		} else if (ppu_user_stale(user)) {
+			list_move(&user->link, stale);
+		}
+	}
+	if (found)
+		return found;
+	found = *new;
+	*new = NULL;
+	kref_init(&found->refcount);	/* the list's */
+	kref_get(&found->refcount);	/* the caller's */
+	found->uid = uid;
+	found->hold_until = jiffies;
+	spin_lock_init(&found->lock);
+	list_add_tail(&found->link, &clients->users);
+	return found;
+}
+
 static void ppu_client_release(struct kref *kref)
 {
 	struct ppu_client *client = container_of(kref, struct ppu_client,
 						 refcount);
 
+	kref_put(&client->user->refcount, ppu_user_release);
 	put_pid(client->tgid);
 	kfree(client);
 }
@@ -169,10 +276,16 @@ static struct ppu_client *ppu_client_get(struct ppu_clients *clients)
 {
 	struct ppu_client *client, *tmp, *found = NULL;
 	struct ppu_client *new = kzalloc(sizeof(*new), GFP_KERNEL);
+	struct ppu_user *new_user = kzalloc(sizeof(*new_user), GFP_KERNEL);
+	struct ppu_user *user, *utmp;
+	LIST_HEAD(stale_users);
 	LIST_HEAD(stale);
 
-	if (!new)
+	if (!new || !new_user) {
+		kfree(new);
+		kfree(new_user);
 		return NULL;
+	}
 	spin_lock(&clients->lock);
 	list_for_each_entry_safe(client, tmp, &clients->list, link) {
 		if (client->tgid == task_tgid(current)) {
@@ -190,6 +303,10 @@ static struct ppu_client *ppu_client_get(struct ppu_clients *clients)
 		found->tgid = get_pid(task_tgid(current));
 		ppu_strikes_init(&found->strikes);
 		drm_sched_serial_client_init(&found->serial);
+		found->user = ppu_user_get(clients, &new_user, &stale_users);
+		spin_lock(&found->user->lock);
+		found->probation = ppu_user_recent(found->user);
+		spin_unlock(&found->user->lock);
 		list_add_tail(&found->link, &clients->list);
 	}
 	spin_unlock(&clients->lock);
@@ -198,7 +315,12 @@ static struct ppu_client *ppu_client_get(struct ppu_clients *clients)
 		list_del(&client->link);
 		kref_put(&client->refcount, ppu_client_release);
 	}
+	list_for_each_entry_safe(user, utmp, &stale_users, link) {
+		list_del(&user->link);
+		kref_put(&user->refcount, ppu_user_release);
+	}
 	kfree(new);
+	kfree(new_user);
 	return found;
 }
 
@@ -210,6 +332,7 @@ void ppu_clients_init(struct ppu_clients *clients)
 {
 	spin_lock_init(&clients->lock);
 	INIT_LIST_HEAD(&clients->list);
+	INIT_LIST_HEAD(&clients->users);
 }
 
 /**
@@ -219,10 +342,15 @@ void ppu_clients_init(struct ppu_clients *clients)
 void ppu_clients_fini(struct ppu_clients *clients)
 {
 	struct ppu_client *client, *tmp;
+	struct ppu_user *user, *utmp;
 
 	list_for_each_entry_safe(client, tmp, &clients->list, link) {
 		list_del(&client->link);
 		kref_put(&client->refcount, ppu_client_release);
+	}
+	list_for_each_entry_safe(user, utmp, &clients->users, link) {
+		list_del(&user->link);
+		kref_put(&user->refcount, ppu_user_release);
 	}
 }
 
@@ -266,6 +394,7 @@ bool ppu_usage_banned(const struct ppu_usage *usage)
  * @usage: the counters of the file that submitted the job
  * @limits: the device's limits
  * @guilty: a guilty verdict; false for a suspect one
+ * @hold_ms: out: how long the hold of the job's user now lasts, 0 for none
  *
  * Bans are per context, and a client may create many contexts and open
  * many files: a client whose hangs cost every user a reset would never
@@ -274,16 +403,21 @@ bool ppu_usage_banned(const struct ppu_usage *usage)
  * suspect verdicts within the window, the file is banned; past
  * max_guilty_per_process or max_suspects_per_process (writable module
  * parameters, read here), counted over every file the process opened, the
- * process is. Called from the recovery (fence-signalling section):
- * spinlocks and atomics only.
+ * process is. A guilty verdict also counts against the process's user
+ * (&struct ppu_user): *@hold_ms is set to how long its held processes now
+ * wait before they submit, 0 for no hold. Called from the recovery
+ * (fence-signalling section): spinlocks and atomics only.
  *
  * Return: PPU_BANNED_FILE and/or PPU_BANNED_CLIENT for what this verdict
  * banned, 0 for nothing new.
  */
 unsigned int ppu_usage_strike(struct ppu_usage *usage,
-			      const struct ppu_limits *limits, bool guilty)
+			      const struct ppu_limits *limits, bool guilty,
+			      unsigned int *hold_ms)
 {
 	unsigned int banned = 0;
+
+	*hold_ms = guilty ? ppu_user_strike(usage->client->user) : 0;
 
 	if (ppu_strikes_add(&usage->strikes, limits->ban_guilty,
 			    limits->ban_suspect, limits->strike_window, guilty))
@@ -294,6 +428,43 @@ unsigned int ppu_usage_strike(struct ppu_usage *usage,
 			    limits->strike_window, guilty))
 		banned |= PPU_BANNED_CLIENT;
 	return banned;
+}
+
+/**
+ * ppu_usage_hold - wait while the file's process is held for its user's hangs
+ * @usage: the counters of the submitting file
+ *
+ * A process on probation (it opened the device after its user's first
+ * guilty verdict within the window) waits here, in the submit ioctl,
+ * holding nothing, while its user is held (see &struct ppu_user): a
+ * process that forks a fresh child per hang cannot hang the device faster
+ * than the hold allows. The user's processes that opened the device
+ * before never wait (their own hangs count towards their process's ban).
+ * Interruptible: a signal ends the wait and the ioctl restarts.
+ *
+ * Return: 0 to go on, -ERESTARTSYS on a signal.
+ */
+int ppu_usage_hold(const struct ppu_usage *usage)
+{
+	struct ppu_client *client = usage->client;
+	struct ppu_user *user = client->user;
+	unsigned long until;
+
+	if (!client->probation)
+		return 0;
+	for (;;) {
+		if (!READ_ONCE(user_hold_ms))
+			return 0;
+		spin_lock(&user->lock);
+		until = user->hold_until;
+		spin_unlock(&user->lock);
+		if (!time_before(jiffies, until))
+			return 0;
+		/* in steps: a shorter hold set meanwhile counts at once */
+		msleep_interruptible(min(jiffies_to_msecs(until - jiffies), 100u));
+		if (signal_pending(current))
+			return -ERESTARTSYS;
+	}
 }
 
 static void ppu_usage_release(struct kref *kref)

@@ -10,6 +10,7 @@
 #include <linux/list.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 #include <drm/drm_sched_serial.h>
 #include <drm/ppu_drm.h>
 
@@ -39,6 +40,36 @@ struct ppu_limits {
 struct pid;
 
 /**
+ * struct ppu_user - the hang record of a user, shared by its processes
+ * @refcount: one for &ppu_clients.users while listed, one per
+ *	&ppu_client of the user
+ * @link: entry in &ppu_clients.users
+ * @uid: the user: the real uid of the processes that opened the device
+ * @lock: protects @stamps, @nr_stamps and @hold_until
+ * @stamps: jiffies of its last guilty verdicts, a ring buffer
+ * @nr_stamps: guilty verdicts recorded in @stamps
+ * @hold_until: jiffies until which its held processes wait at submit
+ *	(ppu_usage_hold()); in the past when none do
+ *
+ * A process banned for its hangs can fork a fresh one: nothing of a
+ * process record survives a fork. The user's record does. Past
+ * user_free_hangs guilty verdicts of its processes within
+ * file_strike_window_ms, each further one holds the user's processes on
+ * probation (those that opened the device after its first hang in the
+ * window) for user_hold_ms, doubled per further hang: their submits wait,
+ * its other processes go on.
+ */
+struct ppu_user {
+	struct kref refcount;
+	struct list_head link;
+	kuid_t uid;
+	spinlock_t lock; /* protects stamps, nr_stamps, hold_until */
+	unsigned long stamps[PPU_USAGE_MAX_STRIKES];
+	unsigned int nr_stamps;
+	unsigned long hold_until;
+};
+
+/**
  * struct ppu_strikes - the hang record of a file or of a process
  * @banned: 1 once banned: a client whose contexts hang again and again
  *	pays as a whole, whatever the number of its contexts
@@ -62,6 +93,9 @@ struct ppu_strikes {
  * @tgid: the process (thread group), a reference
  * @strikes: its record
  * @serial: its isolation (&drm_sched_serial_ctx.client of its contexts)
+ * @user: the record of its user, a reference
+ * @probation: it opened the device while its user had a guilty verdict
+ *	within the window: held while the user is (ppu_usage_hold())
  *
  * A process that opens another DRM file starts with the record of its
  * other files: opening more files does not reset the count. The record
@@ -74,16 +108,20 @@ struct ppu_client {
 	struct pid *tgid;
 	struct ppu_strikes strikes;
 	struct drm_sched_serial_client serial;
+	struct ppu_user *user;
+	bool probation;
 };
 
 /**
- * struct ppu_clients - the process records of a device
- * @lock: protects @list
+ * struct ppu_clients - the process and user records of a device
+ * @lock: protects @list and @users
  * @list: &struct ppu_client entries
+ * @users: &struct ppu_user entries
  */
 struct ppu_clients {
-	spinlock_t lock; /* protects list */
+	spinlock_t lock; /* protects list, users */
 	struct list_head list;
+	struct list_head users;
 };
 
 /**
@@ -128,6 +166,8 @@ int ppu_usage_vram_add(struct ppu_usage *usage, const struct ppu_limits *limits,
 		       u64 bytes);
 void ppu_usage_vram_sub(struct ppu_usage *usage, u64 bytes);
 unsigned int ppu_usage_strike(struct ppu_usage *usage,
-			      const struct ppu_limits *limits, bool guilty);
+			      const struct ppu_limits *limits, bool guilty,
+			      unsigned int *hold_ms);
+int ppu_usage_hold(const struct ppu_usage *usage);
 
 #endif /* _PPU_LIMITS_H_ */

@@ -244,7 +244,7 @@ static void ppu_reset_verdict(struct drm_sched_job *sched_job,
 {
 	struct ppu_job *job = to_ppu_job(sched_job);
 	struct ppu_device *ppu = job->ring->ppu;
-	unsigned int banned;
+	unsigned int banned, hold_ms;
 
 	if (!job->usage)
 		return;
@@ -255,7 +255,13 @@ static void ppu_reset_verdict(struct drm_sched_job *sched_job,
 	if (verdict == DRM_SCHED_SERIAL_SUSPECT)
 		atomic_inc(&job->usage->suspect);
 	banned = ppu_usage_strike(job->usage, &ppu->limits,
-				  verdict == DRM_SCHED_SERIAL_GUILTY);
+				  verdict == DRM_SCHED_SERIAL_GUILTY, &hold_ms);
+	if (hold_ms)
+		dev_info_ratelimited(ppu->drm.dev, "[drm] user %u of %s[%d] hangs again and again: its processes that opened the device since its first hang wait %u ms before they submit\n",
+				     from_kuid(&init_user_ns,
+					       job->usage->client->user->uid),
+				     job->ctx->serial.comm, job->ctx->serial.pid,
+				     hold_ms);
 	if (!banned)
 		return;
 	dev_info_ratelimited(ppu->drm.dev, "[drm] %s of %s[%d] banned: its contexts hang again and again\n",

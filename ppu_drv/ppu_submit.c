@@ -483,6 +483,8 @@ static int ppu_submit_gang_init(struct drm_device *dev, struct drm_file *file,
  * a syncobj without a fence at its point (none submitted yet), a bad
  * extension, a bad gang (ring, count, flags, a member's stream); -EFAULT
  * for a bad user pointer; -ENOMEM; -ECANCELED for a banned context;
+ * -ERESTARTSYS for a signal while the process was held for its user's
+ * hangs (ppu_usage_hold());
  * -EBUSY when the file has max_jobs_per_file jobs in flight (each gang
  * member counts); -EOPNOTSUPP for a BO imported from another device; -EIO
  * for a VRAM BO on a page that had an uncorrectable error.
@@ -507,6 +509,10 @@ int ppu_submit_ioctl(struct drm_device *dev, void *data,
 	int ret;
 
 	ret = ppu_submit_check_args(dev, args);
+	if (ret)
+		return ret;
+	/* Before anything is looked up or held: the wait may be long. */
+	ret = ppu_usage_hold(pfile->usage);
 	if (ret)
 		return ret;
 	ring = ppu_ring_find(ppu, args->ring_class, args->ring_instance);

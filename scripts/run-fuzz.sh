@@ -43,7 +43,7 @@ SEED=${PPU_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 # No per-process bans: the fuzzer is one process that hangs the device on
 # purpose, run after run; banned, it would fuzz little else than -ECANCELED
 # (its per-file bans stay: it rotates its files)
-export PPU_PARAMS=${PPU_PARAMS:-gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500 max_guilty_per_process=0 max_suspects_per_process=0}
+export PPU_PARAMS=${PPU_PARAMS:-gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500 max_guilty_per_process=0 max_suspects_per_process=0 user_hold_ms=0}
 export PPU_VM_KERNEL=${PPU_VM_KERNEL:-prod}
 # The guest gives up on ppu-fuzz after the budget + 300 s (its own
 # watchdog, 120 s, and final check, at most 122 s, come first); then boot,

@@ -41,7 +41,7 @@ LOG=${PPU_IGT_LOG:-$ROOT/igt-tests/build/serial.log}
 # each igt binary plays many clients in one process: no per-process bans
 # (ppu_hang_basic/process-ban turns them on for its child) and no
 # isolation of processes (ppu_hints/isolation turns it on for its children)
-export PPU_PARAMS=${PPU_PARAMS:-gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500 max_guilty_per_process=0 max_suspects_per_process=0 isolate_ms=0}
+export PPU_PARAMS=${PPU_PARAMS:-gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500 max_guilty_per_process=0 max_suspects_per_process=0 user_hold_ms=0 isolate_ms=0}
 # every other subtest holds on either ladder: make test runs one stage on each
 case "${PPU_IGT_LADDER:-}" in
 '') ;;

@@ -273,8 +273,12 @@ struct drm_ppu_ctx_destroy {
  * Errors besides those of the fields: -EIO if the context lost its work to
  * an uncorrectable memory error; -ECANCELED at once if the context, its
  * DRM file or the process that opened the file is banned (the queued jobs
- * of every context of a banned file or process end -ECANCELED too); -EBUSY
- * if the DRM file has
+ * of every context of a banned file or process end -ECANCELED too). A
+ * process that opened the device after its user's first hang within
+ * ppu.ko's file_strike_window_ms may wait here while its user is held for
+ * repeated hangs (ppu.ko's user_free_hangs and
+ * user_hold_ms); a signal ends the wait (-EINTR, or the ioctl restarts).
+ * -EBUSY if the DRM file has
  * ppu.ko's max_jobs_per_file jobs in flight (default 1024; a job counts
  * from its submit until the driver frees it, shortly after its fence
  * signalled); -EOPNOTSUPP if a BO (command buffer or list) was imported
