@@ -17,7 +17,8 @@
 # "bench: <name> <value> <unit>" lines; the figures are described in
 # Documentation/bench.rst. PPU_BENCH_LOG: serial log path (default
 # build/bench-serial.log). PPU_BENCH_ONLY: run only these groups of figures
-# (space-separated: rfc ladder gang lost verdicts nop vram scale hostile; default all;
+# (space-separated: rfc ladder gang lost verdicts liveness nop vram scale hostile
+# forkstorm; default all;
 # double always runs).
 set -eo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,7 +38,7 @@ make -s -C "$ROOT/tools" >/dev/null
 # one job at a time after a hang that does not reproduce. The domain reset
 # first, the RFC's sequence these figures are about; "ppu-bench ladder"
 # switches to the ring reset for its own runs.
-PARAMS="gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500 max_guilty_per_file=0 max_suspects_per_file=0 max_guilty_per_process=0 max_suspects_per_process=0 isolate_ms=0 reset_ladder=domain"
+PARAMS="gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500 max_guilty_per_file=0 max_suspects_per_file=0 max_guilty_per_process=0 max_suspects_per_process=0 user_hold_ms=0 isolate_ms=0 reset_ladder=domain"
 # Scaling runs: up to 15 innocent heads of 150 ms each are probed in one
 # recovery, then the hanging head in its own window (its ring's 1000 ms
 # timeout: no head is blamed without a replay), about 3.3 s, too close to
@@ -52,8 +53,11 @@ RINGS="2 4 8 16"
 SCALE_VARIANTS_2_16="serial group serial-wrong group-wrong"
 # hostile_client needs the bans: ppu.ko with its default limits (the
 # attacker is a process of its own).
-HOSTILE_PARAMS="gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500"
+HOSTILE_PARAMS="gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=500 user_hold_ms=0"
 HOSTILE_SECONDS=60
+# fork_storm runs on ppu.ko's defaults (its timeouts and limits): the
+# production setting the storm was measured on (issue 31, 1b).
+STORM_SECONDS=30
 ONLY=${PPU_BENCH_ONLY:-}
 
 payload=$(mktemp)
@@ -71,6 +75,7 @@ want ladder && { \$B ladder || rc=1; }
 want gang && { \$B gang || rc=1; }
 want lost && { \$B lost || rc=1; }
 want verdicts && { \$B verdicts || rc=1; }
+want liveness && { \$B liveness || rc=1; }
 want nop && { \$B nop || rc=1; }
 want vram && { \$B vram || rc=1; }
 if want scale; then
@@ -108,6 +113,15 @@ if rmmod ppu ppu_sim && insmod /kmod/ppu/ppu_sim.ko &&
 	\$B hostile $HOSTILE_SECONDS || rc=1
 else
 	echo "# hostile_client: reloading the modules failed"; rc=1
+fi
+fi
+if want forkstorm; then
+echo "# fork_storm: ppu_sim.ko and ppu.ko reloaded with their defaults, for $STORM_SECONDS s:"
+if rmmod ppu ppu_sim && insmod /kmod/ppu/ppu_sim.ko &&
+   insmod /kmod/ppu/ppu.ko; then
+	\$B forkstorm $STORM_SECONDS || rc=1
+else
+	echo "# fork_storm: reloading the modules failed"; rc=1
 fi
 fi
 \$B double || rc=1
@@ -188,6 +202,23 @@ END {
 			check(vs[i] "_" vh[j] "_verdict_errors", "==", 0)
 	for (j = 1; j <= 3; j++)
 		check("starvation_" vh[j] "_recoveries_to_convict", "<=", 2)
+	# liveness (issue 31): a hang, plain or behind a met WAIT, beside a
+	# job longer than replay_budget_ms, both rungs, right/wrong/no hints
+	split("hang wait_hang", la, " ")
+	split("ring domain", lr, " ")
+	split("right wrong none", lh, " ")
+	for (i = 1; i <= 2; i++)
+		for (j = 1; j <= 2; j++)
+			for (k = 1; k <= 3; k++) {
+				n = "liveness_" la[i] "_" lr[j] "_" lh[k]
+				check(n "_recoveries_to_end", "<=", 2)
+				check(n "_long_job_ratio", "<=", 1.5)
+			}
+	check("liveness_wrong_outcomes", "==", 0)
+	# a process that forks a fresh child per hang (issue 31, 1b)
+	check("fork_storm_victim_throughput_ratio", ">=", 0.5)
+	check("fork_storm_victim_jobs_lost", "==", 0)
+	check("fork_storm_victim_ctx_struck", "==", 0)
 	check("hostile_victim_jobs_lost", "==", 0)
 	check("hostile_victim_ctx_struck", "==", 0)
 	# The attacker hangs with HANG_ONCE: under the evidence rule such a

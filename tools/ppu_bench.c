@@ -37,6 +37,10 @@
  *                            starvation_<hints>_recoveries_to_convict:
  *                            adversarial sets against the evidence rule
  *                            with right, wrong and no hints
+ *   ppu-bench liveness       liveness_<attack>_<rung>_<hints>_recoveries_to_end,
+ *                            liveness_<attack>_<rung>_<hints>_long_job_ratio:
+ *                            a hang (plain or behind a met WAIT) beside a
+ *                            job longer than replay_budget_ms, both rungs
  *   ppu-bench double         double_execution, completed_without_run: the
  *                            ADD counts the other runs left in
  *                            PPU_BENCH_COUNTS
@@ -54,6 +58,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -3281,10 +3286,304 @@ static int bench_double(void)
 	return 0;
 }
 
+/*
+ * liveness (issue 31): a hang beside a legitimate job longer than
+ * replay_budget_ms, on both rungs, with right, wrong and no hints; the
+ * hang plain or shielded by a WAIT for a value already there. Per
+ * combination: the recoveries until the hang ended
+ * (liveness_<attack>_<rung>_<hints>_recoveries_to_end, target <= 2) and
+ * the long job's completion time over its time alone
+ * (liveness_<attack>_<rung>_<hints>_long_job_ratio, target <= 1.5), the
+ * worst over LIVENESS_REPS runs. The long job is LIVENESS_STEPS DELAYs of
+ * LIVENESS_STEP_US on compute1; the hang comes on gfx0 once it runs.
+ */
+#define LIVENESS_STEPS		70
+#define LIVENESS_STEP_US	100000
+#define LIVENESS_REPS		2
+
+static struct stream stream_long(void)
+{
+	struct stream s;
+	uint32_t *cs = stream_begin(&s), n = 0, i;
+
+	for (i = 0; i < LIVENESS_STEPS; i++) {
+		cs[n++] = DRM_PPU_CMD(DRM_PPU_OP_DELAY, 1);
+		cs[n++] = LIVENESS_STEP_US;
+	}
+	n = stream_count(&s, cs, n);
+	stream_end(&s, n);
+	return s;
+}
+
+/* WAIT for data dword 0 >= 0 (there at once), HANG, ADD. */
+static struct stream stream_wait_hang(void)
+{
+	struct stream s;
+	uint32_t *cs = stream_begin(&s), n = 0;
+
+	cs[n++] = DRM_PPU_CMD(DRM_PPU_OP_WAIT, 3);
+	cs[n++] = 0;
+	cs[n++] = 0;
+	cs[n++] = 0;
+	cs[n++] = DRM_PPU_CMD(DRM_PPU_OP_HANG, 0);
+	n = stream_count(&s, cs, n);
+	stream_end(&s, n);
+	return s;
+}
+
+/* The long job alone: its completion time in ms, or a negative error. */
+static double liveness_alone_ms(void)
+{
+	struct stream s = stream_long();
+	uint64_t t = now_ns();
+	uint32_t so = submit(ctx_new(), DRM_PPU_RING_COMPUTE, 1, &s, 0);
+	int st = job_status(so);
+
+	syncobj_free(so);
+	return st == 1 ? (now_ns() - t) / 1e6 : st;
+}
+
+static int bench_liveness(void)
+{
+	static const char * const rungs[] = { "ring", "domain" };
+	static const char * const hints[] = { "right", "wrong", "none" };
+	static const char * const attacks[] = { "hang", "wait_hang" };
+	unsigned int r, h, a, i, errors = 0;
+	double alone;
+
+	set_mode("serial");
+	set_strategy("serial");
+	set_wrong_hints(0);
+	set_preempt_unsupported(false);
+	alone = liveness_alone_ms();
+	if (alone <= 0)
+		fail("%s", "the long job alone did not complete");
+	printf("# liveness: a job of %u DELAYs of %u us on compute1 (%.0f ms alone), a hang on gfx0 once it runs; %u runs per combination, the worst shown\n",
+	       LIVENESS_STEPS, LIVENESS_STEP_US, alone, LIVENESS_REPS);
+	for (a = 0; a < ARRAY_SIZE(attacks); a++)
+	for (r = 0; r < ARRAY_SIZE(rungs); r++)
+	for (h = 0; h < ARRAY_SIZE(hints); h++) {
+		unsigned int worst_rec = 0;
+		double worst_ratio = 0;
+
+		dbg_write("reset_ladder", rungs[r]);
+		set_wrong_hints(h == 1 ? 100 : 0);
+		set_preempt_unsupported(h == 2);
+		for (i = 0; i < LIVENESS_REPS; i++) {
+			struct stream s_long = stream_long();
+			struct stream s_bad = a ? stream_wait_hang() : stream_hang();
+			uint32_t v = ctx_new(), b = ctx_new(), so_v, so_b;
+			struct recovery before, mid;
+			unsigned int rec;
+			int st_v, st_b;
+			uint64_t t;
+			double ratio;
+
+			read_recovery(&before);
+			t = now_ns();
+			so_v = submit(v, DRM_PPU_RING_COMPUTE, 1, &s_long, 0);
+			usleep(100000);
+			so_b = submit(b, DRM_PPU_RING_GFX, 0, &s_bad, 0);
+			st_b = job_status(so_b);
+			read_recovery(&mid);
+			st_v = job_status(so_v);
+			ratio = (now_ns() - t) / 1e6 / alone;
+			rec = mid.recoveries - before.recoveries;
+			if (st_b >= 0 || st_v != 1 || ctx_struck(v) ||
+			    !ctx_struck(b)) {
+				errors++;
+				printf("# liveness %s %s %s run %u: WRONG: hang %d, long job %d, long job's context %s, hang's %s\n",
+				       attacks[a], rungs[r], hints[h], i, st_b,
+				       st_v, ctx_struck(v) ? "struck" : "clean",
+				       ctx_struck(b) ? "struck" : "clean");
+			}
+			printf("# liveness %s %s %s run %u: hang ended after %u recoveries, long job %.2f x its time alone\n",
+			       attacks[a], rungs[r], hints[h], i, rec, ratio);
+			worst_rec = rec > worst_rec ? rec : worst_rec;
+			worst_ratio = ratio > worst_ratio ? ratio : worst_ratio;
+			syncobj_free(so_v);
+			syncobj_free(so_b);
+		}
+		printf("bench: liveness_%s_%s_%s_recoveries_to_end %u count\n",
+		       attacks[a], rungs[r], hints[h], worst_rec);
+		printf("bench: liveness_%s_%s_%s_long_job_ratio %.2f ratio\n",
+		       attacks[a], rungs[r], hints[h], worst_ratio);
+	}
+	set_wrong_hints(0);
+	set_preempt_unsupported(false);
+	dbg_write("reset_ladder", "domain");
+	printf("bench: liveness_wrong_outcomes %u count\n", errors);
+	counters_check("liveness");
+	return 0;
+}
+
+/*
+ * fork_storm (issue 31, 1b): an attacker whose process is banned forks a
+ * fresh child to hang again. The storm's parent never opens the device;
+ * each child opens a DRM file of its own, creates a context, submits a
+ * HANG on gfx0, waits for the job and exits; the parent forks the next
+ * one at once, until the time is up (a child still in the kernel then is
+ * killed). The victim, in another process with its own file, submits NOP
+ * jobs on compute0 (a ring of gfx0's reset domain) one at a time and
+ * waits for each; its job rate under the storm over its rate alone
+ * (measured first, same boot) is fork_storm_victim_throughput_ratio
+ * (target 0.5 or more), with 0 victim jobs lost and its context never
+ * struck. Run it with ppu.ko's defaults (scripts/bench.sh reloads it).
+ */
+#define STORM_SECONDS		30
+#define STORM_ALONE_SECONDS	5
+
+struct storm_report {
+	unsigned int children, hangs, refused, errors;
+	uint64_t submit_ns_max;	/* the longest SUBMIT a child waited in */
+	bool done;
+};
+
+/* One child of the storm: returns only through _exit(). */
+static void storm_child(struct storm_report *rep)
+{
+	struct drm_ppu_ctx_create c = { 0 };
+	uint32_t so = 0;
+	struct stream s;
+	uint64_t t;
+	int ret;
+
+	munmap(cmd.map, BENCH_CMD_BO_SIZE);
+	munmap(data.map, BENCH_DATA_BO_SIZE);
+	close(fd);
+	fd = -1;
+	open_device();
+	cmd = bo_new(BENCH_CMD_BO_SIZE);
+	data = bo_new(BENCH_DATA_BO_SIZE);
+	nr_counted = 0;
+	next_counter = BENCH_COUNTER_FIRST;
+	if (drmIoctl(fd, DRM_IOCTL_PPU_CTX_CREATE, &c)) {
+		__atomic_add_fetch(errno == ECANCELED ? &rep->refused :
+				   &rep->errors, 1, __ATOMIC_SEQ_CST);
+		_exit(0);
+	}
+	s = stream_hang();
+	t = now_ns();
+	ret = submit_ret(c.ctx_id, DRM_PPU_RING_GFX, 0, &s, &so);
+	t = now_ns() - t;
+	if (t > __atomic_load_n(&rep->submit_ns_max, __ATOMIC_SEQ_CST))
+		__atomic_store_n(&rep->submit_ns_max, t, __ATOMIC_SEQ_CST);
+	if (ret) {
+		__atomic_add_fetch(ret == -ECANCELED ? &rep->refused :
+				   &rep->errors, 1, __ATOMIC_SEQ_CST);
+		_exit(0);
+	}
+	if (job_status(so) != 1)
+		__atomic_add_fetch(&rep->hangs, 1, __ATOMIC_SEQ_CST);
+	/* the ADD behind the HANG must never have run */
+	counters_check("fork-storm-attacker");
+	_exit(0);
+}
+
+/* The storm's parent: forks children until @deadline. */
+static void storm_parent(struct storm_report *rep, uint64_t deadline)
+{
+	while (now_ns() < deadline) {
+		int status;
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork");
+		if (!pid)
+			storm_child(rep);
+		__atomic_add_fetch(&rep->children, 1, __ATOMIC_SEQ_CST);
+		while (waitpid(pid, &status, WNOHANG) == 0) {
+			if (now_ns() >= deadline) {
+				kill(pid, SIGKILL);
+				waitpid(pid, &status, 0);
+				break;
+			}
+			usleep(10000);
+		}
+	}
+	__atomic_store_n(&rep->done, true, __ATOMIC_SEQ_CST);
+	_exit(0);
+}
+
+/* The victim's NOPs on compute0 for @seconds: completed jobs; *@lost. */
+static unsigned int storm_victim(uint32_t ctx, const struct stream *nop,
+				 double seconds, unsigned int *lost)
+{
+	uint64_t end = now_ns() + (uint64_t)(seconds * 1e9);
+	unsigned int done = 0;
+	uint32_t so = 0;
+
+	while (now_ns() < end) {
+		int ret = submit_ret(ctx, DRM_PPU_RING_COMPUTE, 0, nop, &so);
+
+		if (!ret)
+			ret = job_status(so);
+		if (ret == 1)
+			done++;
+		else
+			(*lost)++;
+	}
+	syncobj_free(so);
+	return done;
+}
+
+static int bench_fork_storm(unsigned int seconds)
+{
+	struct stream nop = stream_op(DRM_PPU_OP_NOP);
+	unsigned int alone, storm, lost = 0, struck;
+	uint32_t ctx = ctx_new();
+	struct storm_report *rep;
+	struct recovery r0, r1;
+	double ratio;
+	int status;
+	pid_t pid;
+
+	set_mode("serial");
+	set_wrong_hints(0);
+	rep = mmap(NULL, sizeof(*rep), PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (rep == MAP_FAILED)
+		fail("%s", "out of memory");
+	memset(rep, 0, sizeof(*rep));
+
+	alone = storm_victim(ctx, &nop, STORM_ALONE_SECONDS, &lost);
+	read_recovery(&r0);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid)
+		storm_parent(rep, now_ns() + seconds * 1000000000ull);
+	storm = storm_victim(ctx, &nop, seconds, &lost);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		fail("%s", "the storm's parent failed");
+	read_recovery(&r1);
+	struck = ctx_struck(ctx);
+	ratio = alone ? (storm / (double)seconds) /
+			(alone / (double)STORM_ALONE_SECONDS) : 0;
+
+	printf("# fork_storm: victim alone %.1f jobs/s (%u in %u s); under the storm %.1f jobs/s (%u in %u s)\n",
+	       alone / (double)STORM_ALONE_SECONDS, alone, STORM_ALONE_SECONDS,
+	       storm / (double)seconds, storm, seconds);
+	printf("# fork_storm: %u children forked, %u hung, %u refused (-ECANCELED), %u other errors; longest SUBMIT a child waited in: %.0f ms; %llu recoveries, %llu guilty verdicts; ppu.ko max_guilty_per_process=%u\n",
+	       rep->children, rep->hangs, rep->refused, rep->errors,
+	       rep->submit_ns_max / 1e6,
+	       (unsigned long long)(r1.recoveries - r0.recoveries),
+	       (unsigned long long)(r1.total_guilty - r0.total_guilty),
+	       param_uint("ppu", "max_guilty_per_process"));
+	printf("bench: fork_storm_victim_throughput_ratio %.2f ratio\n", ratio);
+	printf("bench: fork_storm_victim_jobs_lost %u count\n", lost);
+	printf("bench: fork_storm_victim_ctx_struck %u count\n", struck);
+	printf("bench: fork_storm_attacker_hangs %u count\n", rep->hangs);
+	printf("bench: fork_storm_recoveries %llu count\n",
+	       (unsigned long long)(r1.recoveries - r0.recoveries));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		fail("%s", "usage: ppu-bench rfc|ladder|gang|lost|nop|vram|scale N [variant...]|hostile [S]|verdicts|double|linearity N:T...|scaling S2 S16 G2 G16");
+		fail("%s", "usage: ppu-bench rfc|ladder|gang|lost|nop|vram|scale N [variant...]|hostile [S]|verdicts|liveness|forkstorm [S]|double|linearity N:T...|scaling S2 S16 G2 G16");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(argv[1], "linearity"))
 		return bench_linearity(argc - 2, argv + 2);
@@ -3318,6 +3617,10 @@ int main(int argc, char **argv)
 		return bench_hostile(argc > 2 ? atoi(argv[2]) : HOSTILE_SECONDS);
 	if (!strcmp(argv[1], "verdicts"))
 		return bench_verdicts();
+	if (!strcmp(argv[1], "liveness"))
+		return bench_liveness();
+	if (!strcmp(argv[1], "forkstorm"))
+		return bench_fork_storm(argc > 2 ? atoi(argv[2]) : STORM_SECONDS);
 	fail("unknown benchmark %s", argv[1]);
 	return 1;
 }
