@@ -275,6 +275,33 @@ static void test_memory(int fd)
 	close(fd2);
 }
 
+/*
+ * Sizes are exact: drm-usage-stats.rst lets a driver print KiB or MiB, and
+ * upstream's printer changes the unit only when the size is a multiple of
+ * it. 1 MiB + 4 KiB is 1028 KiB, not "1 MiB" (a reader would lose 4 KiB
+ * per buffer); a fresh file has nothing else to add.
+ */
+static void test_memory_exact(void)
+{
+	const uint64_t sizes[] = { (1 << 20) + (4 << 10), 12 << 10, 3 << 20 };
+	int f = ppu_open();
+	uint64_t want = 0;
+
+	igt_assert_eq_u64(fdinfo_read(f).total[SYS], 0);
+	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
+		struct fdinfo info;
+
+		ppu_bo_create(f, sizes[i]);
+		want += sizes[i];
+		info = fdinfo_read(f);
+		igt_info("%" PRIu64 " bytes of buffers: drm-total-system %" PRIu64 "\n",
+			 want, info.total[SYS]);
+		igt_assert_eq_u64(info.total[SYS], want);
+		igt_assert_eq_u64(info.shared[SYS], 0);
+	}
+	close(f);
+}
+
 static int try_ctx_create(int f, uint32_t *ctx)
 {
 	struct drm_ppu_ctx_create c = { 0 };
@@ -339,6 +366,10 @@ igt_main
 	igt_describe("memory keys follow allocations per region (system, vram) and per client");
 	igt_subtest("memory")
 		test_memory(fd);
+
+	igt_describe("memory sizes are exact: 1 MiB + 4 KiB prints as 1028 KiB");
+	igt_subtest("memory-exact")
+		test_memory_exact();
 
 	igt_describe("guilty hangs show in ppu-reset-guilty and ppu-banned of their file only");
 	igt_subtest("verdict-keys")

@@ -11,6 +11,7 @@
 #ifndef _PPU_COMPAT_H_
 #define _PPU_COMPAT_H_
 
+#include <linux/align.h>
 #include <linux/math64.h>
 #include <linux/sizes.h>
 #include <linux/version.h>
@@ -123,7 +124,10 @@ struct ppu_memory_stats {
 	u64 active;
 };
 
-/* Prints drm-{total,shared,active,resident}-@region, sizes in KiB, MiB. */
+/*
+ * Prints drm-{total,shared,active,resident}-@region in bytes, KiB or MiB:
+ * the largest unit the size is a multiple of, as upstream does.
+ */
 static inline void ppu_print_memory_stats(struct drm_printer *p,
 					  const struct ppu_memory_stats *s,
 					  const char *region)
@@ -148,7 +152,8 @@ static inline void ppu_print_memory_stats(struct drm_printer *p,
 	for (i = 0; i < ARRAY_SIZE(stat); i++) {
 		sz = val[i];
 		for (u = 0; u < ARRAY_SIZE(units) - 1; u++) {
-			if (sz < SZ_1K)
+			/* drm_print_memory_stats()'s rule: exact values */
+			if (!sz || !IS_ALIGNED(sz, SZ_1K))
 				break;
 			sz = div_u64(sz, SZ_1K);
 		}
