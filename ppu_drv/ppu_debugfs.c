@@ -42,7 +42,7 @@ static int ppu_debugfs_rings(struct seq_file *m, void *data)
 
 		hw->ops->ring_state(hw, i, &st);
 		seq_printf(m, "%-10s %-7s %-8s %7u  %9u  %6u  %6llu\n", ring->name,
-			   ring->desc->shared_domain ? "shared" : "own",
+			   ring->desc.shared_domain ? "shared" : "own",
 			   st.state < ARRAY_SIZE(ppu_engine_state_names) ?
 			   ppu_engine_state_names[st.state] : "?",
 			   ppu_ring_emitted_seqno(ring), st.completed_seqno,

@@ -33,7 +33,7 @@ static int ppu_get_param_ioctl(struct drm_device *dev, void *data,
 		return -EINVAL;
 	}
 	for (i = 0; i < ppu->nr_rings; i++)
-		count[ppu->rings[i].desc->class]++;
+		count[ppu->rings[i].desc.class]++;
 
 	switch (args->param) {
 	case DRM_PPU_PARAM_RING_COUNT_GFX:

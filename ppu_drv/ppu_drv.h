@@ -41,7 +41,9 @@ struct ppu_drm_ras;
  * struct ppu_ring - one hardware ring and its scheduler
  * @ppu: the device
  * @index: ring index in the hardware interface
- * @desc: class, instance and hang domain of the ring
+ * @desc: class, instance and hang domain of the ring, a copy of the
+ *	hardware interface's: fdinfo and debugfs read it after the device
+ *	is gone (an open file outlives ppu_sim's own descriptors)
  * @name: "gfx0", "compute2", ...
  * @sched: the drm_sched scheduler of the ring
  * @serial: the ring as drm_sched_serial sees it
@@ -55,7 +57,7 @@ struct ppu_drm_ras;
 struct ppu_ring {
 	struct ppu_device *ppu;
 	u32 index;
-	const struct ppu_hw_ring_desc *desc;
+	struct ppu_hw_ring_desc desc;
 	char name[16];
 	struct drm_gpu_scheduler sched;
 	struct drm_sched_serial_ring serial;

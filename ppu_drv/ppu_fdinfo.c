@@ -51,7 +51,7 @@ static void ppu_fdinfo_engines(struct ppu_file *pfile, struct drm_printer *p)
 	for (i = 0; i < ppu->nr_rings; i++) {
 		struct ppu_ring *ring = &ppu->rings[i];
 
-		c = ring->desc->class;
+		c = ring->desc.class;
 		cap[c]++;
 		busy[c] += ppu_ring_running_ns(ring, pfile->usage);
 	}
@@ -132,16 +132,21 @@ void ppu_fdinfo_show(struct drm_printer *p, struct drm_file *file)
  * @f: the DRM file's struct file
  *
  * What drm_show_fdinfo() prints since 6.5 (drm-driver, drm-client-id),
- * then ppu_fdinfo_show().
+ * then ppu_fdinfo_show(); like it, nothing once the device is gone.
  */
 void ppu_fdinfo_show_compat(struct seq_file *m, struct file *f)
 {
 	struct drm_file *file = f->private_data;
+	struct drm_device *dev = file->minor->dev;
 	struct ppu_file *pfile = file->driver_priv;
 	struct drm_printer p = drm_seq_file_printer(m);
+	int idx;
 
-	drm_printf(&p, "drm-driver:\t%s\n", file->minor->dev->driver->name);
+	if (!drm_dev_enter(dev, &idx))
+		return;
+	drm_printf(&p, "drm-driver:\t%s\n", dev->driver->name);
 	drm_printf(&p, "drm-client-id:\t%llu\n", pfile->client_id);
 	ppu_fdinfo_show(&p, file);
+	drm_dev_exit(idx);
 }
 #endif

@@ -221,7 +221,7 @@ static bool ppu_ring_signal_one(struct ppu_ring *ring, u32 seqno, int error,
 	/* Held the ring till now, done or stopped by a reset: busy time. */
 	now = ktime_get();
 	atomic64_add(ppu_ring_run_ns(ring, fence, now),
-		     &fence->ctx->usage->busy_ns[ring->desc->class]);
+		     &fence->ctx->usage->busy_ns[ring->desc.class]);
 	ring->last_done = now;
 	dma_fence_signal_locked(&fence->base);
 	spin_unlock_irqrestore(&ring->fence_lock, flags);
@@ -480,7 +480,7 @@ struct ppu_ring *ppu_ring_find(struct ppu_device *ppu, u32 class, u32 instance)
 	u32 i;
 
 	for (i = 0; i < ppu->nr_rings; i++) {
-		const struct ppu_hw_ring_desc *d = ppu->rings[i].desc;
+		const struct ppu_hw_ring_desc *d = &ppu->rings[i].desc;
 
 		if (d->class == class && d->instance == instance)
 			return &ppu->rings[i];
@@ -526,18 +526,18 @@ int ppu_rings_init(struct ppu_device *ppu)
 
 		ring->ppu = ppu;
 		ring->index = i;
-		ring->desc = &hw->rings[i];
-		if (ring->desc->class >= DRM_PPU_RING_CLASS_COUNT) {
+		ring->desc = hw->rings[i];
+		if (ring->desc.class >= DRM_PPU_RING_CLASS_COUNT) {
 			ret = -EINVAL;
 			goto err_fini;
 		}
 		snprintf(ring->name, sizeof(ring->name), "%s%u",
-			 ppu_ring_class_names[ring->desc->class],
-			 ring->desc->instance);
+			 ppu_ring_class_names[ring->desc.class],
+			 ring->desc.instance);
 		spin_lock_init(&ring->fence_lock);
 		INIT_LIST_HEAD(&ring->active);
 		ring->fence_context = dma_fence_context_alloc(1);
-		args.timeout = msecs_to_jiffies(ppu_ring_timeout_ms(ring->desc));
+		args.timeout = msecs_to_jiffies(ppu_ring_timeout_ms(&ring->desc));
 
 		ret = drm_sched_init(&ring->sched, &args);
 		if (ret) {
@@ -549,7 +549,7 @@ int ppu_rings_init(struct ppu_device *ppu)
 
 		ring->serial.sched = &ring->sched;
 		ring->serial.name = ring->name;
-		ring->serial.independent = !ring->desc->shared_domain;
+		ring->serial.independent = !ring->desc.shared_domain;
 		ret = drm_sched_serial_add_ring(&ppu->domain, &ring->serial);
 		if (ret)
 			goto err_fini;

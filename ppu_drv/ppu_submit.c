@@ -379,9 +379,9 @@ err_free:
 static bool ppu_submit_gang_ring_ok(struct drm_device *dev, unsigned int i,
 				    const struct ppu_ring *ring)
 {
-	if ((ring->desc->class != DRM_PPU_RING_GFX &&
-	     ring->desc->class != DRM_PPU_RING_COMPUTE) ||
-	    !ring->desc->shared_domain) {
+	if ((ring->desc.class != DRM_PPU_RING_GFX &&
+	     ring->desc.class != DRM_PPU_RING_COMPUTE) ||
+	    !ring->desc.shared_domain) {
 		drm_dbg_driver(dev, "submit: gang member %u on %s: only gfx and compute rings\n",
 			       i, ring->name);
 		return false;

@@ -46,6 +46,12 @@
 #                          flash_flush_s (600 s) of the loop, no erase; the
 #                          unload writes the counts kept in RAM in 1 more:
 #                          after the reload flash_dump has all the reads
+#   sim-removed-under-open-file
+#                          the device goes away (rmmod ppu_sim, ppu.ko
+#                          stays) while a process holds a DRM file of it:
+#                          the file's fdinfo reads without a fault (on
+#                          6.1 it read ppu_sim's freed ring descriptors),
+#                          the late close is clean, a new ppu_sim binds
 #   restore                the default modules back, the flash erased
 #
 # Prints, for scripts/run-igt.sh:
@@ -53,7 +59,7 @@
 #   PPU-ECC-RELOAD: <step>: PASS|FAIL
 #   PPU-ECC-RELOAD: END rc=N
 # `ecc-reload.sh --list` prints the step names (on the host too).
-STEPS="reload-repair-flow uecc-after-repair-retires ecc-off-keeps-retired rma-no-spare-rows failed-repair-once powercut-compaction weak-cell-wear restore uevents"
+STEPS="reload-repair-flow uecc-after-repair-retires ecc-off-keeps-retired rma-no-spare-rows failed-repair-once powercut-compaction weak-cell-wear sim-removed-under-open-file restore uevents"
 if [ "${1:-}" = --list ]; then
 	for s in $STEPS; do echo "$s"; done
 	exit 0
@@ -114,6 +120,7 @@ cecc() { # address hits
 	i=0
 	while [ $i -lt "$2" ]; do inject "read $1 8" || return 1; i=$((i + 1)); done
 }
+no_fault() { ! klog | grep -qE 'BUG:|Oops|general protection|KASAN'; }
 not_repaired() { ! klog | grep -q "$1 repaired"; }
 retired_line() { grep -i "^$(page "$1") " "$RAS/retired_pages"; }
 is_retired() { retired_line "$1" > /dev/null; }
@@ -415,6 +422,30 @@ check "after the reload flash_dump has all $N reads" \
 	[ "$(awk -v a="$W" '$1 == a { print $5 }' "$DBG/flash_dump")" = "$N" ]
 check "the page still retired" is_retired "$W"
 reload_sim
+end
+
+# ------------------------------------------------------------------------
+begin sim-removed-under-open-file
+hold_open
+rmmod ppu_sim || fail "rmmod ppu_sim with a file open"
+check "the card node is gone" [ ! -e /sys/class/drm/card0/device/ras/mem_total ]
+r=1
+if [ -d "/proc/$HOLD" ]; then
+	cat "/proc/$HOLD/fdinfo/0" > /tmp/fdinfo-gone.txt 2>&1
+	r=$?
+	sed 's/^/ecc-reload:   fdinfo: /' /tmp/fdinfo-gone.txt
+fi
+check "fdinfo of the file reads (rc $r)" [ "$r" = 0 ]
+check "fdinfo has its common part" grep -q '^pos:' /tmp/fdinfo-gone.txt
+check "fdinfo names no other driver" \
+	sh -c '! grep "^drm-driver:" /tmp/fdinfo-gone.txt | grep -qv ppu'
+check "the holder lives" [ -d "/proc/$HOLD" ]
+release
+check "no fault in the kernel log" no_fault
+sleep 0.5
+# shellcheck disable=SC2086
+insmod "$KMOD/ppu_sim.ko" $PPU_SIM_PARAMS || fail "insmod ppu_sim.ko"
+check "a new device binds" wait_card
 end
 
 # ------------------------------------------------------------------------
