@@ -192,6 +192,10 @@ struct dss_dump {
  * @nr_events: how many
  * @out_events: @work's own copy of them
  * @dumps_published: devcoredumps handed to dev_coredumpv()
+ * @dumps_dropped: devcoredumps not handed over because one of the device
+ *	was still unread (devcoredump would drop them) or memory was short;
+ *	changed under the domain's snapshot lock with the snapshot's
+ *	&drm_sched_serial_stats.reports_lost
  */
 struct dss_publisher {
 	struct drm_sched_serial_domain *domain;
@@ -206,6 +210,7 @@ struct dss_publisher {
 	unsigned int nr_events;
 	struct dss_event out_events[DSS_EVENTS];
 	atomic_t dumps_published;
+	atomic_t dumps_dropped;
 };
 
 /* drm_sched_serial_isolate.c */
@@ -260,6 +265,7 @@ void dss_report_verdict(struct drm_sched_serial_domain *domain,
 			struct drm_sched_serial_ring *ring,
 			struct drm_sched_job *job,
 			enum drm_sched_serial_verdict verdict);
+void dss_report_undecided(struct drm_sched_serial_domain *domain);
 void dss_report_done(struct drm_sched_serial_domain *domain);
 void dss_report_end(struct drm_sched_serial_domain *domain);
 int dss_publisher_init(struct drm_sched_serial_domain *domain);

@@ -1889,6 +1889,7 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 				dss_isolate_heads(d);
 		}
 	}
+	dss_report_undecided(d);
 	/* The rings restart as they were: nobody runs alone any more. */
 	dss_gate_open(d);
 

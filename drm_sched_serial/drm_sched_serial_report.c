@@ -15,6 +15,7 @@
  * publishes them without the domain lock.
  */
 #include <linux/devcoredump.h>
+#include <linux/kernfs.h>
 #include <linux/kobject.h>
 #include <linux/overflow.h>
 #include <linux/seq_buf.h>
@@ -45,6 +46,7 @@ void dss_snapshot(struct drm_sched_serial_domain *d)
 	spin_lock(&d->snap_lock);
 	s->in_recovery = d->in_recovery;
 	s->stats = d->stats;
+	s->stats.reports_lost += atomic_read(&d->publisher->dumps_dropped);
 	s->last = d->last;
 	for (i = 0; i < d->nr_rings; i++) {
 		const struct drm_sched_serial_ring *ring = d->rings[i];
@@ -196,6 +198,38 @@ void dss_report_verdict(struct drm_sched_serial_domain *d,
 	dump->limit = dss_coredump_size(d) - 1;
 }
 
+/*
+ * The heads that timed out in this recovery and got no verdict in it (cut
+ * by the budget or the reset cap, waiting, never replayed): a section each
+ * (undecided:, ring:, seqno:, context:), so that the dump of a recovery
+ * that could not decide still names what it was about. They run again
+ * and go first in the next recovery. Called before the restart, while
+ * the heads are still the rings' own.
+ */
+void dss_report_undecided(struct drm_sched_serial_domain *d)
+{
+	static const char * const why[] = {
+		[DSS_UNTRIED] = "not replayed",
+		[DSS_UNDECIDED] = "window cut",
+		[DSS_WAITING] = "waiting",
+	};
+	struct dss_dump *dump = &d->publisher->dump;
+	unsigned int i;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		const struct drm_sched_serial_cand *c = &d->cands[i];
+		struct drm_sched_serial_ctx *ctx;
+
+		if (!c->head || !c->timed_out || c->state > DSS_WAITING)
+			continue;
+		ctx = d->ops->job_ctx(c->head);
+		dss_dump_printf(dump, "\nundecided: %s\nring: %s\nseqno: %llu\ncontext: %s[%d]\n",
+				why[c->state], d->rings[i]->name,
+				c->head->s_fence->finished.seqno, ctx->comm,
+				ctx->pid);
+	}
+}
+
 /* ... and ends with what the recovery did. */
 static void dss_dump_end(struct drm_sched_serial_domain *d)
 {
@@ -307,6 +341,24 @@ static void dss_wedged_event(struct drm_device *drm, const char *method,
 #endif
 }
 
+/*
+ * Is a devcoredump of @dev unread? devcoredump keeps one per device and
+ * drops a newer one without telling its caller; while it keeps one, the
+ * device's sysfs directory links to it as "devcoredump"
+ * (Documentation/ABI/testing/devcoredump). A dump read in the instant
+ * between this look and the hand-over is counted lost though published.
+ */
+static bool dss_dump_unread(struct device *dev)
+{
+	struct kernfs_node *kn;
+
+	if (!dev->kobj.sd)
+		return false;	/* not in sysfs: devcoredump keeps nothing of it */
+	kn = kernfs_find_and_get(dev->kobj.sd, "devcoredump");
+	kernfs_put(kn);
+	return kn;
+}
+
 /* Publish what recoveries handed over: allocates, holds no domain lock. */
 static void dss_publish_work(struct work_struct *work)
 {
@@ -329,11 +381,17 @@ static void dss_publish_work(struct work_struct *work)
 
 	/* The dump first: whoever a uevent wakes finds it there. */
 	if (pub->out_len) {
-		buf = vmalloc(pub->out_len);
+		buf = dss_dump_unread(d->dev) ? NULL : vmalloc(pub->out_len);
 		if (buf) {
 			memcpy(buf, pub->out, pub->out_len);
 			dev_coredumpv(d->dev, buf, pub->out_len, GFP_KERNEL);
 			atomic_inc(&pub->dumps_published);
+		} else {
+			/* counted at once, not at the next recovery */
+			spin_lock(&d->snap_lock);
+			atomic_inc(&pub->dumps_dropped);
+			d->snap->stats.reports_lost++;
+			spin_unlock(&d->snap_lock);
 		}
 	}
 	for (i = 0; i < nr; i++) {

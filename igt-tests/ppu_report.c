@@ -12,7 +12,8 @@
  *   that reset something, WEDGED=rebind when a failed reset wedged the
  *   device, and the rebind it asks for really brings the device back; the
  *   recovery's own uevent on the device no longer carries WEDGED=;
- * - one devcoredump per recovery, holding every verdict, parsed.
+ * - one devcoredump per recovery, holding every verdict, parsed; a dump
+ *   devcoredump drops (one of the device is unread) counted lost.
  * The devcoredump and wedged-rebind subtests use the domain rung (debugfs
  * reset_ladder), whatever the run's ladder.
  */
@@ -494,6 +495,60 @@ static void test_devcoredump(void)
 	restore(0);
 }
 
+/* "reports: lost=N" of the domain's debugfs ring_recovery */
+static unsigned long reports_lost(void)
+{
+	static char buf[1 << 14];
+	const char *l;
+
+	igt_assert_lt(0, ppu_debugfs_read(dbg_dir, "ring_recovery", buf, sizeof(buf)));
+	l = strstr(buf, "reports: lost=");
+	igt_assert_f(l, "no reports line in ring_recovery\n");
+	return strtoul(l + strlen("reports: lost="), NULL, 10);
+}
+
+/*
+ * devcoredump keeps one unread dump per device and drops a newer one: the
+ * dump of a second recovery while the first one's is unread is counted
+ * lost, the unread one stays the first's; once read, the next recovery's
+ * dump is published and nothing more is counted.
+ */
+static void test_devcoredump_lost(void)
+{
+	static char buf[1 << 16];
+	unsigned long lost0;
+	char dir[300], ctx[64];
+	pid_t a, b, c;
+	int t;
+
+	devcd_clear();
+	lost0 = reports_lost();
+	a = fork_hanger(DRM_PPU_RING_SDMA);
+	reap(a);
+	for (t = 0; t < 100 && !devcd_find(dir, sizeof(dir)); t++)
+		usleep(100 * 1000);
+	igt_assert_f(devcd_find(dir, sizeof(dir)), "no devcoredump of %s\n", pdev.name);
+	igt_assert_eq(reports_lost(), lost0);
+
+	b = fork_hanger(DRM_PPU_RING_SDMA);
+	reap(b);
+	for (t = 0; t < 100 && reports_lost() == lost0; t++)
+		usleep(100 * 1000);
+	igt_info("lost %lu -> %lu after a second recovery with a dump unread\n",
+		 lost0, reports_lost());
+	igt_assert_eq(reports_lost(), lost0 + 1);
+	/* the unread dump is still the first recovery's */
+	igt_assert(devcd_find(dir, sizeof(dir)));
+	devcd_take(dir, buf, sizeof(buf));
+	snprintf(ctx, sizeof(ctx), "\ncontext: %s[%d]\n", HANGER_COMM, a);
+	igt_assert_f(strstr(buf, ctx), "the kept dump is not the first's:\n%s\n", buf);
+
+	c = fork_hanger(DRM_PPU_RING_SDMA);
+	reap(c);
+	igt_assert_f(devcd_take_of(c, 10000), "no dump of the third recovery\n");
+	igt_assert_eq(reports_lost(), lost0 + 1);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -514,6 +569,10 @@ igt_main
 	igt_describe("one devcoredump per recovery, with every verdict");
 	igt_subtest("devcoredump")
 		test_devcoredump();
+
+	igt_describe("a dump devcoredump drops (one unread) is counted in reports: lost=");
+	igt_subtest("devcoredump-lost")
+		test_devcoredump_lost();
 
 	igt_describe("a failed reset sends WEDGED=rebind, and a rebind brings the device back");
 	igt_subtest("wedged-rebind")

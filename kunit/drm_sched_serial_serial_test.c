@@ -17,6 +17,7 @@
 #include <linux/jiffies.h>
 
 #include "drm_sched_serial_test.h"
+#include "../drm_sched_serial/drm_sched_serial_internal.h"
 
 /*
  * The scenario of the amd-gfx "black sheep" RFC: a compute job hangs, the gfx
@@ -658,11 +659,13 @@ static void serial_probe_that_cannot_start_convicts_nobody(struct kunit *test)
  * The replay budget leaves the second head, after the hang's whole
  * window, a window shorter than its ring's timeout and shorter than the job
  * needs: a window cut short proves nothing. The head is not convicted nor
- * struck; it is left for the next recovery, runs again and completes.
+ * struck; it is left for the next recovery, runs again and completes. The
+ * recovery's devcoredump lists it as undecided.
  */
 static void serial_budget_cut_window_convicts_nobody(struct kunit *test)
 {
 	struct drm_sched_serial_params p;
+	struct dss_publisher *pub;
 	struct stall s;
 
 	test_params(&p);
@@ -685,6 +688,13 @@ static void serial_budget_cut_window_convicts_nobody(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.mock->domain.stats.fallbacks, 1);
 	KUNIT_EXPECT_TRUE(test, s.mock->rings[COMPUTE0].serial.retry);
 	KUNIT_EXPECT_EQ(test, atomic_read(&s.gfx->serial.banned), 1);
+	/* the recovery's dump names the head it left undecided */
+	KUNIT_ASSERT_EQ(test, s.mock->domain.stats.recoveries, 1);
+	pub = s.mock->domain.publisher;
+	flush_work(&pub->work);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(pub->out, "\nverdict: guilty\nring: gfx"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(pub->out,
+					   "\nundecided: window cut\nring: compute0\n"));
 }
 
 /*

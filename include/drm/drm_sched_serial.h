@@ -424,7 +424,9 @@ struct drm_sched_serial_step {
  * @escalations: recoveries that reset one ring, could not settle with it
  *	and reset the domain
  * @reports_lost: devcoredumps and uevents dropped because the ones of an
- *	earlier recovery were not published yet
+ *	earlier recovery were not published yet; in a snapshot also the
+ *	devcoredumps the devcoredump core dropped (one of the device's was
+ *	still unread)
  * @by_cause: recoveries per cause
  */
 struct drm_sched_serial_stats {
