@@ -25,9 +25,11 @@ PAYLOAD
 
 echo "make demo: booting the PPU VM (QEMU, software emulation)..."
 rc=0
+# user_hold_ms=0: the demo plays every client as root, one user; held
+# after its third hang, its later worker processes would wait seconds
 PPU_VM_QUIET=1 PPU_IGT_BINS=" " \
 	PPU_EXTRA_FILES="$ROOT/tools/ppu-demo $ROOT/tools/ppu-smi $ROOT/scripts/demo-ecc.sh" \
-	PPU_PARAMS="gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=1000" \
+	PPU_PARAMS="gfx_timeout_ms=1000 compute_timeout_ms=1000 sdma_timeout_ms=1000 user_hold_ms=0" \
 	"$ROOT/scripts/vm/run-vm.sh" "$payload" "$OUT/demo-serial.log" >/dev/null 2>&1 || rc=$?
 rm -f "$payload"
 sed -n '/PPU-DEMO: BEGIN/,/PPU-DEMO: END/p' "$OUT/demo-serial.log" |
