@@ -17,20 +17,29 @@
  * same client WRITEs (producer and consumer), and in a hang job one HANG;
  * every job ends with ADD 1 to its own counter. A scenario holds no, one or
  * two hang jobs, and draws the hardware hints (wrong_hints_pct 0 or 100)
- * and the reset ladder (ring or domain).
+ * and the reset ladder (ring or domain). Then, drawn after all of that (a
+ * seed keeps its earlier draws): a quarter of the hang jobs hang once
+ * only (HANG_ONCE: the hang does not reproduce), and in a third of the
+ * scenarios one client closes its file 0-1500 ms after the submissions,
+ * its jobs pending, running or in recovery.
  *
  * The oracle (Documentation/drm_sched_serial.rst, "Liveness", "The
  * evidence rule", "Work that waits for other rings"):
  *
  * - L1: a hang job ends with an error, its counter 0, its context struck
- *   (guilty_count + suspect_count >= 1);
+ *   (guilty_count + suspect_count >= 1); a HANG_ONCE job either does that
+ *   or completes once (replayed, it does not hang): never an error
+ *   without a strike, never twice;
  * - L2/L4: an innocent job (no HANG, every WAIT met or written by an
  *   innocent producer) completes, its counter exactly 1 (its scratch
  *   counter at least its ADDs: a re-emission runs them again);
  * - L3: a client without a hang job has no context guilty, suspect or
  *   banned;
  * - the recoveries (debugfs ring_recovery) are at most 2 per hang job
- *   plus 2.
+ *   plus 2, and the device is idle within 30 s of the last job's end
+ *   (the closed client's jobs included);
+ * - the closed client's jobs are not judged (its file is gone); the
+ *   others' are, as above.
  *
  * A violation prints the seed and the whole scenario; PPU_CHAOS_SEED=S
  * runs that seed alone, PPU_CHAOS_SCENARIOS=N sets how many scenarios
@@ -51,6 +60,8 @@
 
 /* the flag job @k WRITEs; met flags are 0..NR_MET_FLAGS-1 */
 #define PROD_FLAG(k)	(8u + (k))
+/* the flag of job @k's HANG_ONCE */
+#define ONCE_FLAG(k)	(16u + (k))
 /* job @k's counters: its end, and its ADD ops */
 #define END_CNT(k)	(k)
 #define ADD_CNT(k)	(8u + (k))
@@ -74,7 +85,7 @@ static const struct {
 
 struct chaos_job {
 	unsigned int ring, nops, nadds;
-	bool hang, writes;
+	bool hang, once, writes;
 	struct { enum chaos_op op; unsigned int arg; } ops[MAX_OPS];
 	/* run time */
 	uint32_t ctx, so;
@@ -93,6 +104,8 @@ struct scenario {
 	unsigned int nclients, nhang;
 	bool wrong_hints;
 	const char *ladder;
+	int closer;			/* the client that closes its file, or -1 */
+	unsigned int closer_ms;		/* when, after the submissions */
 	struct chaos_client cl[MAX_CLIENTS];
 };
 
@@ -192,6 +205,13 @@ static void generate(struct scenario *sc, uint64_t seed)
 	for (unsigned int c = 0; c < sc->nclients; c++)
 		for (unsigned int k = 0; k < sc->cl[c].njobs; k++)
 			gen_ops(&s, &sc->cl[c], k);
+	/* the draws added later come last: the ones above stay the seed's */
+	for (unsigned int c = 0; c < sc->nclients; c++)
+		for (unsigned int k = 0; k < sc->cl[c].njobs; k++)
+			if (sc->cl[c].jobs[k].hang)
+				sc->cl[c].jobs[k].once = !rnd(&s, 4);
+	sc->closer = rnd(&s, 3) ? -1 : (int)rnd(&s, sc->nclients);
+	sc->closer_ms = rnd(&s, 1501);
 }
 
 static bool client_hangs(const struct chaos_client *cl)
@@ -207,6 +227,9 @@ static void print_scenario(const struct scenario *sc)
 	igt_info("chaos: seed %" PRIu64 ": %u clients, %u hang jobs, hints %s, %s ladder\n",
 		 sc->seed, sc->nclients, sc->nhang, sc->wrong_hints ? "wrong" : "right",
 		 sc->ladder);
+	if (sc->closer >= 0)
+		igt_info("  client %d closes its file %u ms after the submissions\n",
+			 sc->closer, sc->closer_ms);
 	for (unsigned int c = 0; c < sc->nclients; c++) {
 		for (unsigned int k = 0; k < sc->cl[c].njobs; k++) {
 			const struct chaos_job *j = &sc->cl[c].jobs[k];
@@ -221,6 +244,8 @@ static void print_scenario(const struct scenario *sc)
 					n += snprintf(buf + n, sizeof(buf) - n, "(f%u)", j->ops[i].arg);
 				else if (j->ops[i].op == OP_WAIT_PROD)
 					n += snprintf(buf + n, sizeof(buf) - n, "(job%u)", j->ops[i].arg);
+				else if (j->ops[i].op == OP_HANG && j->once)
+					n += snprintf(buf + n, sizeof(buf) - n, "-ONCE");
 				n += snprintf(buf + n, sizeof(buf) - n, " ");
 			}
 			igt_info("  client %u job %u on %s%s: %sADD-END\n", c, k,
@@ -255,18 +280,26 @@ static void build_cs(const struct chaos_job *j, unsigned int k, struct ppu_cs *c
 			ppu_cs_wait(cs, 0, FLAG(PROD_FLAG(j->ops[i].arg)), 1);
 			break;
 		case OP_HANG:
-			ppu_cs_hang(cs);
+			if (j->once)
+				ppu_cs_hang_once(cs, 0, FLAG(ONCE_FLAG(k)));
+			else
+				ppu_cs_hang(cs);
 			break;
 		}
 	}
 	ppu_cs_add(cs, 0, CNT(END_CNT(k)), 1);
 }
 
+static bool idle_within(int ms)
+{
+	for (int t = 0; t < ms / 100 && !ppu_device_idle(dbg_dir); t++)
+		usleep(100 * 1000);
+	return ppu_device_idle(dbg_dir);
+}
+
 static void wait_idle(void)
 {
-	for (int t = 0; t < 300 && !ppu_device_idle(dbg_dir); t++)
-		usleep(100 * 1000);
-	igt_assert_f(ppu_device_idle(dbg_dir), "device not idle after 30 s\n");
+	igt_assert_f(idle_within(30000), "device not idle after 30 s\n");
 }
 
 #define VIOLATION(...) do { igt_warn("chaos: seed %" PRIu64 ": ", sc->seed); \
@@ -311,11 +344,15 @@ static unsigned int run_scenario(struct scenario *sc)
 					      rings[j->ring].r.inst, &cs);
 		}
 	}
+	if (sc->closer >= 0) {
+		usleep(sc->closer_ms * 1000);
+		client_close(&sc->cl[sc->closer].c);
+	}
 
 	for (unsigned int c = 0; c < sc->nclients; c++) {
 		struct chaos_client *cl = &sc->cl[c];
 
-		for (unsigned int k = 0; k < cl->njobs; k++) {
+		for (unsigned int k = 0; k < cl->njobs && (int)c != sc->closer; k++) {
 			struct chaos_job *j = &cl->jobs[k];
 			int ret = ppu_syncobj_wait(cl->c.fd, j->so, PPU_HANG_WAIT_NS);
 
@@ -324,13 +361,15 @@ static unsigned int run_scenario(struct scenario *sc)
 				VIOLATION("client %u job %u never ended: %d\n", c, k, ret);
 		}
 	}
+	if (!idle_within(30000))
+		VIOLATION("device not idle 30 s after the last job's end\n");
 	rr_read_dir(dbg_dir, &a);
 	rec = a.recoveries - b.recoveries;
 
 	for (unsigned int c = 0; c < sc->nclients; c++) {
 		struct chaos_client *cl = &sc->cl[c];
 
-		for (unsigned int k = 0; k < cl->njobs; k++) {
+		for (unsigned int k = 0; k < cl->njobs && (int)c != sc->closer; k++) {
 			struct chaos_job *j = &cl->jobs[k];
 			uint32_t end = cl->c.map[CNT(END_CNT(k)) / 4];
 			uint32_t adds = cl->c.map[CNT(ADD_CNT(k)) / 4];
@@ -339,7 +378,21 @@ static unsigned int run_scenario(struct scenario *sc)
 			igt_info("  client %u job %u: status %d, counter %u, adds %u; ctx %u guilty %u suspect %u banned %u\n",
 				 c, k, j->status, end, adds, j->ctx, q.guilty_count,
 				 q.suspect_count, q.banned);
-			if (j->hang) {
+			if (j->once) {
+				/* L1, L4: its own outcome, either way */
+				if (j->status == 1 && end != 1)
+					VIOLATION("client %u hang-once job %u completed, counter %u\n",
+						  c, k, end);
+				if (j->status < 0 && end)
+					VIOLATION("client %u hang-once job %u failed after its end (%u)\n",
+						  c, k, end);
+				if (j->status < 0 && q.guilty_count + q.suspect_count < 1)
+					VIOLATION("client %u hang-once job %u ended %d, not struck\n",
+						  c, k, j->status);
+				if (j->status != 1 && j->status >= 0)
+					VIOLATION("client %u hang-once job %u ended %d\n",
+						  c, k, j->status);
+			} else if (j->hang) {
 				/* L1 */
 				if (j->status >= 0)
 					VIOLATION("client %u hang job %u ended %d, want an error\n",
@@ -363,7 +416,7 @@ static unsigned int run_scenario(struct scenario *sc)
 						  c, k, adds, j->nadds);
 			}
 		}
-		if (!client_hangs(cl)) {
+		if (!client_hangs(cl) && (int)c != sc->closer) {
 			/* L3 */
 			struct drm_ppu_ctx_query_reset q = ppu_ctx_query_reset(cl->c.fd, cl->ctx);
 
@@ -382,7 +435,8 @@ static unsigned int run_scenario(struct scenario *sc)
 	}
 
 	for (unsigned int c = 0; c < sc->nclients; c++)
-		client_close(&sc->cl[c].c);
+		if ((int)c != sc->closer)
+			client_close(&sc->cl[c].c);
 	return bad;
 }
 
