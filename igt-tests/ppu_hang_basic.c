@@ -577,6 +577,15 @@ static void storm_become(void)
 	igt_assert_eq(setresuid(storm_uid, 0, 0), 0);
 }
 
+/* become the storm's user, then open the device: a file, context, syncobj */
+static void storm_open(int *f, uint32_t *ctx, uint32_t *so)
+{
+	storm_become();
+	*f = ppu_open();
+	*ctx = ppu_ctx_create(*f);
+	*so = ppu_syncobj_create(*f);
+}
+
 /* submit a NOP-like WRITE from @f; returns how long SUBMIT took, in s */
 static double storm_submit_write(int f, uint32_t ctx, uint32_t so)
 {
@@ -638,10 +647,7 @@ static void test_user_hold(void)
 		uint32_t ctx, so;
 		double d;
 
-		storm_become();
-		f = ppu_open();
-		ctx = ppu_ctx_create(f);
-		so = ppu_syncobj_create(f);
+		storm_open(&f, &ctx, &so);
 		if (write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) != 1)
 			_exit(2);
 		d = storm_submit_write(f, ctx, so);
@@ -667,10 +673,7 @@ static void test_user_hold(void)
 		uint32_t ctx, so;
 		double d;
 
-		storm_become();
-		f = ppu_open();
-		ctx = ppu_ctx_create(f);
-		so = ppu_syncobj_create(f);
+		storm_open(&f, &ctx, &so);
 		d = storm_submit_write(f, ctx, so);
 		igt_info("held SUBMIT: %.2f s\n", d);
 		igt_assert_f(d > HOLD_MS / 2000.0 && d < 4 * HOLD_MS / 1000.0,

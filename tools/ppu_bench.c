@@ -2698,12 +2698,9 @@ static void hostile_banned(struct hostile_report *rep)
 	usleep(250000);
 }
 
-static void attacker(struct hostile_report *rep, uint64_t deadline)
+/* a forked child's own DRM file, BOs and counters, not its parent's */
+static void reopen_device(void)
 {
-	uint32_t cls[BENCH_MAX_RINGS], inst[BENCH_MAX_RINGS];
-	unsigned int n, k = 0;
-
-	/* a DRM file of its own, its own BOs and counters */
 	munmap(cmd.map, BENCH_CMD_BO_SIZE);
 	munmap(data.map, BENCH_DATA_BO_SIZE);
 	close(fd);
@@ -2713,6 +2710,14 @@ static void attacker(struct hostile_report *rep, uint64_t deadline)
 	data = bo_new(BENCH_DATA_BO_SIZE);
 	nr_counted = 0;
 	next_counter = BENCH_COUNTER_FIRST;
+}
+
+static void attacker(struct hostile_report *rep, uint64_t deadline)
+{
+	uint32_t cls[BENCH_MAX_RINGS], inst[BENCH_MAX_RINGS];
+	unsigned int n, k = 0;
+
+	reopen_device();
 	n = shared_rings(cls, inst);
 
 	while (now_ns() < deadline) {
@@ -3448,15 +3453,7 @@ static void storm_child(struct storm_report *rep)
 	uint64_t t;
 	int ret;
 
-	munmap(cmd.map, BENCH_CMD_BO_SIZE);
-	munmap(data.map, BENCH_DATA_BO_SIZE);
-	close(fd);
-	fd = -1;
-	open_device();
-	cmd = bo_new(BENCH_CMD_BO_SIZE);
-	data = bo_new(BENCH_DATA_BO_SIZE);
-	nr_counted = 0;
-	next_counter = BENCH_COUNTER_FIRST;
+	reopen_device();
 	if (drmIoctl(fd, DRM_IOCTL_PPU_CTX_CREATE, &c)) {
 		__atomic_add_fetch(errno == ECANCELED ? &rep->refused :
 				   &rep->errors, 1, __ATOMIC_SEQ_CST);
