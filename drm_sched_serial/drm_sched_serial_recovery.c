@@ -1928,6 +1928,67 @@ dss_false_timeout(struct drm_gpu_scheduler *sched, struct drm_sched_job *job)
 #endif
 }
 
+/*
+ * Was the wait of independent ring @self's head unhindered since it was
+ * last looked at: no recovery ran meanwhile, and no shared ring stands
+ * stalled now (work on it, no progress for half its timeout)? Such a ring
+ * may hold what the head waits for, behind a hang that its own timeout
+ * ends: that wait is no doing of the head's, and is not counted.
+ */
+static bool dss_wait_unhindered(struct drm_sched_serial_domain *d,
+				struct drm_sched_serial_ring *self)
+{
+	unsigned int i;
+
+	if (self->wait_recoveries != d->stats.recoveries)
+		return false;
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_serial_ring *ring = d->rings[i];
+
+		if (ring == self || ring->independent)
+			continue;
+		if (!list_empty_careful(&ring->sched->pending_list) &&
+		    !dss_progressing(d, ring))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * @job, the head of independent ring @ring, timed out while its engine
+ * waits for a value in memory that is not there yet (the driver's
+ * &drm_sched_serial_ops.waiting, read from the hardware). It is not hung,
+ * and nothing is stopped or reset for it: the rings that may write the
+ * value go on, and so do their timers, which a recovery would restart
+ * (a hang that holds the writer up is ended by its own ring's timeout,
+ * not put off by every timeout of the waiter's). Its wait counts against
+ * max_runtime_ms only while it was unhindered (dss_wait_unhindered()).
+ * Returns true once it waited that long: it is then hung as a head past
+ * max_runtime_ms, so that a wait for a value nothing writes holds its
+ * ring for a bounded time.
+ */
+static bool dss_wait_over(struct drm_sched_serial_domain *d,
+			  struct drm_sched_serial_ring *ring,
+			  struct drm_sched_job *job)
+{
+	ktime_t now = ktime_get();
+
+	if (!dss_runtime_of(ring, job)) {
+		dss_runtime_start(ring, job,
+				  ktime_sub_ms(now, dss_ring_timeout_ms(ring)));
+		ring->wait_recoveries = d->stats.recoveries;
+	}
+	if (ktime_before(ring->wait_seen, ring->ext_since))
+		ring->wait_seen = ring->ext_since;
+	if (!dss_wait_unhindered(d, ring))
+		ring->ext_since = ktime_add(ring->ext_since,
+					    ktime_sub(now, ring->wait_seen));
+	ring->wait_seen = now;
+	ring->wait_recoveries = d->stats.recoveries;
+	ring->extensions++;
+	return dss_runtime_over(d, ring, job);
+}
+
 /**
  * drm_sched_serial_timedout - the timedout_job handler of a domain's rings
  * @ring: the ring whose job timed out
@@ -1968,7 +2029,25 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 		goto out;
 	}
 
-	if (dss_progressing(d, ring)) {
+	if (ring->independent && d->ops->waiting &&
+	    d->params.mode == DRM_SCHED_SERIAL_MODE_SERIAL &&
+	    d->ops->waiting(ring, job)) {
+		if (!dss_wait_over(d, ring, job)) {
+			/* Alone, it waits for others: they run now. */
+			if (dss_gate_holder(d, job))
+				dss_gate_open(d);
+			d->stats.false_timeouts++;
+			dss_dbg(d, "%s: head waits for another ring, false timeout\n",
+				ring->name);
+			stat = dss_false_timeout(sched, job);
+			goto out;
+		}
+		overrun = true;
+		d->stats.overruns++;
+		dss_info_ratelimited(d, "%s: job %llu still waiting after %u ms (max_runtime_ms): hung\n",
+				     ring->name, job->s_fence->finished.seqno,
+				     d->params.max_runtime_ms);
+	} else if (dss_progressing(d, ring)) {
 		if (!dss_overrun(d, ring, job)) {
 			/* Alone for a timeout at most: others run now. */
 			if (dss_gate_holder(d, job))

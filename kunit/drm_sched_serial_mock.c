@@ -620,6 +620,30 @@ static bool dss_mock_may_wait(struct drm_sched_job *sched_job)
 	return to_mock_job(sched_job)->wait_for;
 }
 
+/*
+ * Is @sched_job, @sring's head, parked in its wait for a value no run
+ * wrote yet? Read from the engine, as a driver reads its engine's state.
+ */
+static bool dss_mock_waiting(struct drm_sched_serial_ring *sring,
+			     struct drm_sched_job *sched_job)
+{
+	struct dss_mock_ring *ring = container_of(sring, struct dss_mock_ring,
+						  serial);
+	struct dss_mock_job *job = to_mock_job(sched_job);
+	struct dss_mock *mock = ring->mock;
+	struct dss_mock_run *run;
+	unsigned long flags;
+	bool waiting;
+
+	spin_lock_irqsave(&mock->lock, flags);
+	run = list_first_entry_or_null(&ring->queue, struct dss_mock_run,
+				       link);
+	waiting = run && run->job == job && run->started && run->parked &&
+		  job->wait_for && !atomic_read(&job->wait_for->completions);
+	spin_unlock_irqrestore(&mock->lock, flags);
+	return waiting;
+}
+
 static const struct drm_sched_serial_ops dss_mock_serial_ops = {
 	.reset = dss_mock_reset,
 	.hw_fence = dss_mock_hw_fence,
@@ -634,6 +658,21 @@ static const struct drm_sched_serial_ops dss_mock_serial_ops = {
 	.reset_ring = dss_mock_reset_ring,
 	.gang = dss_mock_gang_op,
 };
+
+/**
+ * dss_mock_engine_waiting - the engine says which head waits
+ * @mock: the device, before its first job is submitted
+ *
+ * The domain gets a &drm_sched_serial_ops.waiting op: a head is a waiter
+ * only while its run is parked for a value no run wrote yet, not because
+ * it may wait.
+ */
+void dss_mock_engine_waiting(struct dss_mock *mock)
+{
+	mock->ops = dss_mock_serial_ops;
+	mock->ops.waiting = dss_mock_waiting;
+	mock->domain.ops = &mock->ops;
+}
 
 /**
  * dss_mock_new - create a mock GPU

@@ -183,6 +183,7 @@ struct dss_mock_ring {
  * @hint_rnd: the draws of DSS_MOCK_HINTS_RANDOM, under @lock
  * @classify_calls: classify op calls
  * @print_len: print_job adds a line of this many characters
+ * @ops: the domain's ops when dss_mock_engine_waiting() added the waiting op
  *
  * Allocation managed by the test (kunit_kzalloc()); everything it creates
  * (schedulers, domain, device, hardware fences) is torn down by
@@ -221,6 +222,7 @@ struct dss_mock {
 	struct rnd_state hint_rnd;
 	atomic_t classify_calls;
 	unsigned int print_len;
+	struct drm_sched_serial_ops ops;
 };
 
 /**
@@ -319,6 +321,7 @@ struct dss_mock *dss_mock_new(struct kunit *test,
 			      unsigned int nr_rings,
 			      const struct drm_sched_serial_params *params,
 			      unsigned int timeout_ms);
+void dss_mock_engine_waiting(struct dss_mock *mock);
 void dss_mock_fini(struct dss_mock *mock);
 void dss_mock_free(struct dss_mock *mock);
 

@@ -182,6 +182,144 @@ static void wait_deadlock_spares_third_client(struct kunit *test)
 	expect_unstruck(test, d);
 }
 
+/*
+ * The engine tells which head waits (dss_mock_engine_waiting()); the
+ * cases run with no, right and wrong hints, on either reset ladder.
+ */
+struct engine_wait_case {
+	int hints;
+	enum drm_sched_serial_ladder ladder;
+	const char *name;
+};
+
+static const struct engine_wait_case engine_wait_cases[] = {
+	{ DSS_MOCK_HINTS_NONE, DRM_SCHED_SERIAL_LADDER_DOMAIN, "domain, no hints" },
+	{ DSS_MOCK_HINTS_RIGHT, DRM_SCHED_SERIAL_LADDER_DOMAIN, "domain, right hints" },
+	{ DSS_MOCK_HINTS_WRONG, DRM_SCHED_SERIAL_LADDER_DOMAIN, "domain, wrong hints" },
+	{ DSS_MOCK_HINTS_NONE, DRM_SCHED_SERIAL_LADDER_RING, "ring, no hints" },
+	{ DSS_MOCK_HINTS_RIGHT, DRM_SCHED_SERIAL_LADDER_RING, "ring, right hints" },
+	{ DSS_MOCK_HINTS_WRONG, DRM_SCHED_SERIAL_LADDER_RING, "ring, wrong hints" },
+};
+
+static void engine_wait_case_desc(const struct engine_wait_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(engine_wait_case, engine_wait_cases, engine_wait_case_desc);
+
+/* A waiter on sdma may wait this long, unhindered. */
+#define WAIT_RUNTIME_MS	(6 * JOB_TIMEOUT_MS)
+
+/*
+ * The shared rings time out well after sdma, beyond the coalescing
+ * window (as on the PPU: 1 s against 500 ms): an sdma timeout alone.
+ */
+static const struct dss_mock_ring_desc engine_wait_rings[] = {
+	[GFX] = { .name = "gfx", .timeout_ms = 4 * SDMA_TIMEOUT_MS },
+	[COMPUTE0] = { .name = "compute0", .timeout_ms = 4 * SDMA_TIMEOUT_MS },
+	[COMPUTE1] = { .name = "compute1", .timeout_ms = 4 * SDMA_TIMEOUT_MS },
+	[SDMA] = { .name = "sdma", .independent = true,
+		   .timeout_ms = SDMA_TIMEOUT_MS },
+};
+
+static struct dss_mock *engine_wait_mock(struct kunit *test)
+{
+	const struct engine_wait_case *c = test->param_value;
+	struct drm_sched_serial_params p;
+	struct dss_mock *mock;
+
+	test_params(&p);
+	p.ladder = c->ladder;
+	p.max_runtime_ms = WAIT_RUNTIME_MS;
+	mock = dss_mock_new(test, engine_wait_rings,
+			    ARRAY_SIZE(engine_wait_rings), &p, JOB_TIMEOUT_MS);
+	mock->hints = c->hints;
+	dss_mock_engine_waiting(mock);
+	return mock;
+}
+
+/*
+ * Found by the igt fuzzer (ppu_chaos seeds 257135707241766 and
+ * 235502836947614): the head of sdma, an independent ring with a shorter
+ * timeout, waits for a value its producer writes on compute0, and the
+ * producer stands stalled behind another client's hang on compute1. Each
+ * sdma timeout used to reset the domain, which restarted the hang's own
+ * timer before it fired: recovery after recovery, the hang never judged,
+ * the waiter struck. The waiter's timeouts now reset nothing: the hang
+ * times out on its own and is convicted by one recovery, the producer and
+ * the waiter complete once, and neither of their clients is struck.
+ */
+static void wait_on_independent_ring_behind_hang(struct kunit *test)
+{
+	struct dss_mock_ctx *cons_ctx, *prod_ctx, *evil;
+	struct dss_mock_job *bad, *producer, *consumer;
+	struct dss_mock *mock = engine_wait_mock(test);
+
+	cons_ctx = dss_mock_ctx_new(mock, SDMA);
+	prod_ctx = dss_mock_ctx_new(mock, COMPUTE0);
+	evil = dss_mock_ctx_new(mock, COMPUTE1);
+
+	bad = submit_started(test, evil, 0, DSS_MOCK_JOB_HANG);
+	producer = submit(prod_ctx, SHORT_US, 0);
+	consumer = submit_waiter(cons_ctx, producer);
+
+	expect_finished(test, bad, -ETIME);
+	expect_finished(test, producer, 0);
+	expect_finished(test, consumer, 0);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_EQ(test, atomic_read(&consumer->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&producer->completions), 1);
+	expect_unstruck(test, cons_ctx);
+	expect_unstruck(test, prod_ctx);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
+	/* the hang's own timeout, and nothing more */
+	KUNIT_EXPECT_LE(test, mock->domain.stats.recoveries, 2);
+}
+
+/*
+ * The head of sdma waits for a value nothing writes, while another client
+ * runs short jobs on gfx. Its timeouts reset nothing until it waited
+ * max_runtime_ms unhindered; then it is ended, guilty, by one recovery.
+ * The bystander's jobs all complete once, its client is not struck.
+ */
+static void wait_for_nothing_on_independent_ring(struct kunit *test)
+{
+	struct dss_mock_ctx *cons_ctx, *prod_ctx, *other;
+	struct dss_mock_job *producer, *consumer, *jobs[8];
+	struct dss_mock *mock = engine_wait_mock(test);
+	unsigned int i;
+
+	cons_ctx = dss_mock_ctx_new(mock, SDMA);
+	prod_ctx = dss_mock_ctx_new(mock, COMPUTE0);
+	other = dss_mock_ctx_new(mock, GFX);
+
+	/* the producer is submitted only at the end: nothing writes before */
+	producer = dss_mock_job_new(prod_ctx, SHORT_US, 0);
+	consumer = submit_waiter(cons_ctx, producer);
+	for (i = 0; i < ARRAY_SIZE(jobs); i++) {
+		jobs[i] = submit(other, SHORT_US, 0);
+		msleep(WAIT_RUNTIME_MS / ARRAY_SIZE(jobs));
+	}
+
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(consumer,
+							   WAIT_RUNTIME_MS + WAIT_MS));
+	KUNIT_EXPECT_EQ(test, consumer->finished_error, -ETIME);
+	KUNIT_EXPECT_EQ(test, consumer->verdict, DRM_SCHED_SERIAL_GUILTY);
+	dss_mock_job_submit(producer);
+	expect_finished(test, producer, 0);
+	for (i = 0; i < ARRAY_SIZE(jobs); i++) {
+		expect_finished(test, jobs[i], 0);
+		KUNIT_EXPECT_EQ(test, atomic_read(&jobs[i]->completions), 1);
+	}
+	sync_recovery(mock);
+	expect_unstruck(test, other);
+	expect_unstruck(test, prod_ctx);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
+}
+
 static struct kunit_case drm_sched_serial_wait_cases[] = {
 	KUNIT_CASE_PARAM(wait_consumer_behind_hang_not_convicted,
 			 wait_case_gen_params),
@@ -189,6 +327,10 @@ static struct kunit_case drm_sched_serial_wait_cases[] = {
 			 wait_case_gen_params),
 	KUNIT_CASE_PARAM(wait_deadlock_spares_third_client,
 			 wait_case_gen_params),
+	KUNIT_CASE_PARAM(wait_on_independent_ring_behind_hang,
+			 engine_wait_case_gen_params),
+	KUNIT_CASE_PARAM(wait_for_nothing_on_independent_ring,
+			 engine_wait_case_gen_params),
 	{}
 };
 

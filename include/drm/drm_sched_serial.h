@@ -213,8 +213,9 @@ struct dss_publisher;
  * @ext_seqno: its seqno
  * @ext_since: when that job became the ring's head, as estimated at its
  *	first false timeout (then minus the ring's timeout) or at its first
- *	re-emission, moved on by the length of every recovery since: the
- *	time a waiter has had (the waiter rules)
+ *	re-emission, moved on by the length of every recovery since, and
+ *	for a waiting head of an independent ring by the time the other
+ *	rings stood stalled: the time a waiter has had (the waiter rules)
  * @run_since: when that job's current run began: as @ext_since, but a
  *	re-emission, which runs the job again from its first command, starts
  *	it anew, and time stalled behind another ring's hang does not count:
@@ -229,6 +230,9 @@ struct dss_publisher;
  *	write what it waits for was still to run)
  * @retry_waits: recoveries in a row that left that head undecided as a
  *	waiter while only waiters were left (a deadlock between waiters)
+ * @wait_seen: an independent ring's head that waits: when its wait was
+ *	last looked at (a timeout dismissed for it)
+ * @wait_recoveries: the domain's recoveries counted then
  *
  * The ext_* fields and @extensions belong to the library (under the
  * domain's lock): they enforce &drm_sched_serial_params.max_runtime_ms.
@@ -260,6 +264,8 @@ struct drm_sched_serial_ring {
 	u64 retry_seqno;
 	bool retry_wait;
 	unsigned int retry_waits;
+	ktime_t wait_seen;
+	u64 wait_recoveries;
 };
 
 /**
@@ -301,8 +307,13 @@ struct drm_sched_serial_ring {
  *	it. Called with the rings stopped, before the reset, for each head,
  *	and at the end of every replay window that did not complete, before
  *	the reset that ends it: a head is a waiter in a window only if it
- *	was seen waiting at its end. Without the op, @may_wait decides
- *	(every job that may wait is a waiter). Must not sleep nor allocate.
+ *	was seen waiting at its end. Also called from the timeout handler
+ *	of an independent ring, for its timed-out head, with the other rings
+ *	running: a head the op calls waiting is not hung, and its timeout
+ *	stops and resets nothing until it waited max_runtime_ms. Without the
+ *	op, @may_wait decides (every job that may wait is a waiter) and an
+ *	independent ring's timeout starts a recovery. Must not sleep nor
+ *	allocate.
  * @reset_ring: optional; reset @ring's engine alone. Every run on the ring
  *	is dropped and, before returning, its hardware fence signalled with
  *	-ECANCELED; the other rings keep running, and in a shared domain
@@ -409,7 +420,9 @@ struct drm_sched_serial_step {
  * @guilty: jobs found guilty
  * @innocent: timed-out or stalled jobs kept as innocent
  * @suspects: suspect verdicts
- * @false_timeouts: timeouts dismissed because the ring still progressed
+ * @false_timeouts: timeouts dismissed because the ring still progressed,
+ *	or because an independent ring's head waits for a value that is not
+ *	there yet (the driver's &drm_sched_serial_ops.waiting)
  * @overruns: jobs past &drm_sched_serial_params.max_runtime_ms, hung
  * @fallbacks: recoveries that ran out of budget and fell back to classic
  * @bans: contexts banned
