@@ -17,7 +17,7 @@ endif
 SHELL := /bin/bash
 ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
-.PHONY: all modules clean deps check check-newest kunit igt test demo bench htmldocs fuzz explore
+.PHONY: chaos all modules clean deps check check-newest kunit igt test demo bench htmldocs fuzz explore
 .PHONY: install install-modules install-tools
 
 all: modules
@@ -97,6 +97,15 @@ explore: deps
 	 --kernel_args time-travel \
 	 --kernel_args drm_sched_serial_kunit_test.explore_scenarios=$$n \
 	 $(if $(SEED),--kernel_args drm_sched_serial_kunit_test.explore_seed=$(SEED))
+
+# make chaos [SEEDS=N] [SEED=S]: igt ppu_chaos's random subtest over N
+# generated scenarios (100 unless given) from base seed S (the clock
+# unless given), on the production kernel in the VM: some 2 s a scenario
+chaos: deps
+	@n=$(or $(SEEDS),100); PPU_IGT_FILTER='^ppu_chaos$$' PPU_SMI_TEST=0 \
+	 PPU_IGT_TIMEOUT=$$((n * 5 + 600)) PPU_VM_TIMEOUT=$$((n * 5 + 900)) \
+	 PPU_GUEST_ENV="PPU_CHAOS_SCENARIOS=$$n $(if $(SEED),PPU_CHAOS_BASE=$(SEED))" \
+	 $(ROOT)/scripts/run-igt.sh
 
 demo: deps
 	@$(ROOT)/scripts/demo.sh

@@ -43,7 +43,8 @@
  *
  * A violation prints the seed and the whole scenario; PPU_CHAOS_SEED=S
  * runs that seed alone, PPU_CHAOS_SCENARIOS=N sets how many scenarios
- * "random" runs (default 4).
+ * "random" runs (default 4; `make chaos SEEDS=N`), from the base seed
+ * PPU_CHAOS_BASE (default: the clock, printed first).
  */
 #include <stdlib.h>
 #include <time.h>
@@ -466,13 +467,15 @@ static void prepare(void)
 		    ppu_ring_count(fd, DRM_PPU_RING_SDMA) >= 1);
 }
 
-static void run_seeds(const uint64_t *seeds, unsigned int n)
+/* Run @n scenarios: @seeds[i], or the @n seeds drawn from *@st if NULL. */
+static void run_seeds(const uint64_t *seeds, unsigned int n, uint64_t *st)
 {
 	struct scenario sc;
 	unsigned int bad = 0;
 
 	for (unsigned int i = 0; i < n; i++) {
-		generate(&sc, seeds[i]);
+		/* each scenario's seed, printed with it: PPU_CHAOS_SEED runs it alone */
+		generate(&sc, seeds ? seeds[i] : splitmix64(st) & 0xffffffffffffull);
 		bad += run_scenario(&sc);
 	}
 	ppu_ladder_restore();
@@ -498,31 +501,26 @@ static void test_fixed(void)
 
 	prepare();
 	if (env_seed(&seed))
-		run_seeds(&seed, 1);
+		run_seeds(&seed, 1, NULL);
 	else
-		run_seeds(fixed_seeds, ARRAY_SIZE(fixed_seeds));
+		run_seeds(fixed_seeds, ARRAY_SIZE(fixed_seeds), NULL);
 }
 
 static void test_random(void)
 {
 	const char *e = getenv("PPU_CHAOS_SCENARIOS");
+	const char *b = getenv("PPU_CHAOS_BASE");
 	unsigned int n = e && *e ? (unsigned int)strtoul(e, NULL, 0) : 4;
-	uint64_t seeds[64], s0, st;
+	uint64_t s0;
 
 	prepare();
 	if (env_seed(&s0)) {
-		run_seeds(&s0, 1);
+		run_seeds(&s0, 1, NULL);
 		return;
 	}
-	s0 = (uint64_t)time(NULL);
-	igt_info("chaos: seed %" PRIu64 "\n", s0);
-	if (n > ARRAY_SIZE(seeds))
-		n = ARRAY_SIZE(seeds);
-	/* each scenario's seed, printed with it: PPU_CHAOS_SEED runs it alone */
-	st = s0;
-	for (unsigned int i = 0; i < n; i++)
-		seeds[i] = splitmix64(&st) & 0xffffffffffffull;
-	run_seeds(seeds, n);
+	s0 = b && *b ? strtoull(b, NULL, 0) : (uint64_t)time(NULL);
+	igt_info("chaos: base %" PRIu64 " (PPU_CHAOS_BASE runs the same scenarios)\n", s0);
+	run_seeds(NULL, n, &s0);
 }
 
 static void restore(int sig)
