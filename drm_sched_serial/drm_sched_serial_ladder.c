@@ -42,14 +42,15 @@
 
 /*
  * When @c's head began its window: when it became its ring's head, or
- * the last restart of the domain (every ring's timer restarts there).
+ * when a recovery last restarted its ring's timer.
  */
 static ktime_t dss_window_start(struct drm_sched_serial_domain *d,
 				struct drm_sched_serial_cand *c)
 {
 	ktime_t since = dss_sched_job_head_since(c->head);
+	ktime_t timer = d->rings[c - d->cands]->timer_since;
 
-	return ktime_after(d->restart_at, since) ? d->restart_at : since;
+	return ktime_after(timer, since) ? timer : since;
 }
 
 /*
@@ -215,6 +216,7 @@ static int dss_reset_ring(struct drm_sched_serial_domain *d,
 	int ret;
 
 	ret = d->ops->reset_ring(ring);
+	d->shared_reset |= !ring->independent;
 	d->stats.ring_resets++;
 	d->last.ring_resets++;
 	dss_step(d, "ring-reset", ring->index, t, ret);
