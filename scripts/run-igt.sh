@@ -111,6 +111,10 @@ fi
 mkdir -p "$(dirname "$LOG")"
 igt_bins="${bins[*]}"
 [ -n "$igt_bins" ] || igt_bins=none
+# the guest's payload reads it (scripts/vm/igt-payload.sh)
+if [ -n "${PPU_IGT_TIMEOUT:-}" ]; then
+	export PPU_GUEST_ENV="${PPU_GUEST_ENV:-} PPU_IGT_TIMEOUT=$PPU_IGT_TIMEOUT"
+fi
 PPU_EXTRA_FILES="$extra" PPU_IGT_BINS="$igt_bins" "$HERE/vm/run-vm.sh" "$HERE/vm/igt-payload.sh" "$LOG"
 vmrc=$?
 
