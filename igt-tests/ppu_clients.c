@@ -31,6 +31,7 @@
  */
 #include <dirent.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -1349,6 +1350,106 @@ static void test_unprivileged_reset_count(void)
 	igt_assert_lte(1, (int)ppu_get_param(fd, DRM_PPU_PARAM_RESET_COUNT));
 }
 
+/* the comm of the process whose hang test_unprivileged_learns() convicts */
+#define SECRET_COMM	"ppu-secret-hng"
+
+/* no file in @dir (and its subdirectories) names SECRET_COMM; returns files read */
+static unsigned int check_names_nobody(const char *dir)
+{
+	unsigned int n = 0;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	igt_assert_f(d, "%s: %s\n", dir, strerror(errno));
+	while ((de = readdir(d))) {
+		char path[512], buf[4096];
+		ssize_t len;
+		int f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (de->d_type == DT_DIR) {
+			n += check_names_nobody(path);
+			continue;
+		}
+		f = open(path, O_RDONLY | O_CLOEXEC);
+		if (f < 0) {
+			/* only files that act are closed to others */
+			igt_assert_f(errno == EACCES, "%s: %s\n", path, strerror(errno));
+			continue;
+		}
+		len = read(f, buf, sizeof(buf) - 1);
+		close(f);
+		if (len < 0)
+			continue;
+		buf[len] = '\0';
+		igt_assert_f(!strstr(buf, SECRET_COMM), "%s names the guilty process: %s\n",
+			     path, buf);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * What an unprivileged client learns of another's hang (admin guide, "What
+ * one client may learn about another"): the device's state and counts in
+ * sysfs recovery/ and ras/ (public health), never who hung: no file there
+ * names the convicted process; the devcoredumps (0600) and debugfs that
+ * do are root's.
+ */
+static void test_unprivileged_learns(void)
+{
+	char rec_dir[160], buf[64];
+	struct dirent *de;
+	DIR *d;
+
+	require_unprivileged();
+	snprintf(rec_dir, sizeof(rec_dir), "%.*s/recovery",
+		 (int)(strlen(ras_dir) - strlen("/ras")), ras_dir);
+	igt_fork(child, 1) {
+		int f;
+
+		prctl(PR_SET_NAME, SECRET_COMM, 0, 0, 0);
+		f = ppu_open();
+		igt_assert_lt(ppu_wait_status(f, submit_hang(f, ppu_ctx_create(f), 0),
+					      PPU_HANG_WAIT_NS), 0);
+		close(f);
+	}
+	igt_waitchildren();
+
+	igt_fork(child, 1) {
+		int f = unprivileged_open();
+
+		/* public: the device recovered */
+		igt_assert_lt(0, ppu_debugfs_read(rec_dir, "recoveries", buf, sizeof(buf)));
+		igt_assert_lte(1, atoi(buf));
+		igt_assert_lt(0u, check_names_nobody(rec_dir));
+		igt_assert_lt(0u, check_names_nobody(ras_dir));
+		/* who: root's */
+		igt_assert_eq(try_open(dbg_dir, "ring_recovery", O_RDONLY), -EACCES);
+		close(f);
+	}
+	igt_waitchildren();
+
+	/* every devcoredump is root's alone (devcoredump's own 0600 data) */
+	d = opendir("/sys/class/devcoredump");
+	while (d && (de = readdir(d))) {
+		char path[300];
+		struct stat st;
+
+		if (strncmp(de->d_name, "devcd", 5))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/devcoredump/%s/data", de->d_name);
+		if (stat(path, &st) == 0)
+			igt_assert_f(!(st.st_mode & 0077), "%s: mode %o\n", path,
+				     st.st_mode & 07777);
+	}
+	if (d)
+		closedir(d);
+}
+
 static void test_unprivileged_limits(void)
 {
 	bool vram = has_vram();
@@ -1501,6 +1602,10 @@ igt_main
 		test_unprivileged_reset_count();
 		ppu_ladder_restore();
 	}
+
+	igt_describe("unprivileged: the device's recovery counts are public, who hung is not");
+	igt_subtest("unprivileged-learns")
+		test_unprivileged_learns();
 
 	igt_describe("unprivileged: the per-file limits hold");
 	igt_subtest("unprivileged-limits")

@@ -61,8 +61,10 @@ enum drm_ppu_ring_class {
  * @DRM_PPU_PARAM_RING_COUNT_COMPUTE: number of compute rings
  * @DRM_PPU_PARAM_RING_COUNT_SDMA: number of sdma rings
  * @DRM_PPU_PARAM_RESET_COUNT: device resets since the driver was loaded
- *	(a reset of one engine alone is not one); only with CAP_SYS_ADMIN
- *	(it tells of other clients' hangs), -EPERM otherwise
+ *	(a reset of one engine alone is not one); only with CAP_SYS_ADMIN,
+ *	-EPERM otherwise (i915's rule for its reset statistics: robustness
+ *	code acts on its own contexts' status; the count itself is public
+ *	in sysfs recovery/resets)
  * @DRM_PPU_PARAM_MAX_BO_SIZE: largest size accepted by GEM_CREATE, in bytes
  */
 enum drm_ppu_param {
