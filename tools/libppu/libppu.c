@@ -831,3 +831,159 @@ ppu_return_t ppu_device_get_recovery(ppu_device_t *dev, ppu_recovery_t *rec)
 	}
 	return PPU_SUCCESS;
 }
+
+ppu_return_t ppu_device_get_wedges(ppu_device_t *dev, uint64_t *wedges)
+{
+	char dir[128];
+	int err;
+
+	if (!dev || !wedges)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	*wedges = 0;
+	if (dev->card_minor < 0)
+		return PPU_ERROR_NOT_SUPPORTED;
+	snprintf(dir, sizeof(dir), SYS_DRM "/card%d/device/recovery",
+		 dev->card_minor);
+	err = read_u64(dir, "wedges", wedges);
+	return err ? errno_to_ret(-err) : PPU_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ */
+/* health */
+
+static const struct {
+	unsigned int bit;
+	const char *name;
+	ppu_health_level_t level;
+} health_reasons[PPU_HEALTH_REASON_COUNT] = {
+	{ PPU_HEALTH_WEDGED, "wedged", PPU_HEALTH_FAILURE },
+	{ PPU_HEALTH_RMA_REQUIRED, "rma_required", PPU_HEALTH_FAILURE },
+	{ PPU_HEALTH_RETIREMENT_FAILED, "retirement_failed", PPU_HEALTH_FAILURE },
+	{ PPU_HEALTH_STORE_DAMAGED, "store_damaged", PPU_HEALTH_FAILURE },
+	{ PPU_HEALTH_RMA_WARNING, "rma_warning", PPU_HEALTH_WARNING },
+	{ PPU_HEALTH_RETIREMENT_PENDING, "retirement_pending", PPU_HEALTH_WARNING },
+	{ PPU_HEALTH_REMAP_PENDING, "remap_pending", PPU_HEALTH_WARNING },
+	{ PPU_HEALTH_RESET_RECOMMENDED, "reset_recommended", PPU_HEALTH_WARNING },
+	{ PPU_HEALTH_UECC_SINCE_LOAD, "uecc_since_load", PPU_HEALTH_WARNING },
+	{ PPU_HEALTH_EVENTS_LOST, "events_lost", PPU_HEALTH_WARNING },
+	{ PPU_HEALTH_STORE_READONLY, "store_readonly", PPU_HEALTH_WARNING },
+};
+
+const char *ppu_health_string(ppu_health_level_t level)
+{
+	switch (level) {
+	case PPU_HEALTH_HEALTHY: return "healthy";
+	case PPU_HEALTH_WARNING: return "warning";
+	case PPU_HEALTH_FAILURE: return "failure";
+	}
+	return "unknown";
+}
+
+const char *ppu_health_reason_string(unsigned int reason)
+{
+	unsigned int i;
+
+	for (i = 0; i < PPU_HEALTH_REASON_COUNT; i++)
+		if (health_reasons[i].bit == reason)
+			return health_reasons[i].name;
+	return NULL;
+}
+
+ppu_health_level_t ppu_health_reason_level(unsigned int reason)
+{
+	unsigned int i;
+
+	for (i = 0; i < PPU_HEALTH_REASON_COUNT; i++)
+		if (health_reasons[i].bit == reason)
+			return health_reasons[i].level;
+	return PPU_HEALTH_HEALTHY;
+}
+
+/* Is a retired page "failed" (not reserved)? Every page, however many. */
+static ppu_return_t any_retirement_failed(ppu_device_t *dev, int *failed)
+{
+	ppu_retired_page_t *pages = NULL;
+	unsigned int n = 0, room = 0, i, tries;
+	ppu_return_t r;
+
+	*failed = 0;
+	r = ppu_device_get_retired_pages(dev, NULL, &n);
+	/* pages retired in between: room for a few more, then again */
+	for (tries = 0; !r && n && tries < 3; tries++) {
+		room = n + 16;
+		free(pages);
+		pages = calloc(room, sizeof(*pages));
+		if (!pages)
+			return PPU_ERROR_NO_MEMORY;
+		n = room;
+		r = ppu_device_get_retired_pages(dev, pages, &n);
+		if (r != PPU_ERROR_INSUFFICIENT_SIZE)
+			break;
+		r = PPU_SUCCESS;
+	}
+	if (r == PPU_ERROR_INSUFFICIENT_SIZE)
+		r = PPU_SUCCESS;
+	for (i = 0; !r && pages && i < n && i < room; i++)
+		if (pages[i].state == PPU_RETIRE_FAILED)
+			*failed = 1;
+	free(pages);
+	return r;
+}
+
+ppu_return_t ppu_device_get_health(ppu_device_t *dev, ppu_health_t *health)
+{
+	char dir[128], word[16];
+	ppu_flash_info_t flash;
+	unsigned int i, bits = 0;
+	ppu_ras_t ras;
+	ppu_return_t r;
+	int failed;
+
+	if (!dev || !health)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	memset(health, 0, sizeof(*health));
+	r = ppu_device_get_ras(dev, &ras);
+	if (r)
+		return r;
+	r = any_retirement_failed(dev, &failed);
+	if (r)
+		return r;
+	if (ras.rma == PPU_RMA_REQUIRED)
+		bits |= PPU_HEALTH_RMA_REQUIRED;
+	else if (ras.rma == PPU_RMA_WARNING)
+		bits |= PPU_HEALTH_RMA_WARNING;
+	if (failed)
+		bits |= PPU_HEALTH_RETIREMENT_FAILED;
+	if (ras.retirement_pending)
+		bits |= PPU_HEALTH_RETIREMENT_PENDING;
+	if (ras.remap.pending)
+		bits |= PPU_HEALTH_REMAP_PENDING;
+	if (ras.reset_recommended)
+		bits |= PPU_HEALTH_RESET_RECOMMENDED;
+	if (ras.ecc.ue_volatile)
+		bits |= PPU_HEALTH_UECC_SINCE_LOAD;
+	if (ras.events_lost)
+		bits |= PPU_HEALTH_EVENTS_LOST;
+	/* the sysfs files of newer drivers: none, no reason from them */
+	if (!ppu_device_get_flash(dev, &flash)) {
+		if (!strcmp(flash.store, "damaged") ||
+		    !strcmp(flash.store, "unsupported") ||
+		    !strcmp(flash.store, "io_error"))
+			bits |= PPU_HEALTH_STORE_DAMAGED;
+		else if (!strcmp(flash.store, "readonly"))
+			bits |= PPU_HEALTH_STORE_READONLY;
+	}
+	if (dev->card_minor >= 0) {
+		snprintf(dir, sizeof(dir), SYS_DRM "/card%d/device/recovery",
+			 dev->card_minor);
+		if (!read_word(dir, "state", word, sizeof(word)) &&
+		    !strcmp(word, "wedged"))
+			bits |= PPU_HEALTH_WEDGED;
+	}
+	health->reasons = bits;
+	for (i = 0; i < PPU_HEALTH_REASON_COUNT; i++)
+		if ((bits & health_reasons[i].bit) &&
+		    health_reasons[i].level > health->level)
+			health->level = health_reasons[i].level;
+	return PPU_SUCCESS;
+}

@@ -211,6 +211,60 @@ typedef struct {
 
 ppu_return_t ppu_device_get_recovery(ppu_device_t *dev, ppu_recovery_t *rec);
 
+/*
+ * Times the hang domain was wedged since the driver loaded (sysfs
+ * recovery/wedges): ppu_recovery_t has no room for it without breaking
+ * the ABI of libppu.so.1. PPU_ERROR_NOT_SUPPORTED from a driver without it.
+ */
+ppu_return_t ppu_device_get_wedges(ppu_device_t *dev, uint64_t *wedges);
+
+/*
+ * The health verdict of a device and why: every reason that applies, each
+ * failure or warning; the verdict is the worst of them (healthy when none
+ * applies). Failure: the device should not take jobs (or not be trusted)
+ * until an administrator acts. Warning: it works, someone should look.
+ */
+typedef enum {
+	PPU_HEALTH_HEALTHY = 0,
+	PPU_HEALTH_WARNING = 1,
+	PPU_HEALTH_FAILURE = 2,
+} ppu_health_level_t;
+
+/* reasons: bits of ppu_health_t.reasons; the source of each in sysfs */
+#define PPU_HEALTH_WEDGED		(1u << 0)  /* failure: recovery/state wedged */
+#define PPU_HEALTH_RMA_REQUIRED		(1u << 1)  /* failure: ras/rma_status rma */
+/* failure: a page of ras/retired_pages "failed" (could not be reserved) */
+#define PPU_HEALTH_RETIREMENT_FAILED	(1u << 2)
+/* failure: ras/ecc_store damaged, unsupported or io_error (no history) */
+#define PPU_HEALTH_STORE_DAMAGED	(1u << 3)
+#define PPU_HEALTH_RMA_WARNING		(1u << 4)  /* warning: ras/rma_status warning */
+#define PPU_HEALTH_RETIREMENT_PENDING	(1u << 5)  /* warning: ras/retirement_pending */
+#define PPU_HEALTH_REMAP_PENDING	(1u << 6)  /* warning: ras/remapped_rows_pending */
+#define PPU_HEALTH_RESET_RECOMMENDED	(1u << 7)  /* warning: ras/reset_recommended */
+#define PPU_HEALTH_UECC_SINCE_LOAD	(1u << 8)  /* warning: ras/ue_count_volatile */
+#define PPU_HEALTH_EVENTS_LOST		(1u << 9)  /* warning: ras/events_lost */
+#define PPU_HEALTH_STORE_READONLY	(1u << 10) /* warning: ras/ecc_store readonly */
+#define PPU_HEALTH_REASON_COUNT		11
+
+typedef struct {
+	ppu_health_level_t level;
+	unsigned int reasons;		/* PPU_HEALTH_* */
+} ppu_health_t;
+
+/*
+ * Reads the RAS query, the retired pages, sysfs ras/ecc_store and
+ * recovery/state. A driver without ras/ecc_store or recovery/ gives no
+ * reason from them (not an error).
+ */
+ppu_return_t ppu_device_get_health(ppu_device_t *dev, ppu_health_t *health);
+
+/* "healthy", "warning", "failure" */
+const char *ppu_health_string(ppu_health_level_t level);
+/* one PPU_HEALTH_* bit: "wedged", "rma_required", ...; NULL for another */
+const char *ppu_health_reason_string(unsigned int reason);
+/* one PPU_HEALTH_* bit: the level it gives */
+ppu_health_level_t ppu_health_reason_level(unsigned int reason);
+
 #if defined(__cplusplus)
 }
 #endif
