@@ -10,30 +10,41 @@
  *                            ROW_REMAPPER, RECOVERY, RMA, MEMORY)
  *   ppu-smi --json           JSON
  *   ppu-smi --prometheus     node_exporter textfile format
+ *   ppu-smi health           one health verdict per device, in the exit code
  *   -i N                     only device N
+ *   -f FILE                  write FILE atomically instead of stdout
  *
- * Exit status: 0 healthy, 1 warning, 2 RMA required, 3 no device,
- * 4 no permission, 5 driver too old (not supported), 6 other error,
- * 7 health "error": the ECC history in flash is unreadable (damaged store).
+ * Exit status (the table of ppu-smi(8), EXIT STATUS): the numbers of
+ * nvidia-smi where one has the same meaning, none of them for another
+ * meaning. 0 the query succeeded (whatever the health, except for
+ * "health"), 1 health warning and 7 health failure ("health" only),
+ * 2 invalid argument, 3 not supported by the loaded driver, 4 no
+ * permission, 6 no such device, 9 ppu.ko not loaded, 255 other error.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "libppu/libppu.h"
 
 enum {
-	EXIT_HEALTHY = 0,
-	EXIT_WARNING = 1,
-	EXIT_RMA = 2,
-	EXIT_NO_DEVICE = 3,
+	EXIT_OK = 0,
+	EXIT_HEALTH_WARNING = 1,	/* free in nvidia-smi's table */
+	EXIT_INVALID_ARGUMENT = 2,
+	EXIT_NOT_SUPPORTED = 3,		/* nvidia-smi: operation not available */
 	EXIT_NO_PERMISSION = 4,
-	EXIT_NOT_SUPPORTED = 5,
-	EXIT_OTHER = 6,
-	EXIT_STORE_ERROR = 7,
+	EXIT_NOT_FOUND = 6,
+	EXIT_HEALTH_FAILURE = 7,	/* free in nvidia-smi's table */
+	EXIT_NO_DRIVER = 9,
+	EXIT_OTHER = 255,
 };
 
 #define SEC_ECC		(1u << 0)
@@ -54,15 +65,17 @@ struct dev {
 	unsigned int npages, cecc_pages, uecc_pages;
 	ppu_recovery_t rec;
 	ppu_return_t rec_ret;
+	uint64_t wedges;		/* valid when rec_ret is 0 */
 	ppu_flash_info_t flash;
 	ppu_return_t flash_ret;
+	ppu_health_t health;
 };
 
 static int exit_of(ppu_return_t r)
 {
 	switch (r) {
-	case PPU_SUCCESS: return EXIT_HEALTHY;
-	case PPU_ERROR_NO_DEVICE: return EXIT_NO_DEVICE;
+	case PPU_SUCCESS: return EXIT_OK;
+	case PPU_ERROR_NO_DEVICE: return EXIT_NOT_FOUND;
 	case PPU_ERROR_NO_PERMISSION: return EXIT_NO_PERMISSION;
 	case PPU_ERROR_NOT_SUPPORTED: return EXIT_NOT_SUPPORTED;
 	default: return EXIT_OTHER;
@@ -134,17 +147,23 @@ static int collect(unsigned int idx, struct dev *d)
 			d->uecc_pages++;
 	}
 	d->rec_ret = ppu_device_get_recovery(h, &d->rec);
+	if (!d->rec_ret)
+		d->rec_ret = ppu_device_get_wedges(h, &d->wedges);
 	d->flash_ret = ppu_device_get_flash(h, &d->flash);
+	r = ppu_device_get_health(h, &d->health);
 	ppu_device_close(h);
+	if (r) {
+		free(d->pages);
+		d->pages = NULL;
+		return fail(r, "health", idx);
+	}
 	return 0;
 }
 
 /* The ECC history could not be read: retired pages may be back in use. */
 static int store_error(const struct dev *d)
 {
-	return !d->flash_ret && (!strcmp(d->flash.store, "damaged") ||
-				 !strcmp(d->flash.store, "unsupported") ||
-				 !strcmp(d->flash.store, "io_error"));
+	return !!(d->health.reasons & PPU_HEALTH_STORE_DAMAGED);
 }
 
 static const char *store_name(const struct dev *d)
@@ -152,23 +171,20 @@ static const char *store_name(const struct dev *d)
 	return d->flash_ret ? "N/A" : d->flash.store;
 }
 
-static int health(const struct dev *d)
+/* the health reasons of @h, @sep between them; "none" without one */
+static void health_reasons_str(const ppu_health_t *h, const char *sep,
+			       char *buf, size_t len)
 {
-	if (store_error(d))
-		return EXIT_STORE_ERROR;
-	if (d->ras.rma == PPU_RMA_REQUIRED)
-		return EXIT_RMA;
-	if (d->ras.rma == PPU_RMA_WARNING || d->ras.retirement_pending ||
-	    d->ras.reset_recommended ||
-	    (!d->flash_ret && !strcmp(d->flash.store, "readonly")))
-		return EXIT_WARNING;
-	return EXIT_HEALTHY;
-}
+	unsigned int i;
 
-static const char *health_name(int h)
-{
-	return h == EXIT_STORE_ERROR ? "error" : h == EXIT_RMA ? "rma" :
-	       h == EXIT_WARNING ? "warning" : "healthy";
+	buf[0] = '\0';
+	for (i = 0; i < PPU_HEALTH_REASON_COUNT; i++)
+		if (h->reasons & (1u << i))
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+				 buf[0] ? sep : "",
+				 ppu_health_reason_string(1u << i));
+	if (!buf[0])
+		snprintf(buf, len, "none");
 }
 
 static const char *reason_names[] = { "repair_failure", "retired_pages", "uecc" };
@@ -218,7 +234,7 @@ static void fmt_time(uint64_t t, char *buf, size_t len)
 
 static void print_table(const struct dev *devs, unsigned int n)
 {
-	char rs[64];
+	char rs[64], hr[256];
 	unsigned int i, j;
 
 	printf("+-----------------------------------------------------------------------------+\n");
@@ -250,6 +266,9 @@ static void print_table(const struct dev *devs, unsigned int n)
 		       d->info.node, d->info.ecc_code[0] ? d->info.ecc_code : "-",
 		       ue, r->retirement_pending ? "Yes" : "No",
 		       ppu_rma_status_string(r->rma));
+		health_reasons_str(&d->health, " ", hr, sizeof(hr));
+		printf("|     | Health: %-8s reasons: %-44s|\n",
+		       ppu_health_string(d->health.level), hr);
 		if (!d->flash_ret && strcmp(d->flash.store, "ok"))
 			printf("|     | ECC store: %-11s (ECC history %-11s) erases %-8" PRIu64 " writes %-9" PRIu64 "|\n",
 			       d->flash.store,
@@ -289,7 +308,7 @@ static void print_table(const struct dev *devs, unsigned int n)
 
 static void print_query(const struct dev *devs, unsigned int n, unsigned int sec)
 {
-	char buf[64], ts[32];
+	char buf[64], ts[32], hr[256];
 	unsigned int i, j;
 	time_t now = time(NULL);
 
@@ -312,7 +331,9 @@ static void print_query(const struct dev *devs, unsigned int n, unsigned int sec
 			Q(4, "Device Resets", "N/A (root only)");
 		else
 			Q(4, "Device Resets", "%" PRIu64, d->info.reset_count);
-		Q(4, "Health", "%s", health_name(health(d)));
+		Q(4, "Health", "%s", ppu_health_string(d->health.level));
+		health_reasons_str(&d->health, ", ", hr, sizeof(hr));
+		Q(4, "Health Reasons", "%s", hr);
 		if (sec & SEC_MEMORY) {
 			printf("    Memory Usage\n");
 			Q(8, "Total", "%" PRIu64 " bytes", r->mem_total);
@@ -398,6 +419,10 @@ static void print_query(const struct dev *devs, unsigned int n, unsigned int sec
 				  rc->guilty, rc->innocent, rc->suspects);
 				Q(8, "Causes (timeout/uecc/parity)", "%" PRIu64 " / %" PRIu64 " / %" PRIu64,
 				  rc->cause_timeout, rc->cause_uecc, rc->cause_parity);
+				Q(8, "Wedges", "%" PRIu64, d->wedges);
+				Q(8, "Bans / Fallbacks / False Timeouts",
+				  "%" PRIu64 " / %" PRIu64 " / %" PRIu64,
+				  rc->bans, rc->fallbacks, rc->false_timeouts);
 				if (rc->last_valid) {
 					fmt_time((uint64_t)rc->last_time, ts, sizeof(ts));
 					Q(8, "Last Recovery", "%s at %s, %" PRIu64 " us, %s, guilty %s",
@@ -450,7 +475,7 @@ static const char *jb(int v)
 
 static void print_json(const struct dev *devs, unsigned int n)
 {
-	unsigned int i, j;
+	unsigned int i, j, k;
 
 	printf("{\n  \"driver_version\": ");
 	jstr(n ? devs[0].info.driver_version : "");
@@ -467,7 +492,13 @@ static void print_json(const struct dev *devs, unsigned int n)
 		jstr(d->info.pci_bus_id);
 		printf(",\n      \"serial\": ");
 		jstr(d->serial);
-		printf(",\n      \"health\": \"%s\",\n", health_name(health(d)));
+		printf(",\n      \"health\": \"%s\",\n      \"health_reasons\": [",
+		       ppu_health_string(d->health.level));
+		for (j = 0, k = 0; j < PPU_HEALTH_REASON_COUNT; j++)
+			if (d->health.reasons & (1u << j))
+				printf("%s\"%s\"", k++ ? ", " : "",
+				       ppu_health_reason_string(1u << j));
+		printf("],\n");
 		printf("      \"rings\": {\"gfx\": %u, \"compute\": %u, \"sdma\": %u},\n",
 		       d->info.rings_gfx, d->info.rings_compute, d->info.rings_sdma);
 		if (d->info.reset_count == PPU_UNKNOWN)
@@ -530,10 +561,10 @@ static void print_json(const struct dev *devs, unsigned int n)
 		jstr(rc->mode);
 		printf(",\n        \"state\": ");
 		jstr(rc->state);
-		printf(",\n        \"recoveries\": %" PRIu64 ", \"resets\": %" PRIu64 ", \"probes\": %" PRIu64 ", \"guilty\": %" PRIu64 ", \"innocent\": %" PRIu64 ", \"suspects\": %" PRIu64 ", \"false_timeouts\": %" PRIu64 ", \"fallbacks\": %" PRIu64 ", \"bans\": %" PRIu64 ",\n",
+		printf(",\n        \"recoveries\": %" PRIu64 ", \"resets\": %" PRIu64 ", \"probes\": %" PRIu64 ", \"guilty\": %" PRIu64 ", \"innocent\": %" PRIu64 ", \"suspects\": %" PRIu64 ", \"false_timeouts\": %" PRIu64 ", \"fallbacks\": %" PRIu64 ", \"bans\": %" PRIu64 ", \"wedges\": %" PRIu64 ",\n",
 		       rc->recoveries, rc->resets, rc->probes, rc->guilty,
 		       rc->innocent, rc->suspects, rc->false_timeouts,
-		       rc->fallbacks, rc->bans);
+		       rc->fallbacks, rc->bans, d->wedges);
 		printf("        \"causes\": {\"timeout\": %" PRIu64 ", \"uecc\": %" PRIu64 ", \"parity\": %" PRIu64 "},\n",
 		       rc->cause_timeout, rc->cause_uecc, rc->cause_parity);
 		printf("        \"ladder\": {\"ring_resets\": %" PRIu64 ", \"ring_settled\": %" PRIu64 ", \"escalations\": %" PRIu64 "},\n",
@@ -623,6 +654,8 @@ static void print_prometheus(const struct dev *devs, unsigned int n)
 	static const char *const levels[] = { "max", "high", "partial", "low", "none" };
 	static const char *const causes[] = { "cecc", "uecc" };
 	static const char *const states[] = { "reserved", "pending", "failed" };
+	static const char *const rec_states[] = { "idle", "recovering", "wedged" };
+	static const char *const rec_causes[] = { "timeout", "uecc", "parity" };
 	unsigned int i, j, k, c, s, cnt;
 	int any_rec = 0;
 
@@ -634,6 +667,19 @@ static void print_prometheus(const struct dev *devs, unsigned int n)
 		prom_label(devs[i].info.driver_version);
 		printf("\"} 1\n");
 	}
+	prom_head("ppu_health", "gauge",
+		  "Health verdict of ppu-smi health: 0 healthy, 1 warning, 2 failure.");
+	for (i = 0; i < n; i++)
+		printf("ppu_health{%s} %d\n", prom_dev(&devs[i]),
+		       (int)devs[i].health.level);
+	prom_head("ppu_health_reason", "gauge",
+		  "1 for each reason of the health verdict that applies, else 0.");
+	for (i = 0; i < n; i++)
+		for (j = 0; j < PPU_HEALTH_REASON_COUNT; j++)
+			printf("ppu_health_reason{%s,reason=\"%s\"} %d\n",
+			       prom_dev(&devs[i]),
+			       ppu_health_reason_string(1u << j),
+			       !!(devs[i].health.reasons & (1u << j)));
 	/*
 	 * Volatile and aggregate counts are two metrics, not a label of one:
 	 * the aggregate includes the volatile, so a sum() over such a label
@@ -779,6 +825,48 @@ static void print_prometheus(const struct dev *devs, unsigned int n)
 		if (!devs[i].rec_ret)
 			printf("ppu_recoveries_total{%s} %" PRIu64 "\n",
 			       prom_dev(&devs[i]), devs[i].rec.recoveries);
+	prom_head("ppu_recovery_state", "gauge",
+		  "1 for the state of the hang domain (sysfs recovery/state), else 0.");
+	for (i = 0; i < n; i++)
+		for (j = 0; !devs[i].rec_ret && j < 3; j++)
+			printf("ppu_recovery_state{%s,state=\"%s\"} %d\n",
+			       prom_dev(&devs[i]), rec_states[j],
+			       !strcmp(devs[i].rec.state, rec_states[j]));
+	prom_head("ppu_recovery_wedges_total", "counter",
+		  "Resets that failed and wedged the device since the driver loaded.");
+	for (i = 0; i < n; i++)
+		if (!devs[i].rec_ret)
+			printf("ppu_recovery_wedges_total{%s} %" PRIu64 "\n",
+			       prom_dev(&devs[i]), devs[i].wedges);
+	prom_head("ppu_recovery_causes_total", "counter",
+		  "Recoveries of the hang domain by cause: timeout, uecc, parity.");
+	for (i = 0; i < n; i++) {
+		const ppu_recovery_t *rc = &devs[i].rec;
+		const uint64_t v[] = { rc->cause_timeout, rc->cause_uecc,
+				       rc->cause_parity };
+
+		for (j = 0; !devs[i].rec_ret && j < 3; j++)
+			printf("ppu_recovery_causes_total{%s,cause=\"%s\"} %" PRIu64 "\n",
+			       prom_dev(&devs[i]), rec_causes[j], v[j]);
+	}
+	prom_head("ppu_recovery_bans_total", "counter",
+		  "Contexts banned by recoveries since the driver loaded.");
+	for (i = 0; i < n; i++)
+		if (!devs[i].rec_ret)
+			printf("ppu_recovery_bans_total{%s} %" PRIu64 "\n",
+			       prom_dev(&devs[i]), devs[i].rec.bans);
+	prom_head("ppu_recovery_fallbacks_total", "counter",
+		  "Recoveries that ran out of budget and fell back to classic handling.");
+	for (i = 0; i < n; i++)
+		if (!devs[i].rec_ret)
+			printf("ppu_recovery_fallbacks_total{%s} %" PRIu64 "\n",
+			       prom_dev(&devs[i]), devs[i].rec.fallbacks);
+	prom_head("ppu_recovery_false_timeouts_total", "counter",
+		  "Timeouts dismissed because the ring still made progress.");
+	for (i = 0; i < n; i++)
+		if (!devs[i].rec_ret)
+			printf("ppu_recovery_false_timeouts_total{%s} %" PRIu64 "\n",
+			       prom_dev(&devs[i]), devs[i].rec.false_timeouts);
 	/* timeouts, verdicts and replays are different things: no sum() of them */
 	prom_head("ppu_ring_timeouts_total", "counter",
 		  "Job timeouts reported on a ring.");
@@ -841,22 +929,135 @@ static unsigned int parse_sections(const char *arg)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ppu-smi [-i N] [-q [-d SECTIONS] | --json | --prometheus]\n"
+		"usage: ppu-smi [-i N] [-f FILE] [-q [-d SECTIONS] | --json | --prometheus]\n"
+		"       ppu-smi [-i N] [-f FILE] health\n"
 		"  -i, --id N          only device N\n"
+		"  -f, --filename FILE write FILE atomically (temporary file in its\n"
+		"                      directory, fsync, rename) instead of stdout\n"
 		"  -q, --query         detailed report\n"
 		"  -d, --display LIST  sections of -q: ECC,PAGE_RETIREMENT,ROW_REMAPPER,\n"
 		"                      RECOVERY,RMA,MEMORY (default: all)\n"
 		"  -j, --json          JSON report\n"
 		"  -p, --prometheus    node_exporter textfile metrics\n"
-		"exit: 0 healthy, 1 warning, 2 RMA required, 3 no device,\n"
-		"      4 no permission, 5 driver too old, 6 other error,\n"
-		"      7 ECC history in flash unreadable (health error)\n");
+		"  health              one health verdict per device, exit 0 healthy,\n"
+		"                      1 warning, 7 failure\n"
+		"exit: 0 success (whatever the health, but for health), 2 invalid\n"
+		"      argument, 3 not supported by the loaded ppu.ko, 4 no permission,\n"
+		"      6 no such device, 9 ppu.ko not loaded, 255 other error\n");
+}
+
+/*
+ * -f: stdout goes to a temporary file in FILE's directory (so that the
+ * rename stays in one file system), which replaces FILE only once it is
+ * whole and on disk: a reader (node_exporter) sees the old file or the new
+ * one, never a part, and no temporary file is left behind.
+ */
+struct out_file {
+	const char *path;
+	char tmp[4096];
+	int saved;		/* the real stdout */
+};
+
+static int out_open(struct out_file *o, const char *path)
+{
+	char dir[4096];
+	mode_t mask;
+	int fd;
+
+	o->path = path;
+	snprintf(dir, sizeof(dir), "%s", path);
+	if (snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.XXXXXX", dirname(dir),
+		     strrchr(path, '/') ? strrchr(path, '/') + 1 : path) >=
+	    (int)sizeof(o->tmp)) {
+		fprintf(stderr, "ppu-smi: %s: name too long\n", path);
+		return EXIT_INVALID_ARGUMENT;
+	}
+	fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		fprintf(stderr, "ppu-smi: %s: %s\n", o->tmp, strerror(errno));
+		return errno == EACCES || errno == EPERM ? EXIT_NO_PERMISSION :
+		       errno == ENOENT ? EXIT_NOT_FOUND : EXIT_OTHER;
+	}
+	/* the mode a file made by > would have (mkstemp's is 0600) */
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) < 0) {
+		fprintf(stderr, "ppu-smi: %s: %s\n", o->tmp, strerror(errno));
+		close(fd);
+		unlink(o->tmp);
+		return EXIT_OTHER;
+	}
+	fflush(stdout);
+	o->saved = dup(STDOUT_FILENO);
+	if (o->saved < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+		fprintf(stderr, "ppu-smi: stdout: %s\n", strerror(errno));
+		close(fd);
+		unlink(o->tmp);
+		return EXIT_OTHER;
+	}
+	close(fd);
+	return 0;
+}
+
+/* @keep: rename the temporary file over FILE, else remove it */
+static int out_close(struct out_file *o, int keep)
+{
+	int err = 0, dfd;
+	char dir[4096];
+
+	if (fflush(stdout) || (keep && fsync(STDOUT_FILENO))) {
+		fprintf(stderr, "ppu-smi: %s: %s\n", o->tmp, strerror(errno));
+		err = EXIT_OTHER;
+	}
+	dup2(o->saved, STDOUT_FILENO);
+	close(o->saved);
+	if (!keep || err) {
+		unlink(o->tmp);
+		return err;
+	}
+	if (rename(o->tmp, o->path)) {
+		fprintf(stderr, "ppu-smi: %s: %s\n", o->path, strerror(errno));
+		unlink(o->tmp);
+		return EXIT_OTHER;
+	}
+	/* the rename itself on disk */
+	snprintf(dir, sizeof(dir), "%s", o->path);
+	dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	return 0;
+}
+
+static void print_health(const struct dev *devs, unsigned int n)
+{
+	char hr[256];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		health_reasons_str(&devs[i].health, ", ", hr, sizeof(hr));
+		printf("PPU %u: %s", devs[i].index,
+		       ppu_health_string(devs[i].health.level));
+		if (devs[i].health.reasons)
+			printf(" (%s)", hr);
+		printf("\n");
+	}
+}
+
+/* ppu.ko loaded at all? /sys/module/ppu exists while it is */
+static int driver_loaded(void)
+{
+	struct stat st;
+
+	return !stat("/sys/module/ppu", &st);
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "id", required_argument, NULL, 'i' },
+		{ "filename", required_argument, NULL, 'f' },
 		{ "query", no_argument, NULL, 'q' },
 		{ "display", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
@@ -864,38 +1065,52 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	enum { TABLE, QUERY, JSON, PROM } fmt = TABLE;
+	enum { TABLE, QUERY, JSON, PROM, HEALTH } fmt = TABLE;
 	unsigned int sec = SEC_ALL, count, n = 0, i, first, last;
+	const char *file = NULL;
+	struct out_file out;
+	ppu_health_level_t worst = PPU_HEALTH_HEALTHY;
 	long id = -1;
 	struct dev *devs;
 	ppu_return_t r;
-	int c, rc = 0, h, worst = 0;
+	int c, rc = 0, print;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "i:qd:jph", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:f:qd:jph", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			id = strtol(optarg, &end, 10);
 			if (*end || id < 0) {
 				fprintf(stderr, "ppu-smi: bad device index '%s'\n", optarg);
-				return EXIT_OTHER;
+				return EXIT_INVALID_ARGUMENT;
 			}
+			break;
+		case 'f':
+			if (!*optarg) {
+				fprintf(stderr, "ppu-smi: -f needs a file name\n");
+				return EXIT_INVALID_ARGUMENT;
+			}
+			file = optarg;
 			break;
 		case 'q': fmt = QUERY; break;
 		case 'd':
 			sec = parse_sections(optarg);
 			if (!sec)
-				return EXIT_OTHER;
+				return EXIT_INVALID_ARGUMENT;
 			break;
 		case 'j': fmt = JSON; break;
 		case 'p': fmt = PROM; break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return EXIT_OTHER;
+		default: usage(stderr); return EXIT_INVALID_ARGUMENT;
 		}
+	}
+	if (optind < argc && !strcmp(argv[optind], "health") && fmt == TABLE) {
+		fmt = HEALTH;
+		optind++;
 	}
 	if (optind < argc) {
 		usage(stderr);
-		return EXIT_OTHER;
+		return EXIT_INVALID_ARGUMENT;
 	}
 
 	r = ppu_device_get_count(&count);
@@ -903,14 +1118,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ppu-smi: enumeration: %s\n", ppu_error_string(r));
 		return exit_of(r);
 	}
+	if (!count && !driver_loaded()) {
+		fprintf(stderr, "ppu-smi: ppu.ko is not loaded\n");
+		return EXIT_NO_DRIVER;
+	}
 	if (!count) {
-		fprintf(stderr, "ppu-smi: no PPU device found (is ppu.ko loaded?)\n");
-		return EXIT_NO_DEVICE;
+		fprintf(stderr, "ppu-smi: no PPU device found\n");
+		return EXIT_NOT_FOUND;
 	}
 	if (id >= (long)count) {
 		fprintf(stderr, "ppu-smi: no PPU device with index %ld (%u found)\n",
 			id, count);
-		return EXIT_NO_DEVICE;
+		return EXIT_NOT_FOUND;
 	}
 	first = id >= 0 ? (unsigned int)id : 0;
 	last = id >= 0 ? (unsigned int)id : count - 1;
@@ -922,22 +1141,36 @@ int main(int argc, char **argv)
 	for (i = first; i <= last; i++) {
 		c = collect(i, &devs[n]);
 		if (c) {
-			/* the first error decides the exit code */
+			/* the first error of the tool is the exit code */
 			if (!rc)
 				rc = c;
 			continue;
 		}
-		h = health(&devs[n]);
-		if (h > worst)
-			worst = h;
+		if (devs[n].health.level > worst)
+			worst = devs[n].health.level;
 		n++;
 	}
-	if (n) {
+	/* nothing to write: FILE keeps what the last run wrote */
+	print = n > 0;
+	if (print && file) {
+		c = out_open(&out, file);
+		if (c) {
+			rc = c;
+			print = 0;
+		}
+	}
+	if (print) {
 		switch (fmt) {
 		case TABLE: print_table(devs, n); break;
 		case QUERY: print_query(devs, n, sec); break;
 		case JSON: print_json(devs, n); break;
 		case PROM: print_prometheus(devs, n); break;
+		case HEALTH: print_health(devs, n); break;
+		}
+		if (file) {
+			c = out_close(&out, 1);
+			if (c && !rc)
+				rc = c;
 		}
 	}
 	for (i = 0; i < n; i++)
@@ -947,5 +1180,16 @@ int main(int argc, char **argv)
 		perror("ppu-smi: stdout");
 		return EXIT_OTHER;
 	}
-	return rc ? rc : worst;
+	if (fmt != HEALTH)
+		return rc;
+	/*
+	 * health: one device's failure wins over the tool's error on another
+	 * (explained on stderr), which wins over a warning: an unreadable
+	 * card must not hide a bad one
+	 */
+	if (worst == PPU_HEALTH_FAILURE)
+		return EXIT_HEALTH_FAILURE;
+	if (rc)
+		return rc;
+	return worst == PPU_HEALTH_WARNING ? EXIT_HEALTH_WARNING : EXIT_OK;
 }
