@@ -76,10 +76,51 @@ static int dss_rung_pick_late(struct drm_sched_serial_domain *d)
 }
 
 /*
+ * With no ring called hung: the one shared ring whose head made no
+ * progress since it became its ring's head, while every other shared head
+ * that timed out progressed in its run and then went silent, or -1. A
+ * hang is silent from its first moment; a head that progressed and then
+ * stopped was most likely stalled by a hang that began then (the hang
+ * domain's rule), as a long job that shows progress is stalled by a hang
+ * submitted beside it. A quarter of the ring's timeout after the head
+ * began still counts as its first moment (a met WAIT before the HANG).
+ * Only the order of the resets follows from it, never a verdict.
+ */
+static int dss_rung_pick_silent(struct drm_sched_serial_domain *d)
+{
+	unsigned int i, progressed = 0;
+	int silent = -1;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		const struct drm_sched_serial_cand *c = &d->cands[i];
+		ktime_t since;
+
+		if (!c->head || d->rings[i]->independent || c->progressing)
+			continue;
+		since = dss_sched_job_head_since(c->head);
+		if (!since)
+			return -1;
+		/* quiet_since 0: the ring never retired anything */
+		if (c->quiet_since &&
+		    ktime_ms_delta(c->quiet_since, since) >
+		    dss_sched_timeout_ms(d->rings[i]->sched) / 4) {
+			progressed += c->timed_out;
+			continue;
+		}
+		if (silent >= 0)
+			return -1;
+		silent = i;
+	}
+	return progressed ? silent : -1;
+}
+
+/*
  * The ring the ladder resets first, or -1 for the domain. Among the rings
  * that timed out: the one the hardware calls hung, if it calls exactly
  * one so, or else the one whose head has waited longest and is not called
- * stalled. Hints only choose: a wrong one costs a ring reset and an
+ * stalled, unless one shared head was silent since it began while the
+ * others that timed out progressed and stopped (dss_rung_pick_silent()).
+ * Hints only choose: a wrong one costs a ring reset and an
  * escalation at most, never a verdict. Its head may not wait for another
  * ring's work. An independent ring goes alone only if no other ring timed
  * out with it, and nothing goes alone beside a timed-out independent ring:
@@ -127,6 +168,17 @@ static int dss_rung_pick(struct drm_sched_serial_domain *d,
 	if (!timed_out || (independent && timed_out > 1) || called_hung > 1)
 		return -1;
 	self = called_hung ? hung : oldest;
+	/*
+	 * Nothing called hung: a silent head beside timed-out heads that
+	 * progressed and stopped goes first (it may not have timed out yet:
+	 * its window is waited out, dss_ring_rung()).
+	 */
+	if (!called_hung && !independent) {
+		int silent = dss_rung_pick_silent(d);
+
+		if (silent >= 0)
+			self = silent;
+	}
 	/*
 	 * Every shared ring that timed out is called stalled: what stalls
 	 * them may be a ring whose timer has not fired yet. If the hardware

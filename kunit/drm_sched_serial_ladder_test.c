@@ -260,10 +260,20 @@ KUNIT_ARRAY_PARAM(ladder_mode, ladder_modes, ladder_mode_desc);
  * out compute0's window (the hardware calls its head hung), resets
  * compute0 alone, and the hang is guilty on its own timeout: no device
  * reset, the long job runs once, in the run it was in. Before, the
- * domain was reset and the long job run again (in its replay).
+ * domain was reset and the long job run again (in its replay). Without
+ * hints the same: the long job progressed before it stopped, the hang
+ * was silent from its start (dss_rung_pick_silent()); before, gfx was
+ * reset first and the domain after it.
  */
+static const long right_or_no_hints[] = {
+	DSS_MOCK_HINTS_RIGHT, DSS_MOCK_HINTS_NONE,
+};
+
+KUNIT_ARRAY_PARAM(right_or_no_hints, right_or_no_hints, hint_mode_desc);
+
 static void ring_rung_waits_out_a_late_hang(struct kunit *test)
 {
+	const long *hints = test->param_value;
 	struct drm_sched_serial_params p;
 	struct dss_mock_job *longjob, *bad;
 	struct dss_mock_ctx *gfx, *cmp;
@@ -271,7 +281,7 @@ static void ring_rung_waits_out_a_late_hang(struct kunit *test)
 
 	ladder_params(&p, DRM_SCHED_SERIAL_LADDER_RING);
 	mock = test_mock(test, &p);
-	mock->hints = DSS_MOCK_HINTS_RIGHT;
+	mock->hints = *hints;
 	gfx = dss_mock_ctx_new(mock, GFX);
 	cmp = dss_mock_ctx_new(mock, COMPUTE0);
 	longjob = submit_progressing(gfx, 3 * JOB_TIMEOUT_MS * USEC_PER_MSEC);
@@ -342,7 +352,8 @@ static void independent_hangs_do_not_put_off_a_hang(struct kunit *test)
 static struct kunit_case drm_sched_serial_ladder_cases[] = {
 	KUNIT_CASE_PARAM(ring_reset_settles_rfc_scenario, hint_mode_gen_params),
 	KUNIT_CASE(ring_reset_of_independent_ring),
-	KUNIT_CASE(ring_rung_waits_out_a_late_hang),
+	KUNIT_CASE_PARAM(ring_rung_waits_out_a_late_hang,
+			 right_or_no_hints_gen_params),
 	KUNIT_CASE(independent_hangs_do_not_put_off_a_hang),
 	KUNIT_CASE_PARAM(stalled_first_ring_escalates, hint_mode_gen_params),
 	KUNIT_CASE(second_hang_escalates),
