@@ -2,17 +2,215 @@
 /*
  * Copyright (c) 2026 The PPU driver authors
  *
- * drm_sched_serial: the recovery counters and last verdicts of a domain,
- * as a driver exposes them for operators (a stable interface such as
- * sysfs). They come from the snapshot the recovery publishes
- * (dss_snapshot()), like drm_sched_serial_show()'s, so reading them never
- * waits for a recovery. What identifies a client (pid, command) stays out.
+ * drm_sched_serial: the names of the library's values (modes, hints,
+ * strategies, ladders, rungs, causes, verdicts) and their parsers, and the
+ * recovery counters and last verdicts of a domain, as a driver exposes
+ * them for operators (a stable interface such as sysfs). They come from
+ * the snapshot the recovery publishes (dss_snapshot()), like
+ * drm_sched_serial_show()'s, so reading them never waits for a recovery.
+ * What identifies a client (pid, command) stays out.
+ *
+ * The bottom of the library: it calls no other file of it.
  */
 #include <linux/export.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <drm/drm_sched_serial.h>
 
 #include "drm_sched_serial_internal.h"
+
+static const char * const drm_sched_serial_mode_names[] = {
+	[DRM_SCHED_SERIAL_MODE_SERIAL] = "serial",
+	[DRM_SCHED_SERIAL_MODE_CLASSIC] = "classic",
+	[DRM_SCHED_SERIAL_MODE_OFF] = "off",
+};
+
+static const char * const drm_sched_serial_hint_names[] = {
+	[DRM_SCHED_SERIAL_HINT_UNKNOWN] = "unknown",
+	[DRM_SCHED_SERIAL_HINT_STALLED] = "stalled",
+	[DRM_SCHED_SERIAL_HINT_HUNG] = "hung",
+};
+
+static const char * const drm_sched_serial_strategy_names[] = {
+	[DRM_SCHED_SERIAL_PROBE_SERIAL] = "serial",
+	[DRM_SCHED_SERIAL_PROBE_GROUP] = "group",
+};
+
+static const char * const drm_sched_serial_ladder_names[] = {
+	[DRM_SCHED_SERIAL_LADDER_DOMAIN] = "domain",
+	[DRM_SCHED_SERIAL_LADDER_RING] = "ring",
+};
+
+static const char * const drm_sched_serial_rung_names[] = {
+	[DRM_SCHED_SERIAL_RUNG_NONE] = "none",
+	[DRM_SCHED_SERIAL_RUNG_RING] = "ring",
+	[DRM_SCHED_SERIAL_RUNG_DOMAIN] = "domain",
+};
+
+static const char * const drm_sched_serial_cause_names[] = {
+	[DRM_SCHED_SERIAL_CAUSE_TIMEOUT] = "timeout",
+	[DRM_SCHED_SERIAL_CAUSE_UECC] = "uecc",
+	[DRM_SCHED_SERIAL_CAUSE_PARITY] = "parity",
+	[DRM_SCHED_SERIAL_CAUSE_WEDGE] = "wedge",
+};
+
+/* @names[@i], or "unknown" past the table. */
+static const char *dss_name(const char * const *names, size_t n,
+			    unsigned int i)
+{
+	return i < n ? names[i] : "unknown";
+}
+
+/* The index of @s (a trailing newline allowed) in @names, or -EINVAL. */
+static int dss_parse(const char * const *names, size_t n, const char *s,
+		     unsigned int *i)
+{
+	int ret = __sysfs_match_string(names, n, s);
+
+	if (ret < 0)
+		return -EINVAL;
+	*i = ret;
+	return 0;
+}
+
+/**
+ * drm_sched_serial_mode_name - printable name of a recovery mode
+ * @mode: the mode
+ *
+ * Return: "serial", "classic", "off", or "unknown".
+ */
+const char *drm_sched_serial_mode_name(enum drm_sched_serial_mode mode)
+{
+	return dss_name(drm_sched_serial_mode_names,
+			ARRAY_SIZE(drm_sched_serial_mode_names), mode);
+}
+EXPORT_SYMBOL(drm_sched_serial_mode_name);
+
+/**
+ * drm_sched_serial_mode_parse - parse a recovery mode name
+ * @s: "serial", "classic" or "off", a trailing newline allowed
+ * @mode: the mode, on success
+ *
+ * Return: 0, or -EINVAL for anything else.
+ */
+int drm_sched_serial_mode_parse(const char *s, enum drm_sched_serial_mode *mode)
+{
+	unsigned int i;
+
+	if (dss_parse(drm_sched_serial_mode_names,
+		      ARRAY_SIZE(drm_sched_serial_mode_names), s, &i))
+		return -EINVAL;
+	*mode = i;
+	return 0;
+}
+EXPORT_SYMBOL(drm_sched_serial_mode_parse);
+
+/**
+ * drm_sched_serial_hint_name - printable name of a hardware hint
+ * @hint: the hint
+ *
+ * Return: "unknown", "stalled" or "hung".
+ */
+const char *drm_sched_serial_hint_name(enum drm_sched_serial_hint hint)
+{
+	return dss_name(drm_sched_serial_hint_names,
+			ARRAY_SIZE(drm_sched_serial_hint_names), hint);
+}
+EXPORT_SYMBOL(drm_sched_serial_hint_name);
+
+/**
+ * drm_sched_serial_probe_strategy_name - printable name of a probe strategy
+ * @s: the strategy
+ *
+ * Return: "serial", "group", or "unknown".
+ */
+const char *
+drm_sched_serial_probe_strategy_name(enum drm_sched_serial_probe_strategy s)
+{
+	return dss_name(drm_sched_serial_strategy_names,
+			ARRAY_SIZE(drm_sched_serial_strategy_names), s);
+}
+EXPORT_SYMBOL(drm_sched_serial_probe_strategy_name);
+
+/**
+ * drm_sched_serial_probe_strategy_parse - parse a probe strategy name
+ * @s: "serial" or "group", a trailing newline allowed
+ * @strategy: the strategy, on success
+ *
+ * Return: 0, or -EINVAL for anything else.
+ */
+int drm_sched_serial_probe_strategy_parse(const char *s,
+					  enum drm_sched_serial_probe_strategy *strategy)
+{
+	unsigned int i;
+
+	if (dss_parse(drm_sched_serial_strategy_names,
+		      ARRAY_SIZE(drm_sched_serial_strategy_names), s, &i))
+		return -EINVAL;
+	*strategy = i;
+	return 0;
+}
+EXPORT_SYMBOL(drm_sched_serial_probe_strategy_parse);
+
+/**
+ * drm_sched_serial_ladder_name - printable name of a reset ladder
+ * @ladder: the ladder
+ *
+ * Return: "domain", "ring", or "unknown".
+ */
+const char *drm_sched_serial_ladder_name(enum drm_sched_serial_ladder ladder)
+{
+	return dss_name(drm_sched_serial_ladder_names,
+			ARRAY_SIZE(drm_sched_serial_ladder_names), ladder);
+}
+EXPORT_SYMBOL(drm_sched_serial_ladder_name);
+
+/**
+ * drm_sched_serial_ladder_parse - parse a reset ladder name
+ * @s: "domain" or "ring", a trailing newline allowed
+ * @ladder: the ladder, on success
+ *
+ * Return: 0, or -EINVAL for anything else.
+ */
+int drm_sched_serial_ladder_parse(const char *s,
+				  enum drm_sched_serial_ladder *ladder)
+{
+	unsigned int i;
+
+	if (dss_parse(drm_sched_serial_ladder_names,
+		      ARRAY_SIZE(drm_sched_serial_ladder_names), s, &i))
+		return -EINVAL;
+	*ladder = i;
+	return 0;
+}
+EXPORT_SYMBOL(drm_sched_serial_ladder_parse);
+
+/**
+ * drm_sched_serial_rung_name - printable name of what settled a recovery
+ * @rung: &enum drm_sched_serial_rung
+ *
+ * Return: "none", "ring", "domain", or "unknown".
+ */
+const char *drm_sched_serial_rung_name(enum drm_sched_serial_rung rung)
+{
+	return dss_name(drm_sched_serial_rung_names,
+			ARRAY_SIZE(drm_sched_serial_rung_names), rung);
+}
+EXPORT_SYMBOL(drm_sched_serial_rung_name);
+
+/**
+ * drm_sched_serial_cause_name - printable name of a recovery cause
+ * @cause: the cause
+ *
+ * Return: "timeout", "uecc", "parity", "wedge" (the record of
+ * drm_sched_serial_domain_wedge()), or "unknown".
+ */
+const char *drm_sched_serial_cause_name(enum drm_sched_serial_cause cause)
+{
+	return dss_name(drm_sched_serial_cause_names,
+			ARRAY_SIZE(drm_sched_serial_cause_names), cause);
+}
+EXPORT_SYMBOL(drm_sched_serial_cause_name);
 
 static const char * const drm_sched_serial_verdict_names[] = {
 	[DRM_SCHED_SERIAL_INNOCENT] = "innocent",
