@@ -33,25 +33,6 @@
 
 #include "drm_sched_serial_internal.h"
 
-/*
- * The gang of @job: the number of its members whose work is not done
- * (@job included), and its key in *@key; 0 and NULL for a job in no gang.
- */
-unsigned int dss_job_gang(struct drm_sched_serial_domain *d,
-			  struct drm_sched_job *job, const void **key)
-{
-	unsigned int n = 0;
-
-	*key = NULL;
-	if (job && d->ops->gang)
-		n = d->ops->gang(job, key);
-	if (!n || !*key) {
-		*key = NULL;
-		return 0;
-	}
-	return n;
-}
-
 /* Every candidate on its own, before the heads are found. */
 void dss_gang_reset(struct drm_sched_serial_domain *d)
 {

@@ -229,6 +229,8 @@ void dss_gate_open(struct drm_sched_serial_domain *d);
 bool dss_gate_closed(struct drm_sched_serial_domain *d);
 bool dss_gate_holder(struct drm_sched_serial_domain *d,
 		     struct drm_sched_job *job);
+unsigned int dss_job_gang(struct drm_sched_serial_domain *d,
+			  struct drm_sched_job *job, const void **key);
 
 /* drm_sched_serial_ladder.c */
 bool dss_ring_rung(struct drm_sched_serial_domain *d,
@@ -250,8 +252,6 @@ void dss_leave_undecided(struct drm_sched_serial_ring *ring,
 			 struct drm_sched_serial_cand *c);
 
 /* drm_sched_serial_gang.c */
-unsigned int dss_job_gang(struct drm_sched_serial_domain *d,
-			  struct drm_sched_job *job, const void **key);
 void dss_gang_reset(struct drm_sched_serial_domain *d);
 void dss_find_gangs(struct drm_sched_serial_domain *d);
 bool dss_gang_whole(const struct drm_sched_serial_domain *d, unsigned int i);

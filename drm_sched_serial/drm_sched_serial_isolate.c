@@ -281,6 +281,25 @@ bool dss_gate_holder(struct drm_sched_serial_domain *d,
 }
 
 /*
+ * The gang of @job: the number of its members whose work is not done
+ * (@job included), and its key in *@key; 0 and NULL for a job in no gang.
+ */
+unsigned int dss_job_gang(struct drm_sched_serial_domain *d,
+			  struct drm_sched_job *job, const void **key)
+{
+	unsigned int n = 0;
+
+	*key = NULL;
+	if (job && d->ops->gang)
+		n = d->ops->gang(job, key);
+	if (!n || !*key) {
+		*key = NULL;
+		return 0;
+	}
+	return n;
+}
+
+/*
  * The finished fence of the last job of @ring that is still running, may
  * not wait for other rings' work and is no gang member (a new reference),
  * or NULL.
