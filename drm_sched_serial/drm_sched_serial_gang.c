@@ -118,45 +118,6 @@ void dss_gang_merge_retries(struct drm_sched_serial_domain *d)
 }
 
 /*
- * Candidate @i did not complete in a fair window, or ran past
- * max_runtime_ms: guilty. In a gang, one verdict (the context is struck
- * once) on @i, or if @i's work completed on the first member whose work
- * did not; -ETIME for the other members whose work did not complete; the
- * members whose work completed are done. Every member is decided.
- */
-void dss_convict(struct drm_sched_serial_domain *d, unsigned int i)
-{
-	unsigned int lead = d->cands[i].lead, m, culprit = i;
-
-	if (!d->cands[i].gang) {
-		dss_verdict(d, d->rings[i], &d->cands[i],
-			    DRM_SCHED_SERIAL_GUILTY);
-		return;
-	}
-	if (d->cands[i].member_done)
-		for (m = dss_next_member(d, lead, UINT_MAX); m < d->nr_rings;
-		     m = dss_next_member(d, lead, m))
-			if (!d->cands[m].member_done) {
-				culprit = m;
-				break;
-			}
-	dss_verdict(d, d->rings[culprit], &d->cands[culprit],
-		    DRM_SCHED_SERIAL_GUILTY);
-	for (m = dss_next_member(d, lead, UINT_MAX); m < d->nr_rings;
-	     m = dss_next_member(d, lead, m)) {
-		struct drm_sched_serial_cand *c = &d->cands[m];
-
-		if (m == culprit)
-			continue;
-		c->state = DSS_GUILTY;
-		if (c->member_done)
-			continue;
-		dma_fence_set_error(&c->head->s_fence->finished, -ETIME);
-		d->rings[m]->last_verdict = DRM_SCHED_SERIAL_GUILTY;
-	}
-}
-
-/*
  * At the end of an arbitration, give each member the outcome of its
  * gang's lead: completed with it (each member done, innocent at
  * dss_settle()), or left undecided with it (replayed first next time). A

@@ -20,9 +20,9 @@
  * @DSS_GUILTY: verdict guilty: seen hung in a fair window
  * @DSS_SUSPECT: verdict suspect: struck
  *
- * Changed only by the helpers of drm_sched_serial_recovery.c
+ * Changed only by the helpers of drm_sched_serial_cand.c
  * (dss_mark_completed(), dss_mark_waiting(), dss_leave_undecided(),
- * dss_verdict()) and, for the members of a gang, of
+ * dss_verdict(), dss_convict()) and, for the members of a gang, of
  * drm_sched_serial_gang.c; from @DSS_COMPLETED on the head is decided.
  */
 enum dss_state {
@@ -232,36 +232,6 @@ bool dss_gate_holder(struct drm_sched_serial_domain *d,
 unsigned int dss_job_gang(struct drm_sched_serial_domain *d,
 			  struct drm_sched_job *job, const void **key);
 
-/* drm_sched_serial_ladder.c */
-bool dss_ring_rung(struct drm_sched_serial_domain *d,
-		   struct drm_sched_serial_ring *bad_ring,
-		   struct drm_sched_job *bad, bool overrun, ktime_t start);
-
-/* drm_sched_serial_recovery.c, for the ladder */
-void dss_verdict(struct drm_sched_serial_domain *d,
-		 struct drm_sched_serial_ring *ring,
-		 struct drm_sched_serial_cand *c,
-		 enum drm_sched_serial_verdict verdict);
-bool dss_fence_done(struct dma_fence *f);
-bool dss_waiting(struct drm_sched_serial_domain *d, unsigned int i,
-		 struct drm_sched_job *job);
-bool dss_progressing(struct drm_sched_serial_domain *d,
-		     struct drm_sched_serial_ring *ring);
-unsigned int dss_hint_rank(enum drm_sched_serial_hint hint);
-void dss_leave_undecided(struct drm_sched_serial_ring *ring,
-			 struct drm_sched_serial_cand *c);
-
-/* drm_sched_serial_gang.c */
-void dss_gang_reset(struct drm_sched_serial_domain *d);
-void dss_find_gangs(struct drm_sched_serial_domain *d);
-bool dss_gang_whole(const struct drm_sched_serial_domain *d, unsigned int i);
-void dss_gang_merge_retries(struct drm_sched_serial_domain *d);
-void dss_convict(struct drm_sched_serial_domain *d, unsigned int i);
-void dss_gang_sync(struct drm_sched_serial_domain *d);
-bool dss_finish_if_done(struct drm_sched_serial_domain *d,
-			struct drm_sched_job *job);
-void dss_resume_ring(struct drm_sched_serial_domain *d, unsigned int i);
-
 /* drm_sched_serial_report.c */
 void dss_snapshot(struct drm_sched_serial_domain *domain);
 void dss_report_begin(struct drm_sched_serial_domain *domain,
@@ -277,5 +247,63 @@ void dss_report_done(struct drm_sched_serial_domain *domain);
 void dss_report_end(struct drm_sched_serial_domain *domain);
 int dss_publisher_init(struct drm_sched_serial_domain *domain);
 void dss_publisher_fini(struct drm_sched_serial_domain *domain);
+
+/* drm_sched_serial_cand.c */
+struct drm_sched_serial_ctx *dss_ctx(struct drm_sched_serial_domain *d,
+				     struct drm_sched_job *job);
+bool dss_decided(const struct drm_sched_serial_cand *c);
+void dss_mark_waiting(struct drm_sched_serial_cand *c,
+		      unsigned int completed);
+void dss_verdict(struct drm_sched_serial_domain *d,
+		 struct drm_sched_serial_ring *ring,
+		 struct drm_sched_serial_cand *c,
+		 enum drm_sched_serial_verdict verdict);
+void dss_convict(struct drm_sched_serial_domain *d, unsigned int i);
+void dss_complete_with(struct drm_sched_job *job, struct dma_fence *fence);
+bool dss_fence_done(struct dma_fence *f);
+bool dss_finish_if_done(struct drm_sched_serial_domain *d,
+			struct drm_sched_job *job);
+bool dss_waiting(struct drm_sched_serial_domain *d, unsigned int i,
+		 struct drm_sched_job *job);
+enum drm_sched_serial_hint dss_classify(struct drm_sched_serial_domain *d,
+					struct drm_sched_serial_ring *ring);
+unsigned int dss_ring_timeout_ms(struct drm_sched_serial_ring *ring);
+bool dss_progressing(struct drm_sched_serial_domain *d,
+		     struct drm_sched_serial_ring *ring);
+bool dss_own_budget(const struct drm_sched_serial_cand *c);
+void dss_leave_undecided(struct drm_sched_serial_ring *ring,
+			 struct drm_sched_serial_cand *c);
+bool dss_runtime_of(struct drm_sched_serial_ring *ring,
+		    struct drm_sched_job *job);
+void dss_runtime_start(struct drm_sched_serial_ring *ring,
+		       struct drm_sched_job *job, ktime_t since);
+bool dss_runtime_over(struct drm_sched_serial_domain *d,
+		      struct drm_sched_serial_ring *ring,
+		      struct drm_sched_job *job);
+bool dss_run_over(struct drm_sched_serial_domain *d,
+		  struct drm_sched_serial_ring *ring,
+		  struct drm_sched_job *job);
+void dss_mark_completed(struct drm_sched_serial_cand *c, bool done);
+unsigned int dss_hint_rank(enum drm_sched_serial_hint hint);
+bool dss_overrun(struct drm_sched_serial_domain *d,
+		 struct drm_sched_serial_ring *ring,
+		 struct drm_sched_job *job);
+void dss_runtime_resume(struct drm_sched_serial_ring *ring,
+			struct drm_sched_job *job, ktime_t start);
+void dss_runtime_go_on(struct drm_sched_serial_domain *d,
+		       unsigned int i, struct drm_sched_job *job);
+void dss_resume_ring(struct drm_sched_serial_domain *d, unsigned int i);
+
+/* drm_sched_serial_gang.c */
+void dss_gang_reset(struct drm_sched_serial_domain *d);
+void dss_find_gangs(struct drm_sched_serial_domain *d);
+bool dss_gang_whole(const struct drm_sched_serial_domain *d, unsigned int i);
+void dss_gang_merge_retries(struct drm_sched_serial_domain *d);
+void dss_gang_sync(struct drm_sched_serial_domain *d);
+
+/* drm_sched_serial_ladder.c */
+bool dss_ring_rung(struct drm_sched_serial_domain *d,
+		   struct drm_sched_serial_ring *bad_ring,
+		   struct drm_sched_job *bad, bool overrun, ktime_t start);
 
 #endif /* _DRM_SCHED_SERIAL_INTERNAL_H_ */
