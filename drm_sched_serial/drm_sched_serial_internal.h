@@ -301,6 +301,14 @@ bool dss_gang_whole(const struct drm_sched_serial_domain *d, unsigned int i);
 void dss_gang_merge_retries(struct drm_sched_serial_domain *d);
 void dss_gang_sync(struct drm_sched_serial_domain *d);
 
+/* drm_sched_serial_wait.c */
+void dss_leave_waiters(struct drm_sched_serial_domain *d);
+bool dss_hung_alone(struct drm_sched_serial_domain *d, unsigned int i,
+		    unsigned int completed);
+bool dss_wait_over(struct drm_sched_serial_domain *d,
+		   struct drm_sched_serial_ring *ring,
+		   struct drm_sched_job *job);
+
 /* drm_sched_serial_ladder.c */
 bool dss_ring_rung(struct drm_sched_serial_domain *d,
 		   struct drm_sched_serial_ring *bad_ring,

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * The waiter rules: a head that may wait for another ring's work
+ * (&drm_sched_serial_ops.waiting) is judged only in a window that was fair
+ * to it (dss_wait_fair(), dss_hung_alone()), is left undecided otherwise
+ * and struck only when waiters deadlock or it outstays max_runtime_ms
+ * (dss_leave_waiting()); a waiting head of an independent ring that times
+ * out is not hung until its unhindered wait reaches max_runtime_ms
+ * (dss_wait_over()).
+ *
+ * A strategy: it calls down into the candidate state
+ * (drm_sched_serial_cand.c) and the services, never into the replay or
+ * the sequence, which call it.
+ */
+#include <linux/device.h>
+#include <drm/drm_sched_serial.h>
+
+#include "drm_sched_serial_internal.h"
+#include "drm_sched_serial_sched.h"
+
+/* Will @job still run: its work not done, not ended, its context not banned? */
+static bool dss_job_to_run(struct drm_sched_serial_domain *d,
+			   struct drm_sched_job *job)
+{
+	return !dss_sched_job_hw_fence(job) && !job->s_fence->finished.error &&
+	       !atomic_read(&dss_ctx(d, job)->banned);
+}
+
+/*
+ * Is a window of ring @self's head fair to a job that may wait for work of
+ * another ring? Never in the first recovery that sees it: what it waits
+ * for may be in no pending list yet (queued in its entity while the
+ * schedulers are stopped, or submitted a moment later). When the last
+ * recovery left the same head undecided as a waiter (it waited through a
+ * whole timeout again since), only if no other ring holds a job that will
+ * still run, and no other ring had a head in this recovery that does not
+ * wait: such a ring moves on after the recovery (its head completed or was
+ * convicted), and what the waiter waits for may be queued in an entity of
+ * it behind that head, where no pending list shows it. Then nothing it
+ * could wait for was left.
+ */
+static bool dss_wait_fair(struct drm_sched_serial_domain *d, unsigned int self)
+{
+	unsigned int i;
+
+	if (!d->cands[self].wait_retry)
+		return false;
+	for (i = 0; i < d->nr_rings; i++) {
+		const struct drm_sched_serial_cand *c = &d->cands[i];
+		struct drm_sched_job *job;
+
+		/* Its gang's members run with it. */
+		if (i == self || (c->head && c->lead == self))
+			continue;
+		if (c->head_done || (c->head && !c->waiting))
+			return false;
+		dss_sched_for_each_pending(job, d->rings[i]->sched)
+			if (dss_job_to_run(d, job))
+				return false;
+	}
+	return true;
+}
+
+/*
+ * Are the waiters of this recovery all that is left: does every ring other
+ * than @self that holds a job that will still run have a waiter at its
+ * head (a head left undecided as a waiter in this recovery)? Then nothing
+ * but another waiter's own work can write what ring @self's head waits
+ * for, and those waiters wait too: a deadlock between waiters.
+ */
+static bool dss_waiters_deadlocked(struct drm_sched_serial_domain *d,
+				   unsigned int self)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_job *job;
+
+		if (i == self || d->cands[i].state == DSS_WAITING ||
+		    (d->cands[i].head && d->cands[i].lead == self))
+			continue;
+		dss_sched_for_each_pending(job, d->rings[i]->sched)
+			if (dss_job_to_run(d, job))
+				return false;
+	}
+	return true;
+}
+
+/*
+ * Has the waiter of @ring had what a job gets outside a recovery? Its time
+ * at the ring's head, recoveries not counted (dss_runtime_resume()), up to
+ * max_runtime_ms, as a job that progresses (no cap with 0).
+ */
+static bool dss_wait_overdue(struct drm_sched_serial_domain *d,
+			     struct drm_sched_serial_ring *ring,
+			     struct drm_sched_serial_cand *c)
+{
+	return dss_runtime_over(d, ring, c->head);
+}
+
+/*
+ * Ring @i's head may wait and no window was fair to it: undecided, replayed
+ * first next time. A waiter is never struck while some other ring holds
+ * work that will still run behind a head that does not wait: that work may
+ * be what it waits for, queued behind a hang or a late job of anyone. It
+ * is struck suspect (a strike, like a hang that does not reproduce; its
+ * job is not ended) when it is left undecided and either only waiters were
+ * left in this recovery and the one before (dss_waiters_deadlocked(),
+ * twice: what it waits for may have been queued in an entity, on no
+ * pending list, the first time; a deadlock between waiters ends in strikes
+ * and bans, never by convicting a third client), or it has been at its
+ * ring's head for max_runtime_ms (dss_wait_overdue()), so that a client
+ * cannot hold the rings with a head that waits for nothing while other
+ * work runs. @ring->retry_waits counts the recoveries in a row that found
+ * only waiters.
+ */
+static void dss_leave_waiting(struct drm_sched_serial_domain *d, unsigned int i)
+{
+	struct drm_sched_serial_ring *ring = d->rings[i];
+	struct drm_sched_serial_cand *c = &d->cands[i];
+
+	dss_leave_undecided(ring, c);
+	ring->retry_wait = true;
+	if (!c->wait_retry) {
+		ring->retry_waits = 0;
+		return;
+	}
+	if (dss_waiters_deadlocked(d, i) && !d->gate_held)
+		ring->retry_waits++;
+	else
+		ring->retry_waits = 0;
+	if (ring->retry_waits >= 2 || dss_wait_overdue(d, ring, c))
+		dss_verdict(d, ring, c, DRM_SCHED_SERIAL_SUSPECT);
+}
+
+/* Leave every waiter that has no verdict undecided (dss_leave_waiting()). */
+void dss_leave_waiters(struct drm_sched_serial_domain *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->nr_rings; i++)
+		if (d->cands[i].head && d->cands[i].state == DSS_WAITING)
+			dss_leave_waiting(d, i);
+}
+
+/*
+ * Ring @i's head did not complete in its whole window alone. Guilty, unless
+ * it may wait and the window was not fair to it (dss_wait_fair()): then it
+ * is a waiter, replayed once more after the other heads. Returns true for
+ * guilty.
+ */
+bool dss_hung_alone(struct drm_sched_serial_domain *d, unsigned int i,
+		    unsigned int completed)
+{
+	struct drm_sched_serial_cand *c = &d->cands[i];
+
+	if (c->waiting && !dss_wait_fair(d, i)) {
+		dss_mark_waiting(c, completed);
+		return false;
+	}
+	if (c->overdue) {
+		d->stats.overruns++;
+		dss_info_ratelimited(d, "%s: job %llu ran alone for its whole window after recoveries ran it again: hung\n",
+				     d->rings[i]->name,
+				     c->head->s_fence->finished.seqno);
+	}
+	dss_convict(d, i);
+	return true;
+}
+
+/*
+ * Was the wait of independent ring @self's head unhindered since it was
+ * last looked at: no recovery ran meanwhile, and no shared ring stands
+ * stalled now (work on it, no progress for half its timeout)? Such a ring
+ * may hold what the head waits for, behind a hang that its own timeout
+ * ends: that wait is no doing of the head's, and is not counted.
+ */
+static bool dss_wait_unhindered(struct drm_sched_serial_domain *d,
+				struct drm_sched_serial_ring *self)
+{
+	unsigned int i;
+
+	if (self->wait_recoveries != d->stats.recoveries)
+		return false;
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_serial_ring *ring = d->rings[i];
+
+		if (ring == self || ring->independent)
+			continue;
+		if (!list_empty_careful(&ring->sched->pending_list) &&
+		    !dss_progressing(d, ring))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * @job, the head of independent ring @ring, timed out while its engine
+ * waits for a value in memory that is not there yet (the driver's
+ * &drm_sched_serial_ops.waiting, read from the hardware). It is not hung,
+ * and nothing is stopped or reset for it: the rings that may write the
+ * value go on, and so do their timers, which a recovery would restart
+ * (a hang that holds the writer up is ended by its own ring's timeout,
+ * not put off by every timeout of the waiter's). Its wait counts against
+ * max_runtime_ms only while it was unhindered (dss_wait_unhindered()).
+ * Returns true once it waited that long: it is then hung as a head past
+ * max_runtime_ms, so that a wait for a value nothing writes holds its
+ * ring for a bounded time.
+ */
+bool dss_wait_over(struct drm_sched_serial_domain *d,
+		   struct drm_sched_serial_ring *ring,
+		   struct drm_sched_job *job)
+{
+	ktime_t now = ktime_get();
+
+	if (!dss_runtime_of(ring, job)) {
+		dss_runtime_start(ring, job,
+				  ktime_sub_ms(now, dss_ring_timeout_ms(ring)));
+		ring->wait_recoveries = d->stats.recoveries;
+	}
+	if (ktime_before(ring->wait_seen, ring->ext_since))
+		ring->wait_seen = ring->ext_since;
+	if (!dss_wait_unhindered(d, ring))
+		ring->ext_since = ktime_add(ring->ext_since,
+					    ktime_sub(now, ring->wait_seen));
+	ring->wait_seen = now;
+	ring->wait_recoveries = d->stats.recoveries;
+	ring->extensions++;
+	return dss_runtime_over(d, ring, job);
+}
