@@ -314,4 +314,10 @@ bool dss_ring_rung(struct drm_sched_serial_domain *d,
 		   struct drm_sched_serial_ring *bad_ring,
 		   struct drm_sched_job *bad, bool overrun, ktime_t start);
 
+/* drm_sched_serial_replay.c */
+int dss_reset(struct drm_sched_serial_domain *d,
+	      enum drm_sched_serial_cause cause);
+bool dss_arbitrate(struct drm_sched_serial_domain *d,
+		   enum drm_sched_serial_cause cause, bool shared_timeout);
+
 #endif /* _DRM_SCHED_SERIAL_INTERNAL_H_ */
