@@ -320,4 +320,10 @@ int dss_reset(struct drm_sched_serial_domain *d,
 bool dss_arbitrate(struct drm_sched_serial_domain *d,
 		   enum drm_sched_serial_cause cause, bool shared_timeout);
 
+/* drm_sched_serial_judge.c */
+bool dss_judge(struct drm_sched_serial_domain *d,
+	       enum drm_sched_serial_cause cause,
+	       struct drm_sched_serial_ring *bad_ring,
+	       struct drm_sched_job *bad, bool overrun);
+
 #endif /* _DRM_SCHED_SERIAL_INTERNAL_H_ */
