@@ -28,6 +28,10 @@
  *   (drm_sched_serial_isolate.c).
  *
  * Members on independent rings are not supported: their gang is ignored.
+ *
+ * A strategy: it calls down into the candidate state
+ * (drm_sched_serial_cand.c) and the isolation gate (dss_job_gang());
+ * the replay and the sequence call it.
  */
 #include <drm/drm_sched_serial.h>
 

@@ -1,6 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Copyright (c) 2026 The PPU driver authors
+ *
+ * The library's files in layers, bottom first. A file calls only into the
+ * layers below its own, and inside a layer only as listed: no two files
+ * call into each other.
+ *
+ * 1. drm_sched_serial_status.c: the names of the library's values, the
+ *    status for operators. Calls nothing.
+ * 2. The services, which any file above may call:
+ *    drm_sched_serial_report.c (report, snapshot, dss_step(); calls the
+ *    names) and drm_sched_serial_isolate.c (the isolation gate, a job's
+ *    gang; calls nothing).
+ * 3. drm_sched_serial_cand.c: the candidate state, one helper per change
+ *    of it, the evidence helpers, the runtime accounting. Calls the
+ *    services.
+ * 4. The strategies, calling down only: drm_sched_serial_gang.c (gangs),
+ *    drm_sched_serial_wait.c (the waiter rules) and
+ *    drm_sched_serial_ladder.c (the ring rung) call the candidate state
+ *    and the services; drm_sched_serial_replay.c (probes, serial and group
+ *    arbitration) calls those and the gang and waiter rules too.
+ * 5. The sequence: drm_sched_serial_judge.c (dss_judge()) calls the
+ *    strategies below it; drm_sched_serial_recovery.c
+ *    (dss_recover_locked(), dss_restart(), drm_sched_serial_timedout(),
+ *    the recover work, wedge and unwedge) calls the judge, the ladder and
+ *    everything below.
+ * 6. drm_sched_serial_main.c: domains, rings, contexts. Calls the
+ *    services.
+ *
+ * The prototypes at the end of this header follow the same order.
  */
 #ifndef _DRM_SCHED_SERIAL_INTERNAL_H_
 #define _DRM_SCHED_SERIAL_INTERNAL_H_

@@ -39,6 +39,9 @@
  * gate compares that fence, and removes that callback from that holder,
  * so a holder that completes while the gate is being opened, and the next
  * holder that closes it again, never share anything.
+ *
+ * A service every file may call, which also tells which gang a job is in
+ * (dss_job_gang()): it calls no other file of the library.
  */
 
 #include <linux/dma-fence.h>

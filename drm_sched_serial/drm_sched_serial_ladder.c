@@ -31,6 +31,10 @@
  * Rings that are not reset keep their work: their jobs are neither
  * cancelled nor run again; a job that completed while the schedulers were
  * stopped is finished with its own fence at the restart.
+ *
+ * The ring rung is a strategy: it calls down into the candidate state
+ * (drm_sched_serial_cand.c), the isolation gate (dss_job_gang()) and the
+ * report; only the sequence (dss_recover_locked()) calls it.
  */
 
 #include <linux/delay.h>

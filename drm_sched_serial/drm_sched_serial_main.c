@@ -5,6 +5,10 @@
  * drm_sched_serial: domains, rings, contexts and policy. The names of the
  * library's values are in drm_sched_serial_status.c, the recovery sequence
  * itself is in drm_sched_serial_recovery.c.
+ *
+ * It calls the isolation gate and the report to set a domain up and tear
+ * it down; no other file of the library calls it (they use the
+ * tracepoints it defines through drm_sched_serial_trace.h).
  */
 #include <linux/dma-fence.h>
 #include <linux/module.h>

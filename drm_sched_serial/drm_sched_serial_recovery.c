@@ -14,6 +14,15 @@
  *   through the driver's own ops, not through drm_sched_resubmit_jobs();
  * - one probe window (well below the job timeout) per candidate, not a full
  *   timeout, and at most one extra reset per guilty probe, both capped.
+ *
+ * This file is the top of the library: the sequence itself
+ * (dss_recover_locked() and the restart, dss_restart()), the timeout
+ * handler drm_sched_serial_timedout(), the work of
+ * drm_sched_serial_recover() and the wedging of a domain. It calls down
+ * into the judging steps (drm_sched_serial_judge.c), the ring rung of the
+ * ladder (drm_sched_serial_ladder.c), the strategies and the candidate
+ * state below them, and the services; no other file of the library calls
+ * it.
  */
 #include <linux/device.h>
 #include <linux/jiffies.h>

@@ -13,6 +13,9 @@
  * bounded printer; the recovery hands it and its uevents to a work item
  * of the system queue (struct dss_publisher), which allocates and
  * publishes them without the domain lock.
+ *
+ * A service every file may call: it calls only the names of
+ * drm_sched_serial_status.c, never the strategies or the sequence.
  */
 #include <linux/devcoredump.h>
 #include <linux/kernfs.h>
