@@ -86,10 +86,13 @@ static int dss_rung_pick_late(struct drm_sched_serial_domain *d)
  * hang is silent from its first moment; a head that progressed and then
  * stopped was most likely stalled by a hang that began then (the hang
  * domain's rule), as a long job that shows progress is stalled by a hang
- * submitted beside it. A quarter of the ring's timeout after the head
- * began still counts as its first moment (a met WAIT before the HANG).
- * Only the order of the resets follows from it, never a verdict.
+ * submitted beside it. Progress up to DSS_SILENT_GRACE_MS (an eighth of
+ * the ring's timeout at most) after the head began still counts as its
+ * first moment (a met WAIT before the HANG). Only the order of the resets
+ * follows from it, never a verdict.
  */
+#define DSS_SILENT_GRACE_MS	25u
+
 static int dss_rung_pick_silent(struct drm_sched_serial_domain *d)
 {
 	unsigned int i, progressed = 0;
@@ -107,7 +110,8 @@ static int dss_rung_pick_silent(struct drm_sched_serial_domain *d)
 		/* quiet_since 0: the ring never retired anything */
 		if (c->quiet_since &&
 		    ktime_ms_delta(c->quiet_since, since) >
-		    dss_sched_timeout_ms(d->rings[i]->sched) / 4) {
+		    min(dss_sched_timeout_ms(d->rings[i]->sched) / 8,
+			DSS_SILENT_GRACE_MS)) {
 			progressed += c->timed_out;
 			continue;
 		}
