@@ -19,9 +19,12 @@
  * two hang jobs, and draws the hardware hints (wrong_hints_pct 0 or 100)
  * and the reset ladder (ring or domain). Then, drawn after all of that (a
  * seed keeps its earlier draws): a quarter of the hang jobs hang once
- * only (HANG_ONCE: the hang does not reproduce), and in a third of the
+ * only (HANG_ONCE: the hang does not reproduce), in a third of the
  * scenarios one client closes its file 0-1500 ms after the submissions,
- * its jobs pending, running or in recovery.
+ * its jobs pending, running or in recovery, and in a third one more
+ * client runs in a process of its own (forked: its own file, 1-4 jobs,
+ * one of them a hang in half of them) that is SIGKILLed 0-1500 ms after
+ * its submissions.
  *
  * The oracle (Documentation/drm_sched_serial.rst, "Liveness", "The
  * evidence rule", "Work that waits for other rings"):
@@ -38,16 +41,19 @@
  * - the recoveries (debugfs ring_recovery) are at most 2 per hang job
  *   plus 2, and the device is idle within 30 s of the last job's end
  *   (the closed client's jobs included);
- * - the closed client's jobs are not judged (its file is gone); the
- *   others' are, as above.
+ * - the closed client's and the killed process's jobs are not judged
+ *   (their files are gone); the others' are, as above.
  *
  * A violation prints the seed and the whole scenario; PPU_CHAOS_SEED=S
  * runs that seed alone, PPU_CHAOS_SCENARIOS=N sets how many scenarios
  * "random" runs (default 4; `make chaos SEEDS=N`), from the base seed
  * PPU_CHAOS_BASE (default: the clock, printed first).
  */
+#include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <time.h>
+#include <sys/wait.h>
 
 #include "ppu_client.h"
 #include "ppu_test.h"
@@ -55,6 +61,8 @@
 #include "ppu_rr.h"
 
 #define MAX_CLIENTS	4
+/* and one more, in a process of its own that is killed */
+#define KILLED		MAX_CLIENTS
 #define MAX_JOBS	4
 #define MAX_OPS		6
 #define NR_MET_FLAGS	4
@@ -107,7 +115,9 @@ struct scenario {
 	const char *ladder;
 	int closer;			/* the client that closes its file, or -1 */
 	unsigned int closer_ms;		/* when, after the submissions */
-	struct chaos_client cl[MAX_CLIENTS];
+	bool killed;			/* cl[KILLED] runs in a child, SIGKILLed */
+	unsigned int kill_ms;		/* when, after the submissions */
+	struct chaos_client cl[MAX_CLIENTS + 1];
 };
 
 static int fd = -1;
@@ -213,6 +223,22 @@ static void generate(struct scenario *sc, uint64_t seed)
 				sc->cl[c].jobs[k].once = !rnd(&s, 4);
 	sc->closer = rnd(&s, 3) ? -1 : (int)rnd(&s, sc->nclients);
 	sc->closer_ms = rnd(&s, 1501);
+	/* a third of the scenarios: a client in a process killed mid-run */
+	sc->killed = !rnd(&s, 3);
+	if (sc->killed) {
+		struct chaos_client *cl = &sc->cl[KILLED];
+
+		cl->njobs = 1 + rnd(&s, MAX_JOBS);
+		for (unsigned int k = 0; k < cl->njobs; k++)
+			cl->jobs[k].ring = rnd(&s, ARRAY_SIZE(rings));
+		if (rnd(&s, 2)) {
+			cl->jobs[rnd(&s, cl->njobs)].hang = true;
+			sc->nhang++;
+		}
+		for (unsigned int k = 0; k < cl->njobs; k++)
+			gen_ops(&s, cl, k);
+		sc->kill_ms = rnd(&s, 1501);
+	}
 }
 
 static bool client_hangs(const struct chaos_client *cl)
@@ -231,7 +257,12 @@ static void print_scenario(const struct scenario *sc)
 	if (sc->closer >= 0)
 		igt_info("  client %d closes its file %u ms after the submissions\n",
 			 sc->closer, sc->closer_ms);
-	for (unsigned int c = 0; c < sc->nclients; c++) {
+	if (sc->killed)
+		igt_info("  client %u runs in a process SIGKILLed %u ms after the submissions\n",
+			 KILLED, sc->kill_ms);
+	for (unsigned int c = 0; c < sc->nclients + sc->killed; c++) {
+		if (c == sc->nclients)
+			c = KILLED;
 		for (unsigned int k = 0; k < sc->cl[c].njobs; k++) {
 			const struct chaos_job *j = &sc->cl[c].jobs[k];
 			char buf[256];
@@ -306,9 +337,63 @@ static void wait_idle(void)
 #define VIOLATION(...) do { igt_warn("chaos: seed %" PRIu64 ": ", sc->seed); \
 			    igt_warn(__VA_ARGS__); bad++; } while (0)
 
+/* open @cl's file and contexts, set the met flags */
+static void chaos_client_open(struct chaos_client *cl)
+{
+	client_open(&cl->c);
+	cl->ctx = ppu_ctx_create(cl->c.fd);
+	for (unsigned int f = 0; f < NR_MET_FLAGS; f++)
+		cl->c.map[FLAG(f) / 4] = 1;
+	/* a hang job has a context of its own: nothing innocent queued behind it */
+	for (unsigned int k = 0; k < cl->njobs; k++)
+		cl->jobs[k].ctx = cl->jobs[k].hang ? ppu_ctx_create(cl->c.fd) : cl->ctx;
+}
+
+static void chaos_submit(struct chaos_client *cl, unsigned int k)
+{
+	struct chaos_job *j = &cl->jobs[k];
+	struct ppu_cs cs;
+
+	build_cs(j, k, &cs);
+	j->so = client_submit(&cl->c, j->ctx, rings[j->ring].r.cls,
+			      rings[j->ring].r.inst, &cs);
+}
+
+/*
+ * Start cl[KILLED] in a process of its own: it opens its file, submits
+ * every job and waits to be killed. Returns once its jobs are queued.
+ */
+static pid_t start_killed(struct scenario *sc)
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	igt_assert_eq(pipe(p), 0);
+	pid = fork();
+	igt_assert(pid >= 0);
+	if (!pid) {
+		struct chaos_client *cl = &sc->cl[KILLED];
+
+		close(p[0]);
+		chaos_client_open(cl);
+		for (unsigned int k = 0; k < cl->njobs; k++)
+			chaos_submit(cl, k);
+		if (write(p[1], "s", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	igt_assert_eq(read(p[0], &c, 1), 1);
+	close(p[0]);
+	return pid;
+}
+
 /* run @sc; the number of oracle violations */
 static unsigned int run_scenario(struct scenario *sc)
 {
+	pid_t killed = 0;
 	struct ppu_rr b, a;
 	unsigned int bad = 0;
 	uint64_t rec;
@@ -318,36 +403,33 @@ static unsigned int run_scenario(struct scenario *sc)
 	ppu_ladder_set(dbg_dir, sc->ladder);
 	print_scenario(sc);
 
-	for (unsigned int c = 0; c < sc->nclients; c++) {
-		struct chaos_client *cl = &sc->cl[c];
-
-		client_open(&cl->c);
-		cl->ctx = ppu_ctx_create(cl->c.fd);
-		for (unsigned int f = 0; f < NR_MET_FLAGS; f++)
-			cl->c.map[FLAG(f) / 4] = 1;
-		/* a hang job has a context of its own: nothing innocent queued behind it */
-		for (unsigned int k = 0; k < cl->njobs; k++)
-			cl->jobs[k].ctx = cl->jobs[k].hang ? ppu_ctx_create(cl->c.fd) : cl->ctx;
-	}
+	for (unsigned int c = 0; c < sc->nclients; c++)
+		chaos_client_open(&sc->cl[c]);
 	rr_read_dir(dbg_dir, &b);
 
+	if (sc->killed)
+		killed = start_killed(sc);
 	/* round robin: a producer is submitted before its consumer */
-	for (unsigned int k = 0; k < MAX_JOBS; k++) {
-		for (unsigned int c = 0; c < sc->nclients; c++) {
-			struct chaos_client *cl = &sc->cl[c];
-			struct chaos_job *j = &cl->jobs[k];
-			struct ppu_cs cs;
+	for (unsigned int k = 0; k < MAX_JOBS; k++)
+		for (unsigned int c = 0; c < sc->nclients; c++)
+			if (k < sc->cl[c].njobs)
+				chaos_submit(&sc->cl[c], k);
+	/* the closer closes its file and the killed process dies, each at its time */
+	for (unsigned int tc = sc->closer >= 0 ? sc->closer_ms : UINT_MAX,
+	     tk = sc->killed ? sc->kill_ms : UINT_MAX, now = 0;
+	     tc != UINT_MAX || tk != UINT_MAX;) {
+		unsigned int at = tc < tk ? tc : tk;
 
-			if (k >= cl->njobs)
-				continue;
-			build_cs(j, k, &cs);
-			j->so = client_submit(&cl->c, j->ctx, rings[j->ring].r.cls,
-					      rings[j->ring].r.inst, &cs);
+		usleep((at - now) * 1000);
+		now = at;
+		if (tc == at) {
+			client_close(&sc->cl[sc->closer].c);
+			tc = UINT_MAX;
+		} else {
+			kill(killed, SIGKILL);
+			igt_assert_eq(waitpid(killed, NULL, 0), killed);
+			tk = UINT_MAX;
 		}
-	}
-	if (sc->closer >= 0) {
-		usleep(sc->closer_ms * 1000);
-		client_close(&sc->cl[sc->closer].c);
 	}
 
 	for (unsigned int c = 0; c < sc->nclients; c++) {
