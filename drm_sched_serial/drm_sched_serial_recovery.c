@@ -441,6 +441,7 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 	struct drm_gpu_scheduler *sched = ring->sched;
 	enum drm_gpu_sched_stat stat = DSS_SCHED_STAT_RESET;
 	bool cookie, overrun = false;
+	const char *why = NULL;
 
 	mutex_lock(&d->lock);
 	cookie = dma_fence_begin_signalling();
@@ -459,41 +460,34 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 		goto out;
 	}
 
+	/*
+	 * A head that waits for another ring's value (an independent ring's,
+	 * the hardware says so) or progresses is not hung until it did so
+	 * for max_runtime_ms: a false timeout, and others run now if it held
+	 * the gate. Past that it is hung, however it waited or progressed.
+	 */
 	if (ring->independent && d->ops->waiting &&
 	    d->params.mode == DRM_SCHED_SERIAL_MODE_SERIAL &&
 	    d->ops->waiting(ring, job)) {
-		if (!dss_wait_over(d, ring, job)) {
-			/* Alone, it waits for others: they run now. */
-			if (dss_gate_holder(d, job))
-				dss_gate_open(d);
-			d->stats.false_timeouts++;
-			dss_dbg(d, "%s: head waits for another ring, false timeout\n",
-				ring->name);
-			stat = dss_false_timeout(sched, job);
-			goto out;
-		}
-		overrun = true;
-		d->stats.overruns++;
-		dss_info_ratelimited(d, "%s: job %llu still waiting after %u ms (max_runtime_ms): hung\n",
-				     ring->name, job->s_fence->finished.seqno,
-				     d->params.max_runtime_ms);
+		why = "waiting";
+		overrun = dss_wait_over(d, ring, job);
 	} else if (dss_progressing(d, ring)) {
-		if (!dss_overrun(d, ring, job)) {
-			/* Alone for a timeout at most: others run now. */
-			if (dss_gate_holder(d, job))
-				dss_gate_open(d);
-			d->stats.false_timeouts++;
-			dss_dbg(d, "%s: still progressing, false timeout\n",
-				ring->name);
-			stat = dss_false_timeout(sched, job);
-			goto out;
-		}
-		/* Progress forever is no excuse: the job is hung. */
-		overrun = true;
+		why = "running";
+		overrun = dss_overrun(d, ring, job);
+	}
+	if (why && !overrun) {
+		if (dss_gate_holder(d, job))
+			dss_gate_open(d);
+		d->stats.false_timeouts++;
+		dss_dbg(d, "%s: still %s, false timeout\n", ring->name, why);
+		stat = dss_false_timeout(sched, job);
+		goto out;
+	}
+	if (overrun) {
 		d->stats.overruns++;
-		dss_info_ratelimited(d, "%s: job %llu still running after %u ms (max_runtime_ms): hung\n",
+		dss_info_ratelimited(d, "%s: job %llu still %s after %u ms (max_runtime_ms): hung\n",
 				     ring->name, job->s_fence->finished.seqno,
-				     d->params.max_runtime_ms);
+				     why, d->params.max_runtime_ms);
 	}
 
 	/* The recovery's section starts after it stopped the rings. */

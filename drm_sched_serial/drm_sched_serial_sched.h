@@ -150,6 +150,15 @@ static inline bool dss_sched_timeout_due(struct drm_gpu_scheduler *sched,
 }
 
 /*
+ * Has a *running* @sched jobs on its pending list? A lockless look, for a
+ * heuristic only: the answer may be stale by the time it is used.
+ */
+static inline bool dss_sched_has_pending(struct drm_gpu_scheduler *sched)
+{
+	return !list_empty_careful(&sched->pending_list);
+}
+
+/*
  * When @job became its ring's head: its scheduled fence's time, which
  * drm_sched's cleanup moves to the end of the job before it. 0 if unknown.
  */

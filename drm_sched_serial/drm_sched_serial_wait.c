@@ -189,7 +189,7 @@ static bool dss_wait_unhindered(struct drm_sched_serial_domain *d,
 
 		if (ring == self || ring->independent)
 			continue;
-		if (!list_empty_careful(&ring->sched->pending_list) &&
+		if (dss_sched_has_pending(ring->sched) &&
 		    !dss_progressing(d, ring))
 			return false;
 	}
