@@ -333,9 +333,15 @@ static enum drm_gpu_sched_stat
 dss_mock_timedout_job(struct drm_sched_job *sched_job)
 {
 	struct dss_mock_ring *ring = to_mock_ring(sched_job->sched);
+	struct dss_mock_job *job = to_mock_job(sched_job);
 	struct dss_mock *mock = ring->mock;
 
 	atomic_inc(&ring->tdr_calls);
+	if (!job->timed_out) {
+		job->timed_out = true;
+		job->recoveries_at_timeout =
+			READ_ONCE(mock->domain.stats.recoveries);
+	}
 	if (READ_ONCE(mock->hold_tdr)) {
 		if (atomic_cmpxchg(&mock->tdr_first, -1, ring->index) == -1)
 			complete(&mock->tdr_entered);

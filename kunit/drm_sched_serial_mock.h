@@ -279,6 +279,8 @@ struct dss_mock_ctx {
  * @recoveries_at_start: the domain's recoveries when a run of the job
  *	first started
  * @recoveries_at_verdict: the domain's recoveries at the last verdict
+ * @timed_out: the job's ring timed out with the job at its head
+ * @recoveries_at_timeout: the domain's recoveries then, the first time
  * @freed: free_job ran
  *
  * Allocation managed by the test (the memory lives until the test ends);
@@ -313,6 +315,8 @@ struct dss_mock_job {
 	int verdict;
 	u64 recoveries_at_start;
 	u64 recoveries_at_verdict;
+	bool timed_out;
+	u64 recoveries_at_timeout;
 	bool freed;
 };
 
