@@ -3336,6 +3336,76 @@ static struct stream stream_wait_hang(void)
 	return s;
 }
 
+/*
+ * The victim of a liveness attack: another process with its own DRM file
+ * and context, submitting NOPs on compute0 (a ring of the hang's reset
+ * domain) one at a time until told to stop. Its job rate during an attack
+ * over its rate alone is liveness_<attack>_<rung>_<hints>_victim_throughput_ratio
+ * (reported, no target: the cost of the stalls, resets and isolation an
+ * attack brings on the others); a victim job that fails or a struck
+ * victim context counts as a wrong outcome.
+ */
+struct liveness_victim {
+	unsigned int done, lost, struck;
+	uint64_t ns;
+	bool ready, stop;
+};
+
+static struct liveness_victim *liveness_victim_start(pid_t *pid)
+{
+	struct liveness_victim *v;
+
+	v = mmap(NULL, sizeof(*v), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (v == MAP_FAILED)
+		fail("%s", "out of memory");
+	memset(v, 0, sizeof(*v));
+	*pid = fork();
+	if (*pid < 0)
+		die("fork");
+	if (!*pid) {
+		struct stream nop;
+		uint32_t ctx, so = 0;
+		uint64_t t;
+
+		reopen_device();
+		nop = stream_op(DRM_PPU_OP_NOP);
+		ctx = ctx_new();
+		__atomic_store_n(&v->ready, true, __ATOMIC_SEQ_CST);
+		t = now_ns();
+		while (!__atomic_load_n(&v->stop, __ATOMIC_SEQ_CST)) {
+			int ret = submit_ret(ctx, DRM_PPU_RING_COMPUTE, 0, &nop,
+					     &so);
+
+			if (!ret)
+				ret = job_status(so);
+			if (ret == 1)
+				v->done++;
+			else
+				v->lost++;
+		}
+		v->ns = now_ns() - t;
+		v->struck = ctx_struck(ctx);
+		syncobj_free(so);
+		_exit(0);
+	}
+	while (!__atomic_load_n(&v->ready, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	return v;
+}
+
+/* Stops the victim: its job rate (jobs/s); its losses and strikes in @v. */
+static double liveness_victim_stop(struct liveness_victim *v, pid_t pid)
+{
+	int status;
+
+	__atomic_store_n(&v->stop, true, __ATOMIC_SEQ_CST);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		fail("%s", "the liveness victim failed");
+	return v->ns ? v->done / (v->ns / 1e9) : 0;
+}
+
 /* The long job alone: its completion time in ms, or a negative error. */
 static double liveness_alone_ms(void)
 {
@@ -3354,7 +3424,9 @@ static int bench_liveness(void)
 	static const char * const hints[] = { "right", "wrong", "none" };
 	static const char * const attacks[] = { "hang", "wait_hang" };
 	unsigned int r, h, a, i, errors = 0;
-	double alone;
+	struct liveness_victim *vic;
+	double alone, vic_alone;
+	pid_t vic_pid;
 
 	set_mode("serial");
 	set_strategy("serial");
@@ -3363,13 +3435,20 @@ static int bench_liveness(void)
 	alone = liveness_alone_ms();
 	if (alone <= 0)
 		fail("%s", "the long job alone did not complete");
-	printf("# liveness: a job of %u DELAYs of %u us on compute1 (%.0f ms alone), a hang on gfx0 once it runs; %u runs per combination, the worst shown\n",
-	       LIVENESS_STEPS, LIVENESS_STEP_US, alone, LIVENESS_REPS);
+	vic = liveness_victim_start(&vic_pid);
+	usleep(2000000);
+	vic_alone = liveness_victim_stop(vic, vic_pid);
+	if (vic_alone <= 0 || vic->lost || vic->struck)
+		fail("%s", "the victim alone lost jobs");
+	munmap(vic, sizeof(*vic));
+	printf("# liveness: a job of %u DELAYs of %u us on compute1 (%.0f ms alone), a hang on gfx0 once it runs; a victim process runs NOPs on compute0 meanwhile (%.0f jobs/s alone); %u runs per combination, the worst shown\n",
+	       LIVENESS_STEPS, LIVENESS_STEP_US, alone, vic_alone,
+	       LIVENESS_REPS);
 	for (a = 0; a < ARRAY_SIZE(attacks); a++)
 	for (r = 0; r < ARRAY_SIZE(rungs); r++)
 	for (h = 0; h < ARRAY_SIZE(hints); h++) {
 		unsigned int worst_rec = 0;
-		double worst_ratio = 0;
+		double worst_ratio = 0, worst_vic = -1;
 
 		dbg_write("reset_ladder", rungs[r]);
 		set_wrong_hints(h == 1 ? 100 : 0);
@@ -3381,10 +3460,11 @@ static int bench_liveness(void)
 			struct recovery before, mid;
 			unsigned int rec;
 			int st_v, st_b;
+			double ratio, vic_ratio;
 			uint64_t t;
-			double ratio;
 
 			read_recovery(&before);
+			vic = liveness_victim_start(&vic_pid);
 			t = now_ns();
 			so_v = submit(v, DRM_PPU_RING_COMPUTE, 1, &s_long, 0);
 			usleep(100000);
@@ -3393,19 +3473,26 @@ static int bench_liveness(void)
 			read_recovery(&mid);
 			st_v = job_status(so_v);
 			ratio = (now_ns() - t) / 1e6 / alone;
+			vic_ratio = liveness_victim_stop(vic, vic_pid) /
+				    vic_alone;
 			rec = mid.recoveries - before.recoveries;
 			if (st_b >= 0 || st_v != 1 || ctx_struck(v) ||
-			    !ctx_struck(b)) {
+			    !ctx_struck(b) || vic->lost || vic->struck) {
 				errors++;
-				printf("# liveness %s %s %s run %u: WRONG: hang %d, long job %d, long job's context %s, hang's %s\n",
+				printf("# liveness %s %s %s run %u: WRONG: hang %d, long job %d, long job's context %s, hang's %s, victim jobs lost %u, victim's context %s\n",
 				       attacks[a], rungs[r], hints[h], i, st_b,
 				       st_v, ctx_struck(v) ? "struck" : "clean",
-				       ctx_struck(b) ? "struck" : "clean");
+				       ctx_struck(b) ? "struck" : "clean",
+				       vic->lost, vic->struck ? "struck" : "clean");
 			}
-			printf("# liveness %s %s %s run %u: hang ended after %u recoveries, long job %.2f x its time alone\n",
-			       attacks[a], rungs[r], hints[h], i, rec, ratio);
+			printf("# liveness %s %s %s run %u: hang ended after %u recoveries, long job %.2f x its time alone, victim %u jobs at %.2f x its rate alone\n",
+			       attacks[a], rungs[r], hints[h], i, rec, ratio,
+			       vic->done, vic_ratio);
+			munmap(vic, sizeof(*vic));
 			worst_rec = rec > worst_rec ? rec : worst_rec;
 			worst_ratio = ratio > worst_ratio ? ratio : worst_ratio;
+			if (worst_vic < 0 || vic_ratio < worst_vic)
+				worst_vic = vic_ratio;
 			syncobj_free(so_v);
 			syncobj_free(so_b);
 		}
@@ -3413,6 +3500,8 @@ static int bench_liveness(void)
 		       attacks[a], rungs[r], hints[h], worst_rec);
 		printf("bench: liveness_%s_%s_%s_long_job_ratio %.2f ratio\n",
 		       attacks[a], rungs[r], hints[h], worst_ratio);
+		printf("bench: liveness_%s_%s_%s_victim_throughput_ratio %.2f ratio\n",
+		       attacks[a], rungs[r], hints[h], worst_vic);
 	}
 	set_wrong_hints(0);
 	set_preempt_unsupported(false);
