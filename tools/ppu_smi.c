@@ -682,14 +682,15 @@ static void print_prometheus(const struct dev *devs, unsigned int n)
 			       !!(devs[i].health.reasons & (1u << j)));
 	/*
 	 * Volatile and aggregate counts are two metrics, not a label of one:
-	 * the aggregate includes the volatile, so a sum() over such a label
-	 * would count the errors of this load twice.
+	 * the aggregate counts this load's errors too (but for a UECC repeated
+	 * on a retired page), so a sum() over such a label would count them
+	 * twice.
 	 */
 	for (s = 0; s < 2; s++) {
 		prom_head(s ? "ppu_ecc_errors_aggregate_total" :
 			  "ppu_ecc_errors_volatile_total", "counter",
 			  s ? "Memory errors of device memory by type over the card's recorded life." :
-			  "Memory errors of device memory by type since the driver loaded, the last clear_volatile or device_reset.");
+			  "Memory errors of device memory by type since the driver loaded or the last clear_volatile (device_reset zeroes uncorrectable only).");
 		for (i = 0; i < n; i++) {
 			const ppu_ecc_counts_t *e = &devs[i].ras.ecc;
 			const struct { const char *t; uint64_t v[2]; } rows[] = {
