@@ -629,9 +629,10 @@ static void prom_label(const char *v)
 }
 
 /*
- * The identity labels of every series of a device, as dcgm-exporter puts
- * them: its index here, its board serial (stable across reloads, the one
- * to join on) and its bus id. Escaped; a static buffer, one per printf.
+ * The identity labels of every series of a device: gpu (the index) and
+ * pci_bus_id, dcgm-exporter's names for the same two, and the board serial
+ * (stable across reloads, the one to join on). Escaped; a static buffer,
+ * one per printf.
  */
 static const char *prom_dev(const struct dev *d)
 {
@@ -640,9 +641,9 @@ static const char *prom_dev(const struct dev *d)
 
 	if (!f)
 		return "";
-	fprintf(f, "device=\"%u\",serial=\"", d->index);
+	fprintf(f, "gpu=\"%u\",serial=\"", d->index);
 	prom_label_to(f, d->serial);
-	fprintf(f, "\",bus_id=\"");
+	fprintf(f, "\",pci_bus_id=\"");
 	prom_label_to(f, d->info.pci_bus_id);
 	fprintf(f, "\"");
 	fclose(f);

@@ -84,11 +84,11 @@ SMI=/extra/ppu-smi
 DEMO=/extra/ppu-demo
 DBG=/sys/kernel/debug/dri/0
 RAS=/sys/class/drm/card0/device/ras
-# the identity labels of every series (dcgm-exporter's way): index, the
-# board serial, the bus id
+# the identity labels of every series: gpu and pci_bus_id (dcgm-exporter's
+# names), the board serial
 SERIAL=$(cat /sys/class/drm/card0/device/serial_number 2> /dev/null)
 BUSID=$(basename "$(readlink -f /sys/class/drm/card0/device)")
-D="device=\"0\",serial=\"$SERIAL\",bus_id=\"$BUSID\""
+D="gpu=\"0\",serial=\"$SERIAL\",pci_bus_id=\"$BUSID\""
 HBM=$(( $(cat /sys/module/ppu_sim/parameters/hbm_mb 2>/dev/null || echo 256) * 1048576 ))
 BANK=$(( HBM / $(cat /sys/module/ppu_sim/parameters/hbm_banks 2>/dev/null || echo 16) ))
 PROM_ALL=/tmp/ppu-smi-prom.all
