@@ -4,7 +4,7 @@
  *
  * ppu_fdinfo: the DRM usage statistics of a PPU file in
  * /proc/self/fdinfo/<fd> (the kernel's Documentation/gpu/drm-usage-stats.rst),
- * read as gputop and nvtop read them: the common keys as igt's own parser
+ * read as igt's gputop reads them: the common keys as igt's own parser
  * (igt_parse_drm_fdinfo() of Debian's libigt) sees them, busy time per
  * engine class that grows by what a job of known length ran, memory per
  * region that follows allocations, the driver's ppu- keys, and the values

@@ -3,7 +3,7 @@
  * Copyright (c) 2026 The PPU driver authors
  *
  * What a DRM file used, in /proc/<pid>/fdinfo/<fd> as
- * Documentation/gpu/drm-usage-stats.rst defines it, for gputop, nvtop and
+ * Documentation/gpu/drm-usage-stats.rst defines it, for igt's gputop and
  * the like: drm-engine-<class> (busy time of the file's jobs on the rings
  * of that class, in ns) and drm-engine-capacity-<class>, the memory of
  * its buffers per region (system: GEM shmem; vram: device memory) through

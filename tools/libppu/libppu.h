@@ -47,8 +47,8 @@ typedef struct {
 	unsigned int index;
 	int card_minor;			/* N of /dev/dri/cardN, -1 if none */
 	char node[64];			/* the node opened */
-	char pci_bus_id[32];		/* "0000:00:04.0" or "" */
-	char driver_version[32];	/* "1.0.0" */
+	char pci_bus_id[32];		/* "0000:00:04.0", "ppu-sim.1.auto" */
+	char driver_version[32];	/* "0.2.0" */
 	char ecc_code[16];		/* "secded", "sddc" or "" */
 	unsigned int rings_gfx, rings_compute, rings_sdma;
 	uint64_t reset_count;		/* device resets since load, or
