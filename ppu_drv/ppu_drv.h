@@ -302,7 +302,9 @@ static inline struct ppu_vram_bo *to_ppu_vram_bo(struct drm_gem_object *obj)
 
 bool ppu_gem_is_vram(struct drm_gem_object *obj);
 unsigned int ppu_gem_vram_poison(struct ppu_device *ppu, u64 page, u64 size,
-				 void (*fail)(struct ppu_file *pfile));
+				 void (*holder)(struct ppu_file *pfile,
+						void *data),
+				 void *data);
 void ppu_gem_vram_show(struct ppu_device *ppu, struct seq_file *m);
 
 /* ppu_ctx.c */

@@ -108,21 +108,24 @@ static const struct drm_gem_object_funcs ppu_vram_bo_funcs = {
 };
 
 /**
- * ppu_gem_vram_poison - mark the buffers of a bad page, fail their owners
+ * ppu_gem_vram_poison - mark the buffers of a bad page, walk their owners
  * @ppu: the device
  * @page: first byte of the page
  * @size: bytes of the page
- * @fail: called, under the allocator's lock, for each file holding a
- *	handle to such a buffer; or NULL
+ * @holder: called, under the allocator's lock, for each file holding a
+ *	handle to such a buffer (to fail it, to name its process); or NULL
+ * @data: passed to @holder
  *
  * From now on a submit that references such a buffer fails with -EIO
  * (&ppu_vram_bo.poisoned). Called after the page was retired, so no buffer
  * created later can land on it.
  *
- * Return: the files @fail was called for.
+ * Return: the files @holder was called for.
  */
 unsigned int ppu_gem_vram_poison(struct ppu_device *ppu, u64 page, u64 size,
-				 void (*fail)(struct ppu_file *pfile))
+				 void (*holder)(struct ppu_file *pfile,
+						void *data),
+				 void *data)
 {
 	struct ppu_vram_owner *o;
 	struct ppu_vram_bo *bo;
@@ -133,10 +136,10 @@ unsigned int ppu_gem_vram_poison(struct ppu_device *ppu, u64 page, u64 size,
 		if (bo->addr >= page + size || page >= bo->addr + bo->base.size)
 			continue;
 		WRITE_ONCE(bo->poisoned, true);
-		if (!fail)
+		if (!holder)
 			continue;
 		list_for_each_entry(o, &bo->owners, link) {
-			fail(o->pfile);
+			holder(o->pfile, data);
 			files++;
 		}
 	}

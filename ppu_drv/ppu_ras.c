@@ -102,14 +102,28 @@ bool ppu_ras_owners_scope(void)
  */
 void ppu_ras_uevent(struct ppu_ras *ras, const char *event, u64 addr)
 {
-	char ev[32], ad[32];
-	char *envp[3];
+	ppu_ras_uevent_pids(ras, event, addr, NULL);
+}
+
+/**
+ * ppu_ras_uevent_pids - announce a memory health event and its processes
+ * @ras: memory health of the device
+ * @event: the PPU_RAS_EVENT= value
+ * @addr: the ADDRESS= value
+ * @pids: the PIDS= value (PIDs separated by commas), or NULL for none
+ */
+void ppu_ras_uevent_pids(struct ppu_ras *ras, const char *event, u64 addr,
+			 const char *pids)
+{
+	char ev[32], ad[32], pi[128];
+	char *envp[4] = { ev, ad };
 
 	snprintf(ev, sizeof(ev), "PPU_RAS_EVENT=%s", event);
 	snprintf(ad, sizeof(ad), "ADDRESS=0x%llx", addr);
-	envp[0] = ev;
-	envp[1] = ad;
-	envp[2] = NULL;
+	if (pids) {
+		snprintf(pi, sizeof(pi), "PIDS=%s", pids);
+		envp[2] = pi;
+	}
 	kobject_uevent_env(&ras->ppu->drm.dev->kobj, KOBJ_CHANGE, envp);
 }
 

@@ -94,6 +94,50 @@ static void ppu_ras_fail_file(struct ppu_file *pfile)
 	xa_unlock(&pfile->ctxs);
 }
 
+/* The processes a UECC's log line and uevent name, at the most. */
+#define PPU_RAS_UECC_PIDS	8
+
+/*
+ * The holders of a bad page: the files with a handle to a buffer on it,
+ * failed in owners scope, and the processes that opened them (named in
+ * the log line and the uevent, so that an operator finds who keeps the
+ * page pending without guessing among every client of the device).
+ */
+struct ppu_ras_holders {
+	bool fail;
+	unsigned int nr_pids;
+	pid_t pids[PPU_RAS_UECC_PIDS];
+	char str[PPU_RAS_UECC_PIDS * 12];
+};
+
+static void ppu_ras_holder(struct ppu_file *pfile, void *data)
+{
+	struct ppu_ras_holders *h = data;
+	pid_t pid = pid_nr(pfile->usage->client->tgid);
+	unsigned int i;
+
+	if (h->fail)
+		ppu_ras_fail_file(pfile);
+	for (i = 0; i < h->nr_pids; i++)
+		if (h->pids[i] == pid)
+			return;
+	if (h->nr_pids < ARRAY_SIZE(h->pids))
+		h->pids[h->nr_pids++] = pid;
+}
+
+/* "123,456" into @h->str, "" without a holder */
+static const char *ppu_ras_holders_str(struct ppu_ras_holders *h)
+{
+	size_t len = 0;
+	unsigned int i;
+
+	h->str[0] = '\0';
+	for (i = 0; i < h->nr_pids; i++)
+		len += scnprintf(h->str + len, sizeof(h->str) - len, "%s%d",
+				 i ? "," : "", h->pids[i]);
+	return h->str;
+}
+
 /**
  * ppu_ras_job_poisoned - a job read data with an uncorrectable error
  * @ctx: the job's context
@@ -128,8 +172,10 @@ static void ppu_ras_handle_uecc(struct ppu_ras *ras, u64 addr)
 {
 	struct ppu_device *ppu = ras->ppu;
 	u64 page = addr & PPU_ECC_PAGE_MASK;
-	bool owners = ppu_ras_owners_scope();
-	unsigned int files = 0;
+	struct ppu_ras_holders holders = { .fail = ppu_ras_owners_scope() };
+	bool owners = holders.fail;
+	unsigned int files;
+	const char *pids;
 
 	mutex_lock(&ras->lock);
 	if (ppu_ras_uecc_repeat(ras, addr)) {
@@ -169,13 +215,10 @@ static void ppu_ras_handle_uecc(struct ppu_ras *ras, u64 addr)
 	 * the contexts concerned, under the lock: once the error shows in the
 	 * counts or the pending state, every context concerned reads it.
 	 */
-	if (owners) {
-		files = ppu_gem_vram_poison(ppu, page, PPU_ECC_PAGE_SIZE,
-					    ppu_ras_fail_file);
-	} else {
-		ppu_gem_vram_poison(ppu, page, PPU_ECC_PAGE_SIZE, NULL);
+	files = ppu_gem_vram_poison(ppu, page, PPU_ECC_PAGE_SIZE,
+				    ppu_ras_holder, &holders);
+	if (!owners)
 		ppu_ras_kill_device(ppu);
-	}
 	if (ppu_ras_reset_recommended_uecc &&
 	    ras->ue[PPU_RAS_VOLATILE] >= ppu_ras_reset_recommended_uecc &&
 	    !ras->reset_recommended) {
@@ -186,13 +229,20 @@ static void ppu_ras_handle_uecc(struct ppu_ras *ras, u64 addr)
 	ppu_ras_update_rma(ras);
 	mutex_unlock(&ras->lock);
 
-	if (owners)
-		drm_err(&ppu->drm, "uncorrectable memory error at 0x%llx: stopping the work of the %u file(s) using page 0x%llx\n",
-			addr, files, page);
+	pids = ppu_ras_holders_str(&holders);
+	if (owners && files)
+		drm_err(&ppu->drm, "uncorrectable memory error at 0x%llx: stopping the work of the %u file(s) using page 0x%llx (pid %s)\n",
+			addr, files, page, pids);
+	else if (owners)
+		drm_err(&ppu->drm, "uncorrectable memory error at 0x%llx: page 0x%llx holds no buffer\n",
+			addr, page);
+	else if (files)
+		drm_err(&ppu->drm, "uncorrectable memory error at 0x%llx: stopping all work (page 0x%llx held by pid %s)\n",
+			addr, page, pids);
 	else
-		drm_err(&ppu->drm, "uncorrectable memory error at 0x%llx: stopping all work\n",
-			addr);
-	ppu_ras_uevent(ras, "uecc", addr);
+		drm_err(&ppu->drm, "uncorrectable memory error at 0x%llx: stopping all work (page 0x%llx holds no buffer)\n",
+			addr, page);
+	ppu_ras_uevent_pids(ras, "uecc", addr, files ? pids : NULL);
 	drm_sched_serial_recover(&ppu->domain, DRM_SCHED_SERIAL_CAUSE_UECC);
 }
 

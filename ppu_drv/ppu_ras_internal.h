@@ -34,6 +34,8 @@ extern unsigned int ppu_ras_rma_uecc;
 extern unsigned int ppu_ras_reset_recommended_uecc;
 bool ppu_ras_owners_scope(void);
 void ppu_ras_uevent(struct ppu_ras *ras, const char *event, u64 addr);
+void ppu_ras_uevent_pids(struct ppu_ras *ras, const char *event, u64 addr,
+			 const char *pids);
 
 /* ppu_ras_event.c */
 void ppu_ras_irq(void *data, const struct ppu_hw_ras_event *ev);

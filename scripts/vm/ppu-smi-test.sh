@@ -21,7 +21,8 @@
 #   pending        a UECC in a VRAM buffer ppu-demo holds: exit 0, health
 #                  warning (exit 1) with reasons retirement_pending and
 #                  uecc_since_load while retirement_pending is 1, without
-#                  retirement_pending once it is freed
+#                  retirement_pending once it is freed; the UECC's log
+#                  line and its uevent (PIDS=) name the holder's PID
 #   rma            ppu_sim with spare_rows=0, a UECC, reload: exit 0,
 #                  health failure (exit 7, reason rma_required in health,
 #                  -q, JSON, ppu_health_reason); --prometheus -f FILE
@@ -400,7 +401,27 @@ HOLD=$!
 i=0
 while [ -z "$(cat "$DBG/vram_bos")" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 U=$(hexaddr $(( $(tail -n 1 "$DBG/vram_bos" | cut -d' ' -f1) + 256 )))
+# the uevents of the UECC (busybox uevent on the kernel's netlink socket)
+cat > /tmp/uevent-log.sh <<'UEV'
+#!/bin/sh
+env | grep -E '^(PPU_RAS_EVENT|ADDRESS|PIDS)=' | sort | tr '\n' ' ' >> /tmp/uevents.log
+echo >> /tmp/uevents.log
+UEV
+chmod +x /tmp/uevent-log.sh
+: > /tmp/uevents.log
+uevent /tmp/uevent-log.sh &
+UEVPID=$!
+sleep 0.5
+dmesg -c > /dev/null
 uecc "$U" || fail "UECC at $U"
+sleep 0.5
+kill "$UEVPID" 2> /dev/null; wait "$UEVPID" 2> /dev/null
+sed 's/^/ppu-smi-test:   uevent: /' /tmp/uevents.log
+dmesg | grep 'uncorrectable memory error' | sed 's/^/ppu-smi-test:   dmesg: /'
+check "the UECC's log line names the holder (pid $HOLD)" \
+	sh -c "dmesg | grep -q 'uncorrectable memory error at $U: .*held by pid $HOLD)'"
+check "the UECC's uevent names the holder (PIDS=$HOLD)" \
+	grep -q "ADDRESS=$U PIDS=$HOLD PPU_RAS_EVENT=uecc" /tmp/uevents.log
 check "sysfs: retirement pending" [ "$(rd retirement_pending)" = 1 ]
 expect_rc "pending" 0
 compare_all
