@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install the Debian packages the build, the tests and the demo need.
 # Runs on every make invocation: a no-op once everything is there.
+# build-essential: cc and libc6-dev for the tools; make itself must be
+# installed before the first make (README.md).
 # dwarves: pahole, which Debian's 6.12 headers need for module BTF.
 # linux-headers-amd64: the metapackage; scripts/kernel-env.sh builds against
 # (and boots) the 6.1 ABI it depends on. dkms: the install stage's dkms
@@ -11,7 +13,7 @@
 # (its .so files reach the VM through mkinitramfs.sh's ldd).
 set -e
 
-PKGS="linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static
+PKGS="build-essential linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static
 intel-gpu-tools libdrm-dev sparse flex bison libelf-dev bc cpio kmod
 libssl-dev pkg-config python3 python3-sphinx xz-utils dwarves
 dkms python3-docutils groff-base man-db libnl-genl-3-dev rsync ccache"
