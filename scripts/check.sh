@@ -5,7 +5,8 @@
 # test outside the compat headers ($COMPAT below: drm_sched_serial_sched.h
 # is the library's one file of drm_sched internals, versions included), and
 # a sparse (C=1) W=1 build of the modules against the headers of
-# PPU_KSERIES (scripts/kernel-env.sh).
+# PPU_KSERIES (scripts/kernel-env.sh), and the docs' claims against the code
+# (scripts/check-docs.py).
 # Exits non-zero on any finding.
 set -e
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -55,6 +56,15 @@ if [ -n "$stray" ]; then
 	fail=1
 else
 	echo "check: kernel version tests only in the compat headers"
+fi
+
+# The documentation says what the code does: the version string, the exit
+# codes of ppu-smi, and no claim issue 33 found false (scripts/check-docs.py).
+if python3 "$ROOT/scripts/check-docs.py"; then
+	echo "check: docs: version, exit codes, no removed claim: clean"
+else
+	echo "check: docs: FINDINGS"
+	fail=1
 fi
 
 # The documentation builds without a warning and every member of the uAPI
