@@ -1007,7 +1007,9 @@ static int out_close(struct out_file *o, int keep)
 	int err = 0, dfd;
 	char dir[4096];
 
-	if (fflush(stdout) || (keep && fsync(STDOUT_FILENO))) {
+	/* ferror(): a write that failed before, when the buffer filled */
+	if (fflush(stdout) || ferror(stdout) ||
+	    (keep && fsync(STDOUT_FILENO))) {
 		fprintf(stderr, "ppu-smi: %s: %s\n", o->tmp, strerror(errno));
 		err = EXIT_OTHER;
 	}
@@ -1178,7 +1180,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		free(devs[i].pages);
 	free(devs);
-	if (fflush(stdout)) {
+	if (fflush(stdout) || ferror(stdout)) {
 		perror("ppu-smi: stdout");
 		return EXIT_OTHER;
 	}

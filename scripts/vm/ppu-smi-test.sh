@@ -52,7 +52,8 @@
 #   errors         every exit code of ppu-smi(8) the VM can reach: -i 9
 #                  and "-i 9 health": 6; bad -d, bad -i, an unknown
 #                  argument, -f "": 2; -f in a missing directory: 6 and
-#                  the old FILE kept; ppu.ko unloaded: 9; as user nobody:
+#                  the old FILE kept; -f on a full tmpfs: 255, the old
+#                  FILE kept, no temporary file left; ppu.ko unloaded: 9; as user nobody:
 #                  4; nobody on a 0666 render node: exit 0, resets N/A
 #                  (SKIP if su cannot switch users)
 #   recovery-user  ppu-demo's hangs (as root), then ppu-smi as user nobody
@@ -577,6 +578,20 @@ echo old > /tmp/old.prom
 expect_rc "-f in a missing directory" 6 --prometheus -f /nonexistent/ppu.prom
 expect_rc "-f fine" 0 --prometheus -f /tmp/old.prom
 check "-f: the file replaced" grep -q "^ppu_health{" /tmp/old.prom
+# 255: writing FILE failed, on a full file system; the old FILE kept
+mkdir -p /tmp/full
+if mount -t tmpfs -o size=16k tmpfs /tmp/full; then
+	echo old > /tmp/full/ppu.prom
+	dd if=/dev/zero of=/tmp/full/fill bs=1k 2> /dev/null
+	expect_rc "-f on a full file system" 255 --prometheus -f /tmp/full/ppu.prom
+	check "-f on a full file system: the old FILE kept" grep -qx old /tmp/full/ppu.prom
+	# shellcheck disable=SC2012 # names of our own making
+	check "-f on a full file system: no temporary file left ($(ls -A /tmp/full | tr '\n' ' '))" \
+		[ "$(ls -A /tmp/full | tr '\n' ' ')" = "fill ppu.prom " ]
+	umount /tmp/full
+else
+	fail "mount a tmpfs for the full file system"
+fi
 expect_rc "success" 0
 rmmod ppu || fail "rmmod ppu"
 expect_rc "ppu.ko not loaded" 9
