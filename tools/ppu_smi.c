@@ -11,6 +11,8 @@
  *   ppu-smi --json           JSON
  *   ppu-smi --prometheus     node_exporter textfile format
  *   ppu-smi health           one health verdict per device, in the exit code
+ *   ppu-smi --processes      the clients of each device (fdinfo): engine
+ *                            time, memory, verdicts, ban; with --json too
  *   -i N                     only device N
  *   -f FILE                  write FILE atomically instead of stdout
  *
@@ -69,7 +71,12 @@ struct dev {
 	ppu_flash_info_t flash;
 	ppu_return_t flash_ret;
 	ppu_health_t health;
+	ppu_process_t *procs;		/* --processes only */
+	unsigned int nprocs;
 };
+
+/* --processes: collect() also reads the clients of each device */
+static int want_procs;
 
 static int exit_of(ppu_return_t r)
 {
@@ -91,6 +98,33 @@ static int fail(ppu_return_t r, const char *what, unsigned int idx)
 	else if (r == PPU_ERROR_NOT_SUPPORTED)
 		fprintf(stderr, "ppu-smi: the loaded ppu.ko is older than this tool\n");
 	return exit_of(r);
+}
+
+/* the clients of @h into @d->procs: the count, then room for a few more */
+static ppu_return_t get_processes(ppu_device_t *h, struct dev *d)
+{
+	unsigned int want = 0, tries;
+	ppu_return_t r;
+
+	r = ppu_device_get_processes(h, NULL, sizeof(ppu_process_t), &want);
+	for (tries = 0; !r && tries < 3; tries++) {
+		free(d->procs);
+		d->procs = calloc(want + 8, sizeof(*d->procs));
+		if (!d->procs)
+			return PPU_ERROR_NO_MEMORY;
+		d->nprocs = want + 8;
+		r = ppu_device_get_processes(h, d->procs, sizeof(ppu_process_t),
+					     &d->nprocs);
+		if (r != PPU_ERROR_INSUFFICIENT_SIZE)
+			break;
+		want = d->nprocs;
+		r = PPU_SUCCESS;
+	}
+	if (r == PPU_ERROR_INSUFFICIENT_SIZE) {
+		d->nprocs = want + 8;
+		r = PPU_SUCCESS;
+	}
+	return r;
 }
 
 /* 0 on success, an exit code otherwise */
@@ -151,6 +185,8 @@ static int collect(unsigned int idx, struct dev *d)
 		d->rec_ret = ppu_device_get_wedges(h, &d->wedges);
 	d->flash_ret = ppu_device_get_flash(h, &d->flash);
 	r = ppu_device_get_health(h, &d->health);
+	if (!r && want_procs)
+		r = get_processes(h, d);
 	ppu_device_close(h);
 	if (r) {
 		free(d->pages);
@@ -928,10 +964,73 @@ static unsigned int parse_sections(const char *arg)
 	return sec;
 }
 
+/* ns as ms with three decimals */
+static void print_ms(uint64_t ns)
+{
+	printf(" %10" PRIu64 ".%03" PRIu64, ns / 1000000, ns / 1000 % 1000);
+}
+
+/*
+ * --processes: one line per client of each device, as fdinfo has it:
+ * a fixed header and fixed columns, for people and for awk alike.
+ */
+static void print_processes(const struct dev *devs, unsigned int n)
+{
+	unsigned int i, j;
+
+	printf("%-3s %-7s %-15s %-6s %14s %14s %14s %12s %12s %8s %7s %6s %s\n",
+	       "PPU", "PID", "NAME", "CLIENT", "GFX_MS", "COMPUTE_MS",
+	       "SDMA_MS", "VRAM_KIB", "SYSTEM_KIB", "INNOCENT", "SUSPECT",
+	       "GUILTY", "BANNED");
+	for (i = 0; i < n; i++)
+		for (j = 0; j < devs[i].nprocs; j++) {
+			const ppu_process_t *p = &devs[i].procs[j];
+
+			printf("%-3u %-7u %-15s %-6" PRIu64, devs[i].index,
+			       p->pid, p->name[0] ? p->name : "-", p->client_id);
+			print_ms(p->engine_ns[PPU_ENGINE_GFX]);
+			print_ms(p->engine_ns[PPU_ENGINE_COMPUTE]);
+			print_ms(p->engine_ns[PPU_ENGINE_SDMA]);
+			printf(" %12" PRIu64 " %12" PRIu64 " %8u %7u %6u %s\n",
+			       p->vram_bytes >> 10, p->system_bytes >> 10,
+			       p->resets_innocent, p->resets_suspect,
+			       p->resets_guilty, p->banned ? "yes" : "no");
+		}
+}
+
+static void print_processes_json(const struct dev *devs, unsigned int n)
+{
+	unsigned int i, j, k = 0;
+
+	printf("{\n  \"driver_version\": ");
+	jstr(n ? devs[0].info.driver_version : "");
+	printf(",\n  \"processes\": [");
+	for (i = 0; i < n; i++)
+		for (j = 0; j < devs[i].nprocs; j++) {
+			const ppu_process_t *p = &devs[i].procs[j];
+
+			printf("%s\n    {\"gpu\": %u, \"pid\": %u, \"name\": ",
+			       k++ ? "," : "", devs[i].index, p->pid);
+			jstr(p->name);
+			printf(", \"client_id\": %" PRIu64 ", \"engine_ns\": {\"gfx\": %" PRIu64
+			       ", \"compute\": %" PRIu64 ", \"sdma\": %" PRIu64 "}"
+			       ", \"vram_bytes\": %" PRIu64 ", \"system_bytes\": %" PRIu64
+			       ", \"resets\": {\"innocent\": %u, \"suspect\": %u"
+			       ", \"guilty\": %u}, \"banned\": %s}",
+			       p->client_id, p->engine_ns[PPU_ENGINE_GFX],
+			       p->engine_ns[PPU_ENGINE_COMPUTE],
+			       p->engine_ns[PPU_ENGINE_SDMA], p->vram_bytes,
+			       p->system_bytes, p->resets_innocent,
+			       p->resets_suspect, p->resets_guilty, jb(p->banned));
+		}
+	printf("%s]\n}\n", k ? "\n  " : "");
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ppu-smi [-i N] [-f FILE] [-q [-d SECTIONS] | --json | --prometheus]\n"
+		"       ppu-smi [-i N] [-f FILE] --processes [--json]\n"
 		"       ppu-smi [-i N] [-f FILE] health\n"
 		"  -i, --id N          only device N\n"
 		"  -f, --filename FILE write FILE atomically (temporary file in its\n"
@@ -941,6 +1040,9 @@ static void usage(FILE *f)
 		"                      RECOVERY,RMA,MEMORY (default: all)\n"
 		"  -j, --json          JSON report\n"
 		"  -p, --prometheus    node_exporter textfile metrics\n"
+		"  -P, --processes     the clients of each device: PID, name, engine\n"
+		"                      time, memory, verdicts, ban (root: every\n"
+		"                      process, else your own); with -j as JSON\n"
 		"  health              one health verdict per device, exit 0 healthy,\n"
 		"                      1 warning, 7 failure\n"
 		"exit: 0 success (whatever the health, but for health), 2 invalid\n"
@@ -1066,10 +1168,11 @@ int main(int argc, char **argv)
 		{ "display", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "prometheus", no_argument, NULL, 'p' },
+		{ "processes", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	enum { TABLE, QUERY, JSON, PROM, HEALTH } fmt = TABLE;
+	enum { TABLE, QUERY, JSON, PROM, HEALTH, PROCS, PROCS_JSON } fmt = TABLE;
 	unsigned int sec = SEC_ALL, count, n = 0, i, first, last;
 	const char *file = NULL;
 	struct out_file out;
@@ -1080,7 +1183,7 @@ int main(int argc, char **argv)
 	int c, rc = 0, print;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "i:f:qd:jph", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:f:qd:jpPh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			id = strtol(optarg, &end, 10);
@@ -1104,6 +1207,7 @@ int main(int argc, char **argv)
 			break;
 		case 'j': fmt = JSON; break;
 		case 'p': fmt = PROM; break;
+		case 'P': want_procs = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return EXIT_INVALID_ARGUMENT;
 		}
@@ -1115,6 +1219,13 @@ int main(int argc, char **argv)
 	if (optind < argc) {
 		usage(stderr);
 		return EXIT_INVALID_ARGUMENT;
+	}
+	if (want_procs) {
+		if (fmt != TABLE && fmt != JSON) {
+			fprintf(stderr, "ppu-smi: --processes goes with --json only\n");
+			return EXIT_INVALID_ARGUMENT;
+		}
+		fmt = fmt == JSON ? PROCS_JSON : PROCS;
 	}
 
 	r = ppu_device_get_count(&count);
@@ -1170,6 +1281,8 @@ int main(int argc, char **argv)
 		case JSON: print_json(devs, n); break;
 		case PROM: print_prometheus(devs, n); break;
 		case HEALTH: print_health(devs, n); break;
+		case PROCS: print_processes(devs, n); break;
+		case PROCS_JSON: print_processes_json(devs, n); break;
 		}
 		if (file) {
 			c = out_close(&out, 1);
@@ -1177,8 +1290,10 @@ int main(int argc, char **argv)
 				rc = c;
 		}
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(devs[i].pages);
+		free(devs[i].procs);
+	}
 	free(devs);
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("ppu-smi: stdout");

@@ -63,6 +63,14 @@
 #                  probes), and
 #                  recovery/ shows no pid or command (SKIP if su cannot
 #                  switch users)
+#   processes      two clients, ppu-demo hold (64 KiB of VRAM) and
+#                  ppu-demo worker (compute jobs): ppu-smi --processes
+#                  lists each once with its PID, name, client id and
+#                  memory as its /proc/<pid>/fdinfo says, the worker's
+#                  compute time above 0, not ppu-smi itself; --processes
+#                  --json too; as user nobody, not root's processes
+#                  (SKIP of that part if su cannot switch users); once
+#                  they exit, neither
 #   json           host-side: every JSON document printed between
 #                  "PPU-SMI-JSON: BEGIN <state>" and "PPU-SMI-JSON: END"
 #                  parses (python3 in scripts/run-igt.sh)
@@ -73,7 +81,7 @@
 #   PPU-SMI-TEST: <step>: PASS|FAIL|SKIP
 #   PPU-SMI-TEST: END rc=N
 # `ppu-smi-test.sh --list` prints the step names (on the host too).
-STEPS="healthy cecc-retired events-lost pending rma damaged-store wedged prometheus errors recovery-user json restore"
+STEPS="healthy cecc-retired events-lost pending rma damaged-store wedged prometheus errors recovery-user processes json restore"
 if [ "${1:-}" = --list ]; then
 	for s in $STEPS; do echo "$s"; done
 	exit 0
@@ -677,6 +685,92 @@ else
 	log "SKIP: su cannot run a command as nobody; no unprivileged check"
 	skip=skip
 fi
+if [ $step_ok = 1 ] && [ -n "$skip" ]; then end skip; else end; fi
+
+# ------------------------------------------------------------------------
+# the process view: what fdinfo says of each client, per process
+begin processes
+"$DEMO" hold 30 vram > /dev/null 2>&1 &
+PA=$!
+"$DEMO" worker proc-b 20 > /tmp/worker.out 2>&1 &
+PB=$!
+i=0
+while { [ -z "$(cat "$DBG/vram_bos")" ] || ! grep -q running /tmp/worker.out; } &&
+	[ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+# the ppu fdinfo of a process: its first file whose drm-driver is ppu
+fdinfo_of() {
+	for f in /proc/"$1"/fdinfo/*; do
+		grep -qE '^drm-driver:[[:space:]]+ppu$' "$f" 2> /dev/null && { echo "$f"; return; }
+	done
+}
+# a key's value (and unit) in fdinfo file $1
+fkey() { awk -v k="$2:" '$1 == k { print $2 ($3 == "" || $3 == "ns" ? "" : " " $3) }' "$1"; }
+kib() { # "64 KiB" and the like into KiB
+	case $1 in
+	*" KiB") echo "${1% KiB}" ;;
+	*" MiB") echo $(( ${1% MiB} * 1024 )) ;;
+	*) echo $(( ${1:-0} / 1024 )) ;;
+	esac
+}
+smi --processes
+check "--processes exits 0 (got $smi_rc)" [ "$smi_rc" = 0 ]
+sed 's/^/ppu-smi-test:   /' /tmp/smi.out
+check "--processes header" grep -qE '^PPU +PID +NAME +CLIENT +GFX_MS +COMPUTE_MS +SDMA_MS +VRAM_KIB +SYSTEM_KIB +INNOCENT +SUSPECT +GUILTY +BANNED$' /tmp/smi.out
+check "ppu-smi does not list itself" sh -c "! awk 'NR > 1 && \$3 == \"ppu-smi\"' /tmp/smi.out | grep -q ."
+for P in $PA $PB; do
+	F=$(fdinfo_of "$P")
+	check "client $P has a ppu fdinfo ($F)" [ -n "$F" ]
+	[ -n "$F" ] || continue
+	row=$(awk -v p="$P" 'NR > 1 && $2 == p' /tmp/smi.out)
+	eq "client $P: one line" "$(echo "$row" | grep -c .)" 1
+	# shellcheck disable=SC2086 # the columns
+	set -- $row
+	eq "client $P: PPU" "$1" 0
+	eq "client $P: NAME" "$3" ppu-demo
+	eq "client $P: CLIENT = drm-client-id" "$4" "$(fkey "$F" drm-client-id)"
+	eq "client $P: VRAM_KIB = drm-total-vram" "$8" "$(kib "$(fkey "$F" drm-total-vram)")"
+	eq "client $P: SYSTEM_KIB = drm-total-system" "$9" "$(kib "$(fkey "$F" drm-total-system)")"
+	eq "client $P: INNOCENT" "${10}" "$(fkey "$F" ppu-reset-innocent)"
+	eq "client $P: SUSPECT" "${11}" "$(fkey "$F" ppu-reset-suspect)"
+	eq "client $P: GUILTY" "${12}" "$(fkey "$F" ppu-reset-guilty)"
+	eq "client $P: BANNED" "${13}" "$([ "$(fkey "$F" ppu-banned)" = 1 ] && echo yes || echo no)"
+	[ "$P" = "$PA" ] || continue
+	eq "hold: VRAM_KIB 64" "$8" 64
+	gfx=$(fkey "$F" drm-engine-gfx)
+	eq "hold: GFX_MS = drm-engine-gfx" "$5" \
+		"$(printf '%d.%03d' $(( ${gfx:-0} / 1000000 )) $(( ${gfx:-0} / 1000 % 1000 )))"
+done
+rowb=$(awk -v p="$PB" 'NR > 1 && $2 == p' /tmp/smi.out)
+# shellcheck disable=SC2086 # the columns
+set -- $rowb
+check "worker: COMPUTE_MS above 0 ($6)" [ "${6:-0.000}" != 0.000 ]
+"$SMI" --processes --json > /tmp/json.out 2>&1
+echo "PPU-SMI-JSON: BEGIN processes"
+cat /tmp/json.out
+echo "PPU-SMI-JSON: END"
+for P in $PA $PB; do
+	check "--processes --json: pid $P" grep -q "\"pid\": $P, \"name\": \"ppu-demo\"" /tmp/json.out
+done
+skip=
+if [ "$(as_nobody 'id -u' 2> /dev/null)" = 65534 ]; then
+	for n in /dev/dri/renderD*; do chmod 666 "$n"; done
+	as_nobody "$SMI --processes" > /tmp/smi.out 2> /tmp/smi.err
+	r=$?
+	for n in /dev/dri/renderD*; do chmod 600 "$n"; done
+	sed 's/^/ppu-smi-test:   nobody: /' /tmp/smi.out /tmp/smi.err
+	check "as nobody: --processes exits 0 (got $r)" [ $r = 0 ]
+	check "as nobody: root's clients not shown" \
+		sh -c "! awk 'NR > 1 && (\$2 == $PA || \$2 == $PB)' /tmp/smi.out | grep -q ."
+else
+	log "SKIP: su cannot run a command as nobody; no unprivileged check"
+	skip=skip
+fi
+kill "$PA" "$PB" 2> /dev/null
+wait "$PA" "$PB" 2> /dev/null
+smi --processes
+check "after they exit: neither listed" \
+	sh -c "! awk 'NR > 1 && (\$2 == $PA || \$2 == $PB)' /tmp/smi.out | grep -q ."
 if [ $step_ok = 1 ] && [ -n "$skip" ]; then end skip; else end; fi
 
 # ------------------------------------------------------------------------

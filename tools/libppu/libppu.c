@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,8 @@
 #define PPU_MAX_DEVICES 16
 #define DRM_DIR "/dev/dri"
 #define SYS_DRM "/sys/class/drm"
+/* the character major of every DRM node */
+#define DRM_NODE_MAJOR 226
 
 struct ppu_device {
 	int fd;
@@ -986,4 +989,214 @@ ppu_return_t ppu_device_get_health(ppu_device_t *dev, ppu_health_t *health)
 		    health_reasons[i].level > health->level)
 			health->level = health_reasons[i].level;
 	return PPU_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ */
+/* the clients of a device: /proc/<pid>/fdinfo */
+
+/* "64 KiB" and the like, as drm_print_memory_stats() prints a size */
+static uint64_t fdinfo_size(const char *v)
+{
+	char *end;
+	uint64_t n = strtoull(v, &end, 10);
+
+	while (*end == ' ')
+		end++;
+	if (!strncmp(end, "KiB", 3))
+		return n << 10;
+	if (!strncmp(end, "MiB", 3))
+		return n << 20;
+	if (!strncmp(end, "GiB", 3))
+		return n << 30;
+	return n;
+}
+
+/*
+ * One fdinfo into @p: 1 if it is a file of the ppu driver, 0 if not, -1
+ * if it could not be read.
+ */
+static int fdinfo_parse(const char *path, ppu_process_t *p)
+{
+	static const char *const engines[PPU_ENGINE_COUNT] = {
+		"drm-engine-gfx:", "drm-engine-compute:", "drm-engine-sdma:",
+	};
+	char line[256], *v;
+	int ppu = 0, i;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		v = strchr(line, ':');
+		if (!v)
+			continue;
+		v++;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if (!strncmp(line, "drm-driver:", 11))
+			ppu = !strncmp(v, "ppu\n", 4);
+		else if (!strncmp(line, "drm-client-id:", 14))
+			p->client_id = strtoull(v, NULL, 10);
+		else if (!strncmp(line, "drm-total-vram:", 15))
+			p->vram_bytes = fdinfo_size(v);
+		else if (!strncmp(line, "drm-total-system:", 17))
+			p->system_bytes = fdinfo_size(v);
+		else if (!strncmp(line, "ppu-reset-innocent:", 19))
+			p->resets_innocent = strtoul(v, NULL, 10);
+		else if (!strncmp(line, "ppu-reset-suspect:", 18))
+			p->resets_suspect = strtoul(v, NULL, 10);
+		else if (!strncmp(line, "ppu-reset-guilty:", 17))
+			p->resets_guilty = strtoul(v, NULL, 10);
+		else if (!strncmp(line, "ppu-banned:", 11))
+			p->banned = !!strtoul(v, NULL, 10);
+		else
+			for (i = 0; i < PPU_ENGINE_COUNT; i++)
+				if (!strncmp(line, engines[i], strlen(engines[i])))
+					p->engine_ns[i] = strtoull(v, NULL, 10);
+	}
+	fclose(f);
+	return ppu;
+}
+
+/* The card minor of the DRM device whose node is @rdev; -1 if none. */
+static int node_card_minor(dev_t rdev)
+{
+	char path[300], dev_link[PATH_MAX], card_link[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+	int minor = -1;
+
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device",
+		 major(rdev), minor(rdev));
+	if (!realpath(path, dev_link))
+		return -1;
+	d = opendir(SYS_DRM);
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		int n;
+		char c;
+
+		if (sscanf(e->d_name, "card%d%c", &n, &c) != 1)
+			continue;
+		snprintf(path, sizeof(path), SYS_DRM "/%s/device", e->d_name);
+		if (realpath(path, card_link) && !strcmp(card_link, dev_link)) {
+			minor = n;
+			break;
+		}
+	}
+	closedir(d);
+	return minor;
+}
+
+static int process_cmp(const void *a, const void *b)
+{
+	const ppu_process_t *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->client_id != y->client_id)
+		return x->client_id < y->client_id ? -1 : 1;
+	return 0;
+}
+
+/* Every client of @dev into a new array; its length in @n. */
+static ppu_return_t processes_scan(ppu_device_t *dev, ppu_process_t **out,
+				   unsigned int *n)
+{
+	ppu_process_t *list = NULL, *tmp, p;
+	unsigned int len = 0, room = 0, i;
+	struct dirent *pe, *fe;
+	DIR *proc, *fds;
+	char path[300];
+	struct stat st;
+	int self;
+
+	proc = opendir("/proc");
+	if (!proc)
+		return errno_to_ret(errno);
+	while ((pe = readdir(proc))) {
+		char *end;
+		unsigned long pid = strtoul(pe->d_name, &end, 10);
+
+		if (*end || !pid)
+			continue;
+		self = pid == (unsigned long)getpid();
+		snprintf(path, sizeof(path), "/proc/%lu/fd", pid);
+		fds = opendir(path);
+		if (!fds)
+			continue;	/* gone, or another user's */
+		while ((fe = readdir(fds))) {
+			/* the file of @dev itself is not a client */
+			if (fe->d_name[0] == '.' ||
+			    (self && atoi(fe->d_name) == dev->fd))
+				continue;
+			snprintf(path, sizeof(path), "/proc/%lu/fd/%s", pid,
+				 fe->d_name);
+			if (stat(path, &st) || !S_ISCHR(st.st_mode) ||
+			    major(st.st_rdev) != DRM_NODE_MAJOR)
+				continue;
+			if (node_card_minor(st.st_rdev) != dev->card_minor)
+				continue;
+			memset(&p, 0, sizeof(p));
+			p.pid = pid;
+			snprintf(path, sizeof(path), "/proc/%lu/fdinfo/%s",
+				 pid, fe->d_name);
+			if (fdinfo_parse(path, &p) != 1)
+				continue;
+			/* one entry per file: dup()ed fds show it again */
+			for (i = 0; i < len; i++)
+				if (list[i].pid == p.pid &&
+				    list[i].client_id == p.client_id)
+					break;
+			if (i < len)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%lu/comm", pid);
+			if (read_line(path, p.name, sizeof(p.name)))
+				p.name[0] = '\0';
+			if (len == room) {
+				room = room ? 2 * room : 16;
+				tmp = realloc(list, room * sizeof(*list));
+				if (!tmp) {
+					closedir(fds);
+					closedir(proc);
+					free(list);
+					return PPU_ERROR_NO_MEMORY;
+				}
+				list = tmp;
+			}
+			list[len++] = p;
+		}
+		closedir(fds);
+	}
+	closedir(proc);
+	if (len)
+		qsort(list, len, sizeof(*list), process_cmp);
+	*out = list;
+	*n = len;
+	return PPU_SUCCESS;
+}
+
+ppu_return_t ppu_device_get_processes(ppu_device_t *dev, void *procs,
+				      size_t size, unsigned int *count)
+{
+	ppu_process_t *list;
+	unsigned int n, i;
+	ppu_return_t r;
+
+	if (!dev || !count || !size)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	r = processes_scan(dev, &list, &n);
+	if (r)
+		return r;
+	for (i = 0; procs && i < n && i < *count; i++) {
+		char *dst = (char *)procs + i * size;
+
+		memset(dst, 0, size);
+		memcpy(dst, &list[i], size < sizeof(*list) ? size : sizeof(*list));
+	}
+	free(list);
+	r = procs && n > *count ? PPU_ERROR_INSUFFICIENT_SIZE : PPU_SUCCESS;
+	*count = n;
+	return r;
 }

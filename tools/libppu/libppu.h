@@ -13,6 +13,7 @@
 #ifndef LIBPPU_H
 #define LIBPPU_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #if defined(__cplusplus)
@@ -264,6 +265,47 @@ const char *ppu_health_string(ppu_health_level_t level);
 const char *ppu_health_reason_string(unsigned int reason);
 /* one PPU_HEALTH_* bit: the level it gives */
 ppu_health_level_t ppu_health_reason_level(unsigned int reason);
+
+/*
+ * The clients of a device: one entry per process and DRM file (drm-client-
+ * id) of the device it has open, from /proc/<pid>/fdinfo (the kernel's
+ * drm-usage-stats and the driver's ppu- keys). A file two processes share
+ * (fork, SCM_RIGHTS) is listed under each; what its engine time and
+ * verdicts count is the file's. Root sees every process, another user only
+ * its own (the kernel's rule for /proc/<pid>/fd). The file @dev holds
+ * itself is left out.
+ *
+ * Versioned by size: pass sizeof(ppu_process_t) as the program was built
+ * with. Members are only ever added at the end; the library fills the
+ * members both it and the caller know and zeroes the caller's others, so
+ * a program built against an older libppu.h keeps working with a newer
+ * libppu.so.1 and the other way round.
+ */
+#define PPU_ENGINE_GFX		0
+#define PPU_ENGINE_COMPUTE	1
+#define PPU_ENGINE_SDMA		2
+#define PPU_ENGINE_COUNT	3
+
+typedef struct {
+	unsigned int pid;
+	char name[16];			/* /proc/<pid>/comm */
+	uint64_t client_id;		/* drm-client-id */
+	uint64_t engine_ns[PPU_ENGINE_COUNT];	/* drm-engine-<class> */
+	uint64_t vram_bytes;		/* drm-total-vram */
+	uint64_t system_bytes;		/* drm-total-system */
+	unsigned int resets_innocent;	/* ppu-reset-innocent */
+	unsigned int resets_suspect;	/* ppu-reset-suspect */
+	unsigned int resets_guilty;	/* ppu-reset-guilty */
+	int banned;			/* ppu-banned */
+} ppu_process_t;
+
+/*
+ * Up to *count entries of @size bytes each into @procs (NULL: the count
+ * only), sorted by pid and client id; *count is then the number found,
+ * PPU_ERROR_INSUFFICIENT_SIZE if they did not fit. @size of 0 is invalid.
+ */
+ppu_return_t ppu_device_get_processes(ppu_device_t *dev, void *procs,
+				      size_t size, unsigned int *count);
 
 #if defined(__cplusplus)
 }
