@@ -985,9 +985,16 @@ static void print_processes(const struct dev *devs, unsigned int n)
 	for (i = 0; i < n; i++)
 		for (j = 0; j < devs[i].nprocs; j++) {
 			const ppu_process_t *p = &devs[i].procs[j];
+			char name[sizeof(p->name)];
+			char *c;
 
+			/* one word, so that the columns stay columns */
+			snprintf(name, sizeof(name), "%s", p->name[0] ? p->name : "-");
+			for (c = name; *c; c++)
+				if (*c == ' ' || *c == '\t')
+					*c = '_';
 			printf("%-3u %-7u %-15s %-6" PRIu64, devs[i].index,
-			       p->pid, p->name[0] ? p->name : "-", p->client_id);
+			       p->pid, name, p->client_id);
 			print_ms(p->engine_ns[PPU_ENGINE_GFX]);
 			print_ms(p->engine_ns[PPU_ENGINE_COMPUTE]);
 			print_ms(p->engine_ns[PPU_ENGINE_SDMA]);
