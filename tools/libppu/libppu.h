@@ -9,6 +9,15 @@
  * the render node gets everything but what the driver keeps for root. No
  * global state: every query goes through a handle returned by
  * ppu_device_open(). Not thread-safe per handle.
+ *
+ * The ABI of libppu.so.1: the structs a call fills without being told
+ * their size (ppu_device_info_t, ppu_ras_t, ppu_recovery_t and their
+ * parts, ppu_retired_page_t, ppu_flash_info_t, ppu_health_t) keep their
+ * size and layout for as long as the soname: no member is ever added to
+ * them. A new value comes with a call of its own (as
+ * ppu_device_get_wedges() did), or in a struct whose call takes the size
+ * the caller knows (ppu_device_get_processes()), which grows only at its
+ * end.
  */
 #ifndef LIBPPU_H
 #define LIBPPU_H
