@@ -17,20 +17,26 @@ endif
 SHELL := /bin/bash
 ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
-.PHONY: chaos all modules clean deps check check-newest kunit igt test demo bench htmldocs fuzz explore
+.PHONY: chaos all modules clean deps deps-build check check-newest kunit igt test demo bench htmldocs fuzz explore
 .PHONY: install install-modules install-tools
 
 all: modules
 
 # One out-of-tree build at a time in this tree: parallel builds (two test
 # runs, a build while a VM stage rebuilds) would clobber each other's objects.
-modules: deps
+modules: deps-build
 	@mkdir -p $(ROOT)/build
 	@. $(ROOT)/scripts/kernel-env.sh && \
 	 flock $(ROOT)/build/.modules.lock $(MAKE) -C "$$KDIR" M=$(ROOT) W=1 modules
 
+# deps: every package the tests, the demo and the checks need; deps-build:
+# only those make and make install need (no QEMU, igt, sparse or kernel
+# source on a machine that only installs the driver)
 deps:
-	@$(ROOT)/scripts/install-deps.sh
+	@$(ROOT)/scripts/install-deps.sh all
+
+deps-build:
+	@$(ROOT)/scripts/install-deps.sh build
 
 # make install [DESTDIR=] [KERNELRELEASE=] [PREFIX=/usr/local]: the three
 # modules into $(DESTDIR)/lib/modules/<release>/updates/, <release> being

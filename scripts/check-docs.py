@@ -5,7 +5,7 @@
 - The version: every "Driver Version:" and driver_version example in the
   docs is DRIVER_MAJOR.DRIVER_MINOR.0 of ppu_drv/ppu_drv.h, dkms.conf's
   PACKAGE_VERSION and the README's ppu/X.Y and ppu-X.Y are X.Y.
-- The exit codes: the EXIT STATUS table of ppu-smi(8), the usage text and
+- The exit codes: the EXIT STATUS table of ppu-smi(1), the usage text and
   the exit enum of tools/ppu_smi.c name the same codes (a code documented
   but never returned, or returned but not documented, fails).
 - Claims issue 33 found false and removed: none may come back, in any
@@ -111,7 +111,7 @@ def main():
     # exit codes: the man page's table, the usage text, the enum
     smi = read("tools/ppu_smi.c")
     enum = set(int(v) for v in re.findall(r"\n\tEXIT_[A-Z_]+ = (\d+),", smi))
-    man = read("tools/man/ppu-smi.8.rst")
+    man = read("tools/man/ppu-smi.1.rst")
     table = man.split("EXIT STATUS", 1)[1].split("SEE ALSO", 1)[0]
     documented = set(int(v) for v in re.findall(r"(?m)^(\d+)\s{2,}", table))
     usage = smi.split("static void usage(", 1)[1].split("\n}\n", 1)[0]
@@ -119,7 +119,7 @@ def main():
     in_usage = set(int(v) for v in re.findall(r"(?<![\w-])(\d+) (?:success|healthy|warning|failure|invalid|not supported|no permission|no such|ppu\.ko|other)", usage))
     if not enum:
         finding("tools/ppu_smi.c: no EXIT_* enum found")
-    for name, codes in (("ppu-smi(8) EXIT STATUS", documented),
+    for name, codes in (("ppu-smi(1) EXIT STATUS", documented),
                         ("ppu-smi -h", in_usage)):
         for c in sorted(codes - enum):
             finding("%s documents exit code %d, which ppu-smi never returns" % (name, c))

@@ -1,6 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Install the Debian packages the build, the tests and the demo need.
+#
+#   install-deps.sh build   what make (the modules) and make install (the
+#                           modules, ppu-smi, libppu, the man pages) need:
+#                           a production machine gets no test toolchain
+#   install-deps.sh [all]   that and what the tests, the demo, make check
+#                           and the benchmarks need (QEMU, busybox, igt,
+#                           sparse, the kernel source, dkms, ...)
+#
 # Runs on every make invocation: a no-op once everything is there.
 # build-essential: cc and libc6-dev for the tools; make itself must be
 # installed before the first make (README.md).
@@ -13,10 +21,17 @@
 # (its .so files reach the VM through mkinitramfs.sh's ldd).
 set -e
 
-PKGS="build-essential linux-headers-amd64 linux-source-6.1 qemu-system-x86 busybox-static
-intel-gpu-tools libdrm-dev sparse flex bison libelf-dev bc cpio kmod
-libssl-dev pkg-config python3 python3-sphinx xz-utils dwarves
-dkms python3-docutils groff-base man-db libnl-genl-3-dev rsync ccache"
+BUILD="build-essential linux-headers-amd64 kmod libdrm-dev pkg-config
+python3-docutils dwarves"
+TEST="linux-source-6.1 qemu-system-x86 busybox-static
+intel-gpu-tools sparse flex bison libelf-dev bc cpio
+libssl-dev python3 python3-sphinx xz-utils
+dkms groff-base man-db libnl-genl-3-dev rsync ccache"
+case ${1:-all} in
+build) PKGS=$BUILD ;;
+all) PKGS="$BUILD $TEST" ;;
+*) echo "usage: $0 [build|all]" >&2; exit 2 ;;
+esac
 
 missing=""
 for p in $PKGS; do

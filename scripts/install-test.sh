@@ -13,11 +13,14 @@
 #   libppu/*   make -C tools install into a DESTDIR: libppu.so.1 exports
 #              exactly libppu.h's functions; a program built through
 #              pkg-config (PKG_CONFIG_SYSROOT_DIR) runs against it
-#   man/pages  ppu-smi(8) and libppu(3) render without a groff warning and
-#              cover every ppu-smi option and libppu function
+#   man/pages  ppu-smi(1), libppu(3) and ppu(7) render without a groff
+#              warning, cover every ppu-smi option and libppu function, and
+#              ppu-smi(1) has EXIT STATUS, FILES and EXAMPLES
 #   make-install/*  make install into a DESTDIR: the modules of the
 #              headers' release (or KERNELRELEASE=) under updates/, depmod's
-#              index, the tools
+#              index, the tools and nothing else (no test or developer
+#              tool), and it asks install-deps.sh for the build packages
+#              only (no test toolchain on a production machine)
 #   dkms/*     dkms add, build (-k: the host runs another kernel) and
 #              install under temporary dkms, source and install trees: the
 #              three modules of the right vermagic, signed
@@ -194,7 +197,7 @@ exported=$(nm -D --defined-only "$L/libppu.so.1.2.0" 2>/dev/null |
 	   awk '$2 == "T" || $2 == "D" || $2 == "B" { sub(/@.*/, "", $3); print $3 }' |
 	   sort -u | tr '\n' ' ')
 expect "exported symbols" "$api" "$exported" || r=1
-[ -x "$TR/usr/local/sbin/ppu-smi" ] || { echo "  no sbin/ppu-smi"; r=1; }
+[ -x "$TR/usr/local/bin/ppu-smi" ] || { echo "  no bin/ppu-smi"; r=1; }
 result libppu/shared $r
 
 # a program built against the installed library through pkg-config only,
@@ -253,21 +256,26 @@ result libppu/pkg-config $r
 
 # the man pages make -C tools install put there: rendered by groff and by
 # man(1) on an 80-column terminal without a warning, every option of
-# ppu-smi -h in ppu-smi(8), every function of libppu.h in libppu(3)
+# ppu-smi -h in ppu-smi(1), every function of libppu.h in libppu(3)
 MD=$TR/usr/local/share/man
 r=0
-for pg in man8/ppu-smi.8 man3/libppu.3; do
+for pg in man1/ppu-smi.1 man3/libppu.3 man7/ppu.7; do
 	[ -f "$MD/$pg" ] || { echo "  no $pg"; r=1; continue; }
 	err=$(groff -t -man -Tutf8 -ww "$MD/$pg" 2>&1 >/dev/null)
 	[ -z "$err" ] || { echo "  groff -ww $pg:"; echo "$err" | head -n 10; r=1; }
 	err=$(MANWIDTH=80 man --warnings -l "$MD/$pg" 2>&1 >/dev/null)
 	[ -z "$err" ] || { echo "  man --warnings -l $pg:"; echo "$err" | head -n 10; r=1; }
 done
-page=$(MANWIDTH=80 man -l "$MD/man8/ppu-smi.8" 2>/dev/null)
-echo "$page" | grep -q "ppu-smi - memory health" || { echo "  ppu-smi(8) has no NAME line"; r=1; }
-for o in $("$TR/usr/local/sbin/ppu-smi" -h 2>&1 | grep -o -- '--[a-z]*' | sort -u); do
-	echo "$page" | grep -q -- "$o" || { echo "  ppu-smi(8) lacks $o"; r=1; }
+page=$(MANWIDTH=80 man -l "$MD/man1/ppu-smi.1" 2>/dev/null)
+echo "$page" | grep -q "ppu-smi - memory health" || { echo "  ppu-smi(1) has no NAME line"; r=1; }
+for o in $("$TR/usr/local/bin/ppu-smi" -h 2>&1 | grep -o -- '--[a-z]*' | sort -u); do
+	echo "$page" | grep -q -- "$o" || { echo "  ppu-smi(1) lacks $o"; r=1; }
 done
+for sec in "EXIT STATUS" FILES EXAMPLES; do
+	echo "$page" | grep -q "^$sec\$" || { echo "  ppu-smi(1) has no $sec section"; r=1; }
+done
+page=$(MANWIDTH=80 man -l "$MD/man7/ppu.7" 2>/dev/null)
+echo "$page" | grep -qi "^7\. at 3 a\.m\.$" || { echo "  ppu(7) has no admin guide"; r=1; }
 page=$(MANWIDTH=80 man -l "$MD/man3/libppu.3" 2>/dev/null)
 for f in $api; do
 	echo "$page" | grep -q "$f(" || { echo "  libppu(3) lacks $f"; r=1; }
@@ -295,9 +303,17 @@ out=$(modprobe -d "$R" -S "$KABI_REAL" --show-depends ppu 2>&1 |
       awk '{ printf "%s %s;", $1, $2 }')
 expect "modprobe --show-depends ppu" \
 	"insmod $M/updates/drm_sched_serial.ko;insmod $M/updates/ppu.ko;" "$out" || r=1
-for f in sbin/ppu-smi lib/libppu.so.1 lib/pkgconfig/libppu.pc include/libppu.h; do
+for f in bin/ppu-smi lib/libppu.so.1 lib/pkgconfig/libppu.pc include/libppu.h; do
 	[ -e "$R/usr/local/$f" ] || { echo "  make install installed no usr/local/$f"; r=1; }
 done
+# what it installs under the prefix, and nothing else: no ppu-demo,
+# ppu-bench, ppu-fuzz or igt test
+got=$(cd "$R/usr/local" && find . ! -type d | sort | tr '\n' ' ')
+want="./bin/ppu-smi ./include/libppu.h ./lib/libppu.a ./lib/libppu.so ./lib/libppu.so.1 ./lib/libppu.so.1.2.0 ./lib/pkgconfig/libppu.pc ./share/man/man1/ppu-smi.1 ./share/man/man3/libppu.3 ./share/man/man7/ppu.7 "
+expect "files under the prefix" "$want" "$got" || r=1
+# the packages make install asks for: the build set only
+deps=$(make -n -C "$T/src" install 2>/dev/null | grep -o 'install-deps.sh.*' | sort -u | tr '\n' ' ')
+expect "make install's packages" "install-deps.sh build " "$deps" || r=1
 result make-install/destdir $r
 
 # KERNELRELEASE= names another release (the modules are not rebuilt)

@@ -16,7 +16,7 @@
  *   -i N                     only device N
  *   -f FILE                  write FILE atomically instead of stdout
  *
- * Exit status (the table of ppu-smi(8), EXIT STATUS): the numbers of
+ * Exit status (the table of ppu-smi(1), EXIT STATUS): the numbers of
  * nvidia-smi where one has the same meaning, none of them for another
  * meaning. 0 the query succeeded (whatever the health, except for
  * "health"), 1 health warning and 7 health failure ("health" only),

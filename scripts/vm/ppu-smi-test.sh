@@ -49,7 +49,7 @@
 #                  host, promtool check metrics accepts the last document of
 #                  each step (printed between "PPU-SMI-PROM: BEGIN <step>"
 #                  and "PPU-SMI-PROM: END" after the json step)
-#   errors         every exit code of ppu-smi(8) the VM can reach: -i 9
+#   errors         every exit code of ppu-smi(1) the VM can reach: -i 9
 #                  and "-i 9 health": 6; bad -d, bad -i, an unknown
 #                  argument, -f "": 2; -f in a missing directory: 6 and
 #                  the old FILE kept; -f on a full tmpfs: 255, the old
