@@ -8,6 +8,7 @@
 #ifndef _PPU_SIM_H_
 #define _PPU_SIM_H_
 
+#include <linux/atomic.h>
 #include <linux/hrtimer.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
@@ -150,6 +151,7 @@ struct ppu_sim_engine {
  * @nr_sdma: sdma rings
  * @reset_us: time a device reset takes, in microseconds
  * @serial: the board serial number the device reports
+ * @index: the device's number in ppu_sim.ko, from 0
  */
 struct ppu_sim_config {
 	u32 nr_gfx;
@@ -157,6 +159,7 @@ struct ppu_sim_config {
 	u32 nr_sdma;
 	u32 reset_us;
 	u64 serial;
+	u32 index;
 };
 
 /**
@@ -178,6 +181,11 @@ struct ppu_sim_config {
  *	@reset_us
  * @preempt_answers: answers given to preemption requests on busy engines;
  *	picks which answers ppu_sim_wrong_hints_pct turns wrong
+ * @index: the device's number in ppu_sim.ko, from 0
+ * @fail_resets: test hook of this device alone: its next N device resets
+ *	fail (sysfs sim/fail_resets of its platform device)
+ * @fail_ring_resets: test hook of this device alone: its next N resets of
+ *	one engine fail (sysfs sim/fail_ring_resets)
  * @ras: memory, flash and error injection, see ppu_sim_ras.c
  * @hbm_access: read or write one dword of HBM through the ECC, set by
  *	ppu_sim_ras_init(); -EBADMSG on an uncorrectable error, -EIO on a
@@ -199,6 +207,9 @@ struct ppu_sim {
 	u32 ring_reset_count;
 	u32 ring_reset_us;
 	u64 preempt_answers;
+	u32 index;
+	atomic_t fail_resets;
+	atomic_t fail_ring_resets;
 	struct ppu_sim_ras *ras;
 	int (*hbm_access)(struct ppu_sim *sim, u64 addr, u32 *val, bool write);
 };

@@ -482,7 +482,34 @@ static void ppu_sim_ring_state(struct ppu_hw *hw, u32 ring,
 /* Test hook: engines whose reset fails, to exercise the escalation. */
 int ppu_sim_fail_ring_resets;
 module_param_named(fail_ring_resets, ppu_sim_fail_ring_resets, int, 0644);
-MODULE_PARM_DESC(fail_ring_resets, "The next N resets of one engine fail with -EIO: its work is dropped, but the engine stays as it was (a hung one stays hung) until a device reset (default 0)");
+MODULE_PARM_DESC(fail_ring_resets, "The next N resets of one engine, on any device, fail with -EIO: its work is dropped, but the engine stays as it was (a hung one stays hung) until a device reset (default 0)");
+
+/*
+ * Take one failure from @count if it is positive: the module parameters
+ * are shared by every device, whose resets are serialised by their own
+ * reset_lock only.
+ */
+static bool ppu_sim_take_failure(int *count)
+{
+	int old, v = READ_ONCE(*count);
+
+	while (v > 0) {
+		old = cmpxchg(count, v, v - 1);
+		if (old == v)
+			return true;
+		v = old;
+	}
+	return false;
+}
+
+/*
+ * Does this reset fail? The device's own hook first (sysfs sim/), then
+ * the module parameter, which any device's reset takes from.
+ */
+static bool ppu_sim_reset_fails(atomic_t *own, int *any)
+{
+	return atomic_dec_if_positive(own) >= 0 || ppu_sim_take_failure(any);
+}
 
 /*
  * Drop the work of @e, with sim->lock held and @e stopped. A member waiting
@@ -510,7 +537,7 @@ static int ppu_sim_ring_reset(struct ppu_hw *hw, u32 ring)
 	struct ppu_sim *sim = to_ppu_sim(hw);
 	struct ppu_sim_engine *e;
 	unsigned long flags;
-	bool fail = false;
+	bool fail;
 	u32 i;
 
 	if (ring >= hw->nr_rings)
@@ -526,12 +553,9 @@ static int ppu_sim_ring_reset(struct ppu_hw *hw, u32 ring)
 	hrtimer_cancel(&e->timer);
 	cancel_work_sync(&e->work);
 
-	/* Serialised by reset_lock: one reset consumes one failure. */
-	if (READ_ONCE(ppu_sim_fail_ring_resets) > 0) {
-		WRITE_ONCE(ppu_sim_fail_ring_resets,
-			   ppu_sim_fail_ring_resets - 1);
-		fail = true;
-	}
+	/* One reset consumes one failure. */
+	fail = ppu_sim_reset_fails(&sim->fail_ring_resets,
+				   &ppu_sim_fail_ring_resets);
 	spin_lock_irqsave(&sim->lock, flags);
 	ppu_sim_engine_drop(e);
 	if (!fail) {
@@ -561,7 +585,7 @@ static int ppu_sim_ring_reset(struct ppu_hw *hw, u32 ring)
 /* Test hook: hardware whose reset fails, to exercise the wedged state. */
 static int fail_resets;
 module_param(fail_resets, int, 0644);
-MODULE_PARM_DESC(fail_resets, "The next N device resets fail with -EIO, after dropping the work in flight (default 0)");
+MODULE_PARM_DESC(fail_resets, "The next N device resets, of any device, fail with -EIO, after dropping the work in flight (default 0)");
 
 static int ppu_sim_reset(struct ppu_hw *hw)
 {
@@ -599,11 +623,9 @@ static int ppu_sim_reset(struct ppu_hw *hw)
 	sim->resetting = false;
 	sim->reset_count++;
 	spin_unlock_irqrestore(&sim->lock, flags);
-	/* Serialised by reset_lock: one reset consumes one failure. */
-	if (READ_ONCE(fail_resets) > 0) {
-		WRITE_ONCE(fail_resets, fail_resets - 1);
+	/* One reset consumes one failure. */
+	if (ppu_sim_reset_fails(&sim->fail_resets, &fail_resets))
 		ret = -EIO;
-	}
 	mutex_unlock(&sim->reset_lock);
 	return ret;
 }
@@ -739,13 +761,16 @@ struct ppu_sim *ppu_sim_create(const struct ppu_sim_config *cfg)
 	if (!sim->engines || !sim->descs)
 		goto err_free;
 
-	sim->wq = alloc_workqueue("ppu_sim", WQ_UNBOUND, 0);
+	sim->wq = alloc_workqueue("ppu_sim%u", WQ_UNBOUND, 0, cfg->index);
 	if (!sim->wq)
 		goto err_free;
 
 	spin_lock_init(&sim->lock);
 	mutex_init(&sim->reset_lock);
 	sim->reset_us = cfg->reset_us;
+	sim->index = cfg->index;
+	atomic_set(&sim->fail_resets, 0);
+	atomic_set(&sim->fail_ring_resets, 0);
 	sim->hw.serial = cfg->serial;
 	sim->ring_reset_us = cfg->reset_us / 4;
 	sim->hw.ops = &ppu_sim_ops;
