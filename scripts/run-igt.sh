@@ -32,6 +32,10 @@
 #                    matches it (PPU_IGT_FILTER='^ppu-smi$': only them)
 #   PPU_IGT_EXCLUDE  skip binaries whose name matches this regex
 #   PPU_SMI_TEST=0   never run the ppu-smi steps
+#   PPU_IGT_DEVICES  simulated cards: ppu_sim.ko gets devices=N and the
+#                    guest PPU_IGT_DEVICES=N (ppu_multi fails with fewer
+#                    cards); default 2 when ppu_multi is the only binary,
+#                    else ppu_sim.ko's own default, one
 #   plus what scripts/vm/run-vm.sh and mkinitramfs.sh read
 set -uo pipefail
 
@@ -106,6 +110,19 @@ if [ $smi = 1 ]; then
 		expected[ppu-smi/$st]=1
 		order+=("ppu-smi/$st")
 	done < <(sh "$HERE/vm/ppu-smi-test.sh" --list)
+fi
+
+# ppu_multi needs two cards; every other binary runs on ppu_sim.ko's one
+if [ -z "${PPU_IGT_DEVICES:-}" ] && [ $smi = 0 ] && [ ${#bins[@]} = 1 ] &&
+	[ "${bins[0]##*/}" = ppu_multi ]; then
+	PPU_IGT_DEVICES=2
+fi
+if [ -n "${PPU_IGT_DEVICES:-}" ]; then
+	export PPU_SIM_PARAMS="${PPU_SIM_PARAMS:-} devices=$PPU_IGT_DEVICES"
+	export PPU_GUEST_ENV="${PPU_GUEST_ENV:-} PPU_IGT_DEVICES=$PPU_IGT_DEVICES"
+	# ppu_multi/smi-every-card runs /extra/ppu-smi
+	[ -x "$ROOT/tools/ppu-smi" ] && [[ " $extra " != *" $ROOT/tools/ppu-smi "* ]] &&
+		extra="$extra $ROOT/tools/ppu-smi"
 fi
 
 mkdir -p "$(dirname "$LOG")"

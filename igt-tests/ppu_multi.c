@@ -1,0 +1,869 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Copyright (c) 2026 The PPU driver authors
+ *
+ * ppu_multi: several PPUs, each on its own. ppu_sim.ko loaded with
+ * devices=N makes N cards, each with its rings, HBM, flash and serial
+ * number; ppu.ko binds each alone. A hang storm, a UECC and a failed
+ * device reset on card A, while card B runs jobs, cost B nothing: every
+ * job of B completes once with its result, B counts no recovery, reset or
+ * wedge, its RAS counters and its flash records stay as they were. The
+ * same while A is unbound and bound again. A reload of ppu.ko gives each
+ * card its own ECC history back, never the other's. ppu-smi shows every
+ * card (smi-every-card: PPU_SMI, default /extra/ppu-smi, else skipped).
+ *
+ * Run with ppu_sim.ko devices=2 (or more): scripts/run-igt.sh does when
+ * only ppu_multi runs, and exports PPU_IGT_DEVICES=2 to the guest. With
+ * PPU_IGT_DEVICES set, fewer cards than that fail every subtest; without
+ * it, a lone card skips them.
+ *
+ * ppu.ko parameters assumed: short job timeouts, no per-process bans
+ * (scripts/run-igt.sh's PPU_PARAMS), uecc_scope=device (the default).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ppu_test.h"
+
+#define MAX_DEVS	8
+#define NR_HANGS	4
+#define NR_PHASES	4	/* before, hangs, uecc, failed reset */
+#define B_RINGS		3
+
+/* one card: its node, platform device and directories */
+struct card {
+	int fd;
+	char node[64];		/* /dev/dri/cardN */
+	unsigned int index;	/* ppu_sim's sim/index */
+	struct ppu_pdev pd;
+	char dbg[64];
+	char ras[128];
+	char rec[128];
+	char sim[128];
+};
+
+static struct card cards[MAX_DEVS];
+static unsigned int nr_cards;
+
+/* ------------------------------------------------------------ discovery */
+static int card_index(const struct ppu_pdev *pd)
+{
+	char dir[128], buf[16];
+
+	snprintf(dir, sizeof(dir), "%s/sim", pd->dir);
+	if (ppu_debugfs_read(dir, "index", buf, sizeof(buf)) <= 0)
+		return -1;
+	return atoi(buf);
+}
+
+static void card_fill(struct card *c, int fd, const char *node)
+{
+	static struct card t;
+
+	memset(&t, 0, sizeof(t));
+	t.fd = fd;
+	snprintf(t.node, sizeof(t.node), "%.63s", node);
+	ppu_pdev_of(fd, &t.pd);
+	t.index = (unsigned int)card_index(&t.pd);
+	snprintf(t.dbg, sizeof(t.dbg), "%s", ppu_debugfs_dir(fd));
+	snprintf(t.ras, sizeof(t.ras), "%s/ras", t.pd.dir);
+	snprintf(t.rec, sizeof(t.rec), "%s/recovery", t.pd.dir);
+	snprintf(t.sim, sizeof(t.sim), "%s/sim", t.pd.dir);
+	*c = t;
+}
+
+/* every ppu card node, opened, in the order of ppu_sim's device index */
+static unsigned int cards_open(void)
+{
+	struct dirent *de;
+	DIR *d;
+
+	for (unsigned int i = 0; i < nr_cards; i++)
+		if (cards[i].fd >= 0)
+			close(cards[i].fd);
+	nr_cards = 0;
+	d = opendir("/dev/dri");
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) && nr_cards < MAX_DEVS) {
+		char path[300];
+		drmVersionPtr v;
+		int f;
+
+		if (strncmp(de->d_name, "card", 4))
+			continue;
+		snprintf(path, sizeof(path), "/dev/dri/%s", de->d_name);
+		f = open(path, O_RDWR | O_CLOEXEC);
+		if (f < 0)
+			continue;
+		v = drmGetVersion(f);
+		if (v && !strcmp(v->name, "ppu"))
+			card_fill(&cards[nr_cards++], f, path);
+		else
+			close(f);
+		if (v)
+			drmFreeVersion(v);
+	}
+	closedir(d);
+	/* insertion sort by index: card 0 is A, card 1 is B */
+	for (unsigned int i = 1; i < nr_cards; i++) {
+		struct card t = cards[i];
+		unsigned int j = i;
+
+		for (; j > 0 && cards[j - 1].index > t.index; j--)
+			cards[j] = cards[j - 1];
+		cards[j] = t;
+	}
+	return nr_cards;
+}
+
+/* the number of cards the run asked for (PPU_IGT_DEVICES), 0 if it did not say */
+static unsigned int cards_wanted(void)
+{
+	const char *s = getenv("PPU_IGT_DEVICES");
+
+	return s && *s ? (unsigned int)strtoul(s, NULL, 0) : 0;
+}
+
+/* ------------------------------------------------------------- snapshots */
+static const char *const rec_files[] = {
+	"recoveries", "resets", "probes", "guilty", "innocent", "suspects",
+	"false_timeouts", "fallbacks", "bans", "wedges", "ring_resets",
+	"ring_settled", "escalations", "cause_timeout", "cause_uecc",
+	"cause_parity",
+};
+
+static const char *const ras_files[] = {
+	"ce_count_volatile", "ce_count_aggregate", "ue_count_volatile",
+	"ue_count_aggregate", "parity_count_volatile", "parity_count_aggregate",
+	"mem_total", "retirement_pending", "remapped_rows_correctable",
+	"remapped_rows_uncorrectable", "remapped_rows_pending",
+	"remapped_rows_failure", "reset_recommended", "events_lost",
+	"flash_erases", "flash_writes",
+};
+
+struct snap {
+	uint64_t rec[ARRAY_SIZE(rec_files)];
+	uint64_t ras[ARRAY_SIZE(ras_files)];
+	uint64_t reset_count;
+	char state[32];
+	char retired[4096];
+	char rma[32];
+	char flash[16384];
+};
+
+static void strip(char *s)
+{
+	s[strcspn(s, "\n")] = '\0';
+}
+
+/* the debugfs flash_dump of @c into @buf */
+static void flash_read(const struct card *c, char *buf, size_t size)
+{
+	int len = ppu_debugfs_read(c->dbg, "flash_dump", buf, size);
+
+	igt_assert_f(len > 0, "cannot read %s/flash_dump: %d\n", c->dbg, len);
+}
+
+static void snap(const struct card *c, struct snap *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (unsigned int i = 0; i < ARRAY_SIZE(rec_files); i++)
+		s->rec[i] = ppu_sysfs_u64(c->rec, rec_files[i]);
+	for (unsigned int i = 0; i < ARRAY_SIZE(ras_files); i++)
+		s->ras[i] = ppu_sysfs_u64(c->ras, ras_files[i]);
+	s->reset_count = ppu_get_param(c->fd, DRM_PPU_PARAM_RESET_COUNT);
+	igt_assert(ppu_debugfs_read(c->rec, "state", s->state, sizeof(s->state)) > 0);
+	strip(s->state);
+	igt_assert(ppu_debugfs_read(c->ras, "retired_pages", s->retired,
+				    sizeof(s->retired)) >= 0);
+	igt_assert(ppu_debugfs_read(c->ras, "rma_status", s->rma, sizeof(s->rma)) > 0);
+	strip(s->rma);
+	flash_read(c, s->flash, sizeof(s->flash));
+}
+
+static uint64_t rec_of(const struct snap *s, const char *name)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(rec_files); i++)
+		if (!strcmp(rec_files[i], name))
+			return s->rec[i];
+	igt_assert_f(false, "no recovery/%s\n", name);
+	return 0;
+}
+
+static uint64_t ras_of(const struct snap *s, const char *name)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(ras_files); i++)
+		if (!strcmp(ras_files[i], name))
+			return s->ras[i];
+	igt_assert_f(false, "no ras/%s\n", name);
+	return 0;
+}
+
+/* @b and @a of the same card tell exactly the same */
+static void assert_snap_same(const char *who, const struct snap *b, const struct snap *a)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(rec_files); i++)
+		igt_assert_f(b->rec[i] == a->rec[i], "%s: recovery/%s %" PRIu64 " -> %" PRIu64 "\n",
+			     who, rec_files[i], b->rec[i], a->rec[i]);
+	for (unsigned int i = 0; i < ARRAY_SIZE(ras_files); i++)
+		igt_assert_f(b->ras[i] == a->ras[i], "%s: ras/%s %" PRIu64 " -> %" PRIu64 "\n",
+			     who, ras_files[i], b->ras[i], a->ras[i]);
+	igt_assert_f(b->reset_count == a->reset_count, "%s: RESET_COUNT %" PRIu64 " -> %" PRIu64 "\n",
+		     who, b->reset_count, a->reset_count);
+	igt_assert_f(!strcmp(b->state, a->state), "%s: recovery/state %s -> %s\n", who,
+		     b->state, a->state);
+	igt_assert_f(!strcmp(b->retired, a->retired), "%s: retired_pages\n%s\n->\n%s\n", who,
+		     b->retired, a->retired);
+	igt_assert_f(!strcmp(b->rma, a->rma), "%s: rma_status %s -> %s\n", who, b->rma, a->rma);
+	igt_assert_f(!strcmp(b->flash, a->flash), "%s: flash_dump\n%s\n->\n%s\n", who,
+		     b->flash, a->flash);
+}
+
+/*
+ * Does the flash_dump text @dump have an entry for @addr? The store keys
+ * by the ECC codeword: 8 bytes with SEC-DED, 12 with SDDC.
+ */
+static bool flash_has(const char *dump, uint64_t addr)
+{
+	for (const char *p = dump; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		unsigned long long e;
+
+		if (sscanf(p, "0x%llx ", &e) == 1 && e <= addr && addr - e < 12)
+			return true;
+	}
+	return false;
+}
+
+/* the entry lines of a flash_dump (its header, with wear counts, dropped) */
+static const char *flash_entries(const char *dump)
+{
+	const char *nl = strchr(dump, '\n');
+
+	return nl ? nl + 1 : "";
+}
+
+/* ----------------------------------------------------------- card A's errors */
+static int inject(const struct card *c, const char *fmt, uint64_t addr)
+{
+	char cmd[96];
+
+	snprintf(cmd, sizeof(cmd), fmt, addr);
+	return ppu_debugfs_write(c->dbg, "ras_inject", cmd);
+}
+
+/* a UECC at @addr of @c: two flipped bits and a read through the ECC */
+static void make_uecc(const struct card *c, uint64_t addr)
+{
+	int r;
+
+	igt_assert_eq(inject(c, "flip2 %#" PRIx64 " 3 17", addr), 0);
+	r = inject(c, "read %#" PRIx64 " 8", addr);
+	igt_assert_f(r == 0 || r == -EIO || r == -EBADMSG, "read %#" PRIx64 ": %d\n", addr, r);
+}
+
+/* a CECC at @addr of @c: a weak cell read once */
+static void make_cecc(const struct card *c, uint64_t addr)
+{
+	int r;
+
+	igt_assert_eq(inject(c, "weak %#" PRIx64 " 5", addr), 0);
+	r = inject(c, "read %#" PRIx64 " 8", addr);
+	igt_assert_f(r == 0, "read %#" PRIx64 ": %d\n", addr, r);
+}
+
+/* a job of a fresh context of @dfd that hangs @cls/@inst; returns its syncobj */
+static uint32_t submit_hang(int dfd, uint32_t cls, uint32_t inst)
+{
+	struct ppu_cs cs = { .n = 0 };
+	uint32_t ctx = ppu_ctx_create(dfd);
+	uint32_t bo = ppu_bo_create(dfd, PPU_PAGE_SIZE);
+	uint32_t so = ppu_syncobj_create(dfd);
+
+	ppu_cs_hang(&cs);
+	ppu_submit_cs(dfd, ctx, cls, inst, &cs, &bo, 1, 0, so);
+	ppu_bo_close(dfd, bo);
+	return so;
+}
+
+static bool rec_wait_state(const struct card *c, const char *want, unsigned int ms)
+{
+	char buf[32] = "";
+
+	for (unsigned int t = 0; t <= ms; t += 50) {
+		if (ppu_debugfs_read(c->rec, "state", buf, sizeof(buf)) > 0) {
+			strip(buf);
+			if (!strcmp(buf, want))
+				return true;
+		}
+		usleep(50 * 1000);
+	}
+	igt_info("%s: recovery/state reads %s, not %s\n", c->pd.name, buf, want);
+	return false;
+}
+
+/* sysfs device_reset of @c, retried while a DRM file of @c closes */
+static int device_reset(const struct card *c)
+{
+	char path[160];
+	int ret = -EBUSY;
+
+	snprintf(path, sizeof(path), "%s/device_reset", c->ras);
+	for (int t = 0; t < 200 && ret == -EBUSY; t++) {
+		ret = ppu_file_write(path, "1");
+		if (ret == -EBUSY)
+			usleep(50 * 1000);
+	}
+	return ret;
+}
+
+static void sim_write(const struct card *c, const char *name, const char *val)
+{
+	char path[160];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/%s", c->sim, name);
+	r = ppu_file_write(path, val);
+	igt_assert_f(r == 0, "write %s to %s: %d\n", val, path, r);
+}
+
+/* an armed failure must not wedge later runs */
+static void sim_hooks_clear(int sig)
+{
+	for (unsigned int i = 0; i < nr_cards; i++) {
+		char path[160];
+
+		snprintf(path, sizeof(path), "%s/fail_resets", cards[i].sim);
+		ppu_file_write(path, "0");
+		snprintf(path, sizeof(path), "%s/fail_ring_resets", cards[i].sim);
+		ppu_file_write(path, "0");
+	}
+}
+
+/* ------------------------------------------------------ card B's workload */
+struct shared {
+	volatile int phase;		/* what A goes through, set by the parent */
+	volatile int stop;
+	volatile int ready;
+	volatile int done[NR_PHASES];	/* B's batches completed in each phase */
+	volatile int jobs;
+	volatile int bad;		/* a B job that failed or ran twice */
+	char why[256];
+};
+
+/*
+ * Card B's client: batches of jobs on gfx0, compute0 and sdma0, each job
+ * a short DELAY and an ADD of 1 to its ring's dword, until told to stop.
+ * Every fence must signal without error and every dword must count each
+ * job exactly once: a job lost, failed or run again by a reset of B shows.
+ */
+static void b_client(struct card *b, struct shared *sh)
+{
+	static const uint32_t rings[B_RINGS][2] = {
+		{ DRM_PPU_RING_GFX, 0 }, { DRM_PPU_RING_COMPUTE, 0 }, { DRM_PPU_RING_SDMA, 0 },
+	};
+	uint32_t want[B_RINGS] = { 0 };
+	int dfd = open(b->node, O_RDWR | O_CLOEXEC);
+	uint32_t ctx, bo, *map;
+
+	/* a DRM file of its own on card B */
+	igt_assert_f(dfd >= 0, "open %s: %s\n", b->node, strerror(errno));
+	ctx = ppu_ctx_create(dfd);
+	bo = ppu_bo_create(dfd, PPU_PAGE_SIZE);
+	map = ppu_bo_map(dfd, bo, PPU_PAGE_SIZE);
+	memset(map, 0, PPU_PAGE_SIZE);
+	sh->ready = 1;
+	while (!sh->stop) {
+		uint32_t so[B_RINGS][4];
+		int phase = sh->phase;
+
+		for (unsigned int k = 0; k < 4; k++)
+			for (unsigned int r = 0; r < B_RINGS; r++) {
+				struct ppu_cs cs = { .n = 0 };
+
+				ppu_cs_delay(&cs, 20000);
+				ppu_cs_add(&cs, 0, r * 4, 1);
+				so[r][k] = ppu_syncobj_create(dfd);
+				ppu_submit_cs(dfd, ctx, rings[r][0], rings[r][1], &cs, &bo, 1, 0,
+					      so[r][k]);
+				want[r]++;
+			}
+		for (unsigned int k = 0; k < 4; k++)
+			for (unsigned int r = 0; r < B_RINGS; r++) {
+				int st = ppu_wait_status(dfd, so[r][k], PPU_HANG_WAIT_NS);
+
+				if (st != 1 && !sh->bad) {
+					sh->bad = 1;
+					snprintf(sh->why, sizeof(sh->why),
+						 "B's job on %s%u ended with %d",
+						 ppu_class_names[rings[r][0]], rings[r][1], st);
+				}
+				drmSyncobjDestroy(dfd, so[r][k]);
+				sh->jobs++;
+			}
+		for (unsigned int r = 0; r < B_RINGS; r++)
+			if (map[r] != want[r] && !sh->bad) {
+				sh->bad = 1;
+				snprintf(sh->why, sizeof(sh->why),
+					 "B's %s%u counted %u jobs of %u",
+					 ppu_class_names[rings[r][0]], rings[r][1], map[r], want[r]);
+			}
+		if (phase == sh->phase)
+			sh->done[phase]++;
+	}
+	munmap(map, PPU_PAGE_SIZE);
+	ppu_bo_close(dfd, bo);
+	ppu_ctx_destroy(dfd, ctx);
+	close(dfd);
+}
+
+static void wait_b(struct shared *sh, int phase, const char *what)
+{
+	for (int t = 0; t < 1200 && sh->done[phase] < 1 && !sh->bad; t++)
+		usleep(100 * 1000);
+	igt_assert_f(!sh->bad, "%s\n", sh->why);
+	igt_assert_f(sh->done[phase] >= 1, "card B completed no batch during %s\n", what);
+}
+
+/* --------------------------------------------------------------- subtests */
+static void require_two(void)
+{
+	igt_require_f(nr_cards >= 2, "%u ppu card(s); load ppu_sim.ko with devices=2\n",
+		      nr_cards);
+}
+
+/* each card is its own device: own platform device, serial, sysfs, debugfs */
+static void test_devices(void)
+{
+	require_two();
+	for (unsigned int i = 0; i < nr_cards; i++) {
+		char sn[32], ssn[32];
+
+		igt_assert_eq_u32(cards[i].index, i);
+		igt_assert(ppu_debugfs_read(cards[i].pd.dir, "serial_number", sn, sizeof(sn)) > 0);
+		igt_assert(ppu_debugfs_read(cards[i].sim, "serial", ssn, sizeof(ssn)) > 0);
+		igt_assert_eq_u64(strtoull(sn, NULL, 16), strtoull(ssn, NULL, 0));
+		igt_info("card %u: %s serial %s", i, cards[i].pd.name, sn);
+		igt_assert(access(cards[i].ras, F_OK) == 0);
+		/* its ECC mode: ppu_sim's sddc list, the last value repeating */
+		{
+			char list[64], code[16], *v = list, *next;
+			bool sddc;
+
+			if (ppu_debugfs_read("/sys/module/ppu_sim/parameters", "sddc", list,
+					     sizeof(list)) <= 0)
+				snprintf(list, sizeof(list), "N");
+			strip(list);
+			for (unsigned int k = 0; k < i && (next = strchr(v, ',')); k++)
+				v = next + 1;
+			sddc = *v == 'Y' || *v == 'y' || *v == '1';
+			igt_assert(ppu_debugfs_read(cards[i].ras, "ecc_code", code, sizeof(code)) > 0);
+			strip(code);
+			igt_info("card %u: ecc_code %s (sddc %s)\n", i, code, list);
+			igt_assert_f(!strcmp(code, sddc ? "sddc" : "secded"),
+				     "card %u: ecc_code %s with ppu_sim sddc=%s\n", i, code, list);
+		}
+		igt_assert(access(cards[i].rec, F_OK) == 0);
+		igt_assert(access(cards[i].dbg, F_OK) == 0);
+		for (unsigned int j = 0; j < i; j++) {
+			char sn2[32];
+
+			igt_assert(strcmp(cards[i].pd.name, cards[j].pd.name));
+			igt_assert(strcmp(cards[i].dbg, cards[j].dbg));
+			igt_assert(ppu_debugfs_read(cards[j].pd.dir, "serial_number", sn2,
+						    sizeof(sn2)) > 0);
+			igt_assert_f(strcmp(sn, sn2), "cards %u and %u share serial %s", j, i, sn);
+		}
+		/* every card runs a job */
+		{
+			uint32_t ctx = ppu_ctx_create(cards[i].fd);
+			uint32_t bo = ppu_bo_create(cards[i].fd, PPU_PAGE_SIZE);
+			uint32_t so = ppu_syncobj_create(cards[i].fd);
+			uint32_t *m;
+
+			ppu_submit_write(cards[i].fd, ctx, DRM_PPU_RING_GFX, 0, bo, 0, 0xc0de + i,
+					 0, so);
+			igt_assert_eq(ppu_wait_status(cards[i].fd, so, PPU_WAIT_NS), 1);
+			m = ppu_bo_map(cards[i].fd, bo, PPU_PAGE_SIZE);
+			igt_assert_eq_u32(m[0], 0xc0de + i);
+			munmap(m, PPU_PAGE_SIZE);
+			ppu_bo_close(cards[i].fd, bo);
+			ppu_ctx_destroy(cards[i].fd, ctx);
+		}
+	}
+}
+
+/*
+ * Card A: NR_HANGS hangs one after the other (gfx0 and sdma0), a UECC,
+ * then a hang whose device reset fails (A's own sim/fail_resets): A is
+ * wedged. Card B runs jobs through all of it and loses nothing.
+ */
+static void test_storm_isolated(void)
+{
+	static struct snap b_before, b_after, a_before, a_after;
+	struct card *a = &cards[0], *b = &cards[1];
+	const uint64_t uecc_addr = 3 * 16ull * 1024 * 1024 + 5 * 1024 * 1024 + 0x100;
+	struct shared *sh;
+	int afd = a->fd;
+
+	require_two();
+	igt_require_f(access(a->sim, F_OK) == 0, "no %s\n", a->sim);
+	igt_install_exit_handler(sim_hooks_clear);
+	snap(a, &a_before);
+	snap(b, &b_before);
+	igt_assert_f(strcmp(a_before.state, "wedged") && strcmp(b_before.state, "wedged"),
+		     "a card is wedged before the test\n");
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	igt_assert(sh != MAP_FAILED);
+	memset(sh, 0, sizeof(*sh));
+
+	igt_fork(child, 1)
+		b_client(b, sh);
+	for (int t = 0; t < 600 && !sh->ready; t++)
+		usleep(100 * 1000);
+	igt_assert(sh->ready);
+	wait_b(sh, 0, "the start");
+
+	/* 1: hangs on A */
+	sh->phase = 1;
+	for (unsigned int i = 0; i < NR_HANGS; i++) {
+		uint32_t cls = i & 1 ? DRM_PPU_RING_SDMA : DRM_PPU_RING_GFX;
+		uint32_t so = submit_hang(afd, cls, 0);
+		int st = ppu_wait_status(afd, so, PPU_HANG_WAIT_NS);
+
+		igt_info("A: hang %u on %s0: fence %d\n", i, ppu_class_names[cls], st);
+		igt_assert_f(st < 0, "A's hanging job ended with %d\n", st);
+		igt_assert_f(!sh->bad, "%s\n", sh->why);
+	}
+	wait_b(sh, 1, "A's hangs");
+
+	/* 2: a UECC on A */
+	sh->phase = 2;
+	make_uecc(a, uecc_addr);
+	igt_assert_f(ppu_sysfs_wait_u64(a->ras, "ue_count_volatile",
+					ras_of(&a_before, "ue_count_volatile") + 1, 30000),
+		     "A's UECC not counted\n");
+	igt_assert_f(ppu_sysfs_wait_u64(a->rec, "cause_uecc",
+					rec_of(&a_before, "cause_uecc") + 1, 30000),
+		     "A's UECC started no recovery\n");
+	wait_b(sh, 2, "A's UECC");
+
+	/* 3: a hang on A whose device reset fails: A is wedged */
+	sh->phase = 3;
+	ppu_ladder_set(a->dbg, "domain");
+	sim_write(a, "fail_resets", "1");
+	{
+		uint32_t so = submit_hang(afd, DRM_PPU_RING_GFX, 0);
+		int st = ppu_wait_status(afd, so, PPU_HANG_WAIT_NS);
+
+		igt_info("A: hang with a failing reset: fence %d\n", st);
+		igt_assert_f(st < 0, "A's job ended with %d\n", st);
+	}
+	igt_assert_f(rec_wait_state(a, "wedged", 30000), "A is not wedged\n");
+	wait_b(sh, 3, "A's failed reset");
+
+	sh->stop = 1;
+	igt_waitchildren();
+	igt_assert_f(!sh->bad, "%s\n", sh->why);
+	igt_info("B: %d jobs, batches per phase %d %d %d %d\n", sh->jobs, sh->done[0],
+		 sh->done[1], sh->done[2], sh->done[3]);
+
+	/* A went through all of it */
+	snap(a, &a_after);
+	igt_assert_lte_u64(rec_of(&a_before, "recoveries") + NR_HANGS + 2,
+			   rec_of(&a_after, "recoveries"));
+	igt_assert_lte_u64(rec_of(&a_before, "guilty") + NR_HANGS, rec_of(&a_after, "guilty"));
+	igt_assert_lt_u64(rec_of(&a_before, "wedges"), rec_of(&a_after, "wedges"));
+	igt_assert_lt_u64(ras_of(&a_before, "ue_count_aggregate"),
+			  ras_of(&a_after, "ue_count_aggregate"));
+	igt_assert_f(flash_has(a_after.flash, uecc_addr),
+		     "A's flash has no record of its UECC:\n%s\n", a_after.flash);
+
+	/* B: nothing */
+	snap(b, &b_after);
+	assert_snap_same("card B", &b_before, &b_after);
+	igt_assert_f(!flash_has(b_after.flash, uecc_addr), "B's flash has A's UECC\n");
+
+	/* A back in service: its files closed, a device reset (B's stay open) */
+	sim_write(a, "fail_resets", "0");
+	ppu_ladder_restore();
+	igt_assert(cards_open() >= 2);
+	a = &cards[0];
+	b = &cards[1];
+	close(a->fd);
+	a->fd = -1;
+	igt_assert_eq(device_reset(a), 0);
+	igt_assert(rec_wait_state(a, "idle", 10000));
+	igt_assert(cards_open() >= 2);
+	snap(&cards[1], &b_after);
+	assert_snap_same("card B after A's device reset", &b_before, &b_after);
+	munmap(sh, sizeof(*sh));
+}
+
+/*
+ * Card A out of service and back while card B runs jobs: unbind A's
+ * platform device from ppu.ko, then bind it again. B loses nothing; A
+ * comes back with its ECC history and runs jobs.
+ */
+static void test_unbind_one(void)
+{
+	static struct snap b_before, b_after, a_before, a_after;
+	struct card a = cards[0], *b = &cards[1];
+	struct shared *sh;
+
+	require_two();
+	ppu_pdev_require_unbind(&a.pd);
+	snap(&cards[0], &a_before);
+	snap(b, &b_before);
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	igt_assert(sh != MAP_FAILED);
+	memset(sh, 0, sizeof(*sh));
+	igt_fork(child, 1)
+		b_client(b, sh);
+	for (int t = 0; t < 600 && !sh->ready; t++)
+		usleep(100 * 1000);
+	igt_assert(sh->ready);
+	wait_b(sh, 0, "the start");
+
+	/* out of service: a file still open on A is unplugged, not waited for */
+	sh->phase = 1;
+	ppu_pdev_bind(&a.pd, false);
+	igt_assert_f(access(a.ras, F_OK) != 0, "%s still there after the unbind\n", a.ras);
+	wait_b(sh, 1, "A's unbind");
+
+	sh->phase = 2;
+	ppu_pdev_bind(&a.pd, true);
+	wait_b(sh, 2, "A's bind");
+	sh->stop = 1;
+	igt_waitchildren();
+	igt_assert_f(!sh->bad, "%s\n", sh->why);
+
+	for (int t = 0; t < 300 && cards_open() < 2; t++)
+		usleep(100 * 1000);
+	require_two();
+	igt_assert_f(!strcmp(cards[0].pd.name, a.pd.name), "card 0 is %s, was %s\n",
+		     cards[0].pd.name, a.pd.name);
+	snap(&cards[0], &a_after);
+	igt_assert_eq_u64(ras_of(&a_after, "ue_count_aggregate"),
+			  ras_of(&a_before, "ue_count_aggregate"));
+	igt_assert_eq_u64(ras_of(&a_after, "ce_count_aggregate"),
+			  ras_of(&a_before, "ce_count_aggregate"));
+	igt_assert_f(!strcmp(flash_entries(a_before.flash), flash_entries(a_after.flash)),
+		     "A's flash records changed:\n%s\n->\n%s\n", a_before.flash, a_after.flash);
+	snap(&cards[1], &b_after);
+	assert_snap_same("card B", &b_before, &b_after);
+	/* A runs jobs again */
+	{
+		int fd = cards[0].fd;
+		uint32_t ctx = ppu_ctx_create(fd);
+		uint32_t bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
+		uint32_t so = ppu_syncobj_create(fd);
+		uint32_t *m;
+
+		ppu_submit_write(fd, ctx, DRM_PPU_RING_SDMA, 0, bo, 0, 0xa11e, 0, so);
+		igt_assert_eq(ppu_wait_status(fd, so, PPU_WAIT_NS), 1);
+		m = ppu_bo_map(fd, bo, PPU_PAGE_SIZE);
+		igt_assert_eq_u32(m[0], 0xa11e);
+		munmap(m, PPU_PAGE_SIZE);
+		ppu_bo_close(fd, bo);
+		ppu_ctx_destroy(fd, ctx);
+	}
+	munmap(sh, sizeof(*sh));
+}
+
+/* the output of @cmd, at most @size - 1 bytes; its exit status */
+static int run_out(const char *cmd, char *out, size_t size)
+{
+	FILE *p = popen(cmd, "r");
+	size_t n = 0, r;
+
+	igt_assert_f(p, "popen %s\n", cmd);
+	while (n + 1 < size && (r = fread(out + n, 1, size - 1 - n, p)) > 0)
+		n += r;
+	out[n] = '\0';
+	return pclose(p);
+}
+
+/* ppu-smi (PPU_SMI, default /extra/ppu-smi in the VM) shows every card */
+static void test_smi_every_card(void)
+{
+	const char *smi = getenv("PPU_SMI") && *getenv("PPU_SMI") ? getenv("PPU_SMI") :
+			  "/extra/ppu-smi";
+	static char out[65536], one[32768];
+	char cmd[256];
+
+	require_two();
+	igt_require_f(access(smi, X_OK) == 0, "no %s (PPU_SMI)\n", smi);
+	snprintf(cmd, sizeof(cmd), "%s -q 2>&1", smi);
+	igt_assert_eq(run_out(cmd, out, sizeof(out)), 0);
+	for (unsigned int i = 0; i < nr_cards; i++) {
+		char sn[32];
+
+		igt_assert(ppu_debugfs_read(cards[i].pd.dir, "serial_number", sn, sizeof(sn)) > 0);
+		strip(sn);
+		igt_assert_f(strstr(out, sn), "ppu-smi -q does not show card %u (%s):\n%s\n", i,
+			     sn, out);
+		/* -i N: that card alone */
+		snprintf(cmd, sizeof(cmd), "%s -q -i %u 2>&1", smi, i);
+		igt_assert_eq(run_out(cmd, one, sizeof(one)), 0);
+		igt_assert_f(strstr(one, sn), "ppu-smi -q -i %u:\n%s\n", i, one);
+		for (unsigned int j = 0; j < nr_cards; j++) {
+			char sn2[32];
+
+			if (j == i)
+				continue;
+			igt_assert(ppu_debugfs_read(cards[j].pd.dir, "serial_number", sn2,
+						    sizeof(sn2)) > 0);
+			strip(sn2);
+			igt_assert_f(!strstr(one, sn2), "ppu-smi -q -i %u shows card %u\n", i, j);
+		}
+	}
+}
+
+/* ppu.ko's parameters as loaded, "name=value ..." */
+static void ppu_params(char *out, size_t size)
+{
+	const char *dir = "/sys/module/ppu/parameters";
+	struct dirent *de;
+	size_t n = 0;
+	DIR *d = opendir(dir);
+
+	out[0] = '\0';
+	igt_assert(d);
+	while ((de = readdir(d))) {
+		char val[128], name[64];
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(name, sizeof(name), "%.63s", de->d_name);
+		if (ppu_debugfs_read(dir, name, val, sizeof(val)) <= 0)
+			continue;
+		strip(val);
+		if (!val[0] || !strcmp(val, "(null)"))
+			continue;
+		n += (size_t)snprintf(out + n, size - n, "%s%s=%s", n ? " " : "", name, val);
+		igt_assert(n < size);
+	}
+	closedir(d);
+}
+
+/*
+ * A CECC on B, a UECC and a CECC on A, then rmmod ppu; insmod ppu.ko: each
+ * card reads back its own records and counts, never the other's.
+ */
+static void test_reload_own_flash(void)
+{
+	static struct snap a_before, b_before, a_after, b_after;
+	const uint64_t a_ue = 5 * 16ull * 1024 * 1024 + 6 * 1024 * 1024 + 0x100;
+	const uint64_t a_ce = 6 * 16ull * 1024 * 1024 + 6 * 1024 * 1024 + 0x100;
+	const uint64_t b_ce = 7 * 16ull * 1024 * 1024 + 6 * 1024 * 1024 + 0x100;
+	const char *ko = getenv("PPU_KO") && *getenv("PPU_KO") ? getenv("PPU_KO") :
+			 "/kmod/ppu/ppu.ko";
+	char sn_a[32], sn_b[32], sn[32], args[4096];
+	int ret;
+
+	require_two();
+	igt_require_f(access(ko, R_OK) == 0, "no %s (PPU_KO)\n", ko);
+	make_cecc(&cards[1], b_ce);
+	make_uecc(&cards[0], a_ue);
+	make_cecc(&cards[0], a_ce);
+	/* the events reach the driver from the device's FIFO */
+	usleep(500 * 1000);
+	snap(&cards[0], &a_before);
+	snap(&cards[1], &b_before);
+	igt_assert_f(flash_has(a_before.flash, a_ue) && flash_has(a_before.flash, a_ce),
+		     "A's flash:\n%s\n", a_before.flash);
+	igt_assert_f(flash_has(b_before.flash, b_ce), "B's flash:\n%s\n", b_before.flash);
+	igt_assert(!flash_has(b_before.flash, a_ue) && !flash_has(b_before.flash, a_ce));
+	igt_assert(!flash_has(a_before.flash, b_ce));
+	igt_assert(ppu_debugfs_read(cards[0].pd.dir, "serial_number", sn_a, sizeof(sn_a)) > 0);
+	igt_assert(ppu_debugfs_read(cards[1].pd.dir, "serial_number", sn_b, sizeof(sn_b)) > 0);
+
+	ppu_params(args, sizeof(args));
+	for (unsigned int i = 0; i < nr_cards; i++) {
+		close(cards[i].fd);
+		cards[i].fd = -1;
+	}
+	nr_cards = 0;
+	ret = ppu_reload_module(ko, args);
+	igt_assert_f(ret == 0, "reload %s %s: %d\n", ko, args, ret);
+	/* every card binds again */
+	for (int t = 0; t < 300 && cards_open() < 2; t++)
+		usleep(100 * 1000);
+	require_two();
+
+	snap(&cards[0], &a_after);
+	snap(&cards[1], &b_after);
+	igt_assert(ppu_debugfs_read(cards[0].pd.dir, "serial_number", sn, sizeof(sn)) > 0);
+	igt_assert_f(!strcmp(sn, sn_a), "card 0's serial %s, was %s", sn, sn_a);
+	igt_assert(ppu_debugfs_read(cards[1].pd.dir, "serial_number", sn, sizeof(sn)) > 0);
+	igt_assert_f(!strcmp(sn, sn_b), "card 1's serial %s, was %s", sn, sn_b);
+
+	/* A: its own history, its counts over its life */
+	igt_assert_f(flash_has(a_after.flash, a_ue) && flash_has(a_after.flash, a_ce),
+		     "A's flash after the reload:\n%s\n", a_after.flash);
+	igt_assert_f(!flash_has(a_after.flash, b_ce), "A's flash has B's record:\n%s\n",
+		     a_after.flash);
+	igt_assert_eq_u64(ras_of(&a_after, "ue_count_aggregate"),
+			  ras_of(&a_before, "ue_count_aggregate"));
+	igt_assert_eq_u64(ras_of(&a_after, "ce_count_aggregate"),
+			  ras_of(&a_before, "ce_count_aggregate"));
+	/* B: exactly its records, its counts; nothing of A's */
+	igt_assert_f(!strcmp(flash_entries(b_before.flash), flash_entries(b_after.flash)),
+		     "B's flash records changed:\n%s\n->\n%s\n", b_before.flash, b_after.flash);
+	igt_assert_f(!flash_has(b_after.flash, a_ue) && !flash_has(b_after.flash, a_ce),
+		     "B's flash has A's records:\n%s\n", b_after.flash);
+	igt_assert_eq_u64(ras_of(&b_after, "ue_count_aggregate"),
+			  ras_of(&b_before, "ue_count_aggregate"));
+	igt_assert_eq_u64(ras_of(&b_after, "ce_count_aggregate"),
+			  ras_of(&b_before, "ce_count_aggregate"));
+	igt_assert_eq_u64(ras_of(&b_after, "mem_total"), ras_of(&b_before, "mem_total"));
+}
+
+igt_main
+{
+	igt_fixture {
+		unsigned int want = cards_wanted();
+
+		for (unsigned int i = 0; i < MAX_DEVS; i++)
+			cards[i].fd = -1;
+		setenv("IGT_FORCE_DRIVER", "ppu", 0);
+		cards_open();
+		igt_info("%u ppu card(s), %u asked for\n", nr_cards, want);
+		if (want)
+			igt_assert_f(nr_cards >= want,
+				     "%u ppu card(s), the run asked for %u (PPU_IGT_DEVICES)\n",
+				     nr_cards, want);
+	}
+
+	igt_describe("every card binds on its own: platform device, serial number, sysfs, debugfs, jobs");
+	igt_subtest("devices")
+		test_devices();
+
+	igt_describe("hangs, a UECC and a failed reset on card A cost card B nothing");
+	igt_subtest("storm-isolated")
+		test_storm_isolated();
+
+	igt_describe("ppu-smi shows every card, and -i N that card alone");
+	igt_subtest("smi-every-card")
+		test_smi_every_card();
+
+	igt_describe("card A unbound and bound again while card B runs jobs: B loses nothing");
+	igt_subtest("unbind-one")
+		test_unbind_one();
+
+	igt_describe("after a reload of ppu.ko each card reads back its own ECC records only");
+	igt_subtest("reload-own-flash")
+		test_reload_own_flash();
+
+	igt_fixture {
+		for (unsigned int i = 0; i < nr_cards; i++)
+			if (cards[i].fd >= 0)
+				close(cards[i].fd);
+	}
+}
