@@ -184,6 +184,13 @@ run_stage igt-prod igt "igt (production 6.1 kernel)" \
 	env PPU_VM_KERNEL=prod PPU_IGT_FILTER= PPU_IGT_EXCLUDE= \
 	PPU_IGT_LOG="$LOG/igt-prod-serial.log" "$ROOT/scripts/run-igt.sh"
 
+# two simulated cards: a storm on one costs the other nothing (every
+# other binary runs on one card, where ppu_multi skips)
+run_stage igt-multi igt "igt ppu_multi, two cards (production 6.1 kernel)" \
+	env PPU_VM_KERNEL=prod PPU_IGT_FILTER='^ppu_multi$' PPU_IGT_EXCLUDE= \
+	PPU_IGT_DEVICES=2 PPU_IGT_LOG="$LOG/igt-multi-serial.log" \
+	"$ROOT/scripts/run-igt.sh"
+
 [ "${PPU_TEST_61_DEBUG:-0}" = 1 ] && series_debug 6.1
 
 # the same sources on the 6.12 LTS (PPU_TEST_612=smoke, the default, full
