@@ -853,6 +853,48 @@ static void ppu_sim_ring_reset_failure_needs_device_reset(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, buf_get(&f->data[0], 4), 2u);
 }
 
+/*
+ * The failure hooks of one device (sysfs sim/ of its platform device) fail
+ * that device's resets only; the module's fail any device's next reset.
+ */
+static void ppu_sim_fail_hooks_per_device(struct kunit *test)
+{
+	struct sim_fixture *f = test->priv;
+	struct ppu_sim *other = make_sim(test, 0);
+	struct ppu_hw *hw2;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(other));
+	hw2 = &other->hw;
+
+	atomic_set(&f->sim->fail_resets, 1);
+	atomic_set(&f->sim->fail_ring_resets, 1);
+	KUNIT_EXPECT_EQ(test, hw2->ops->reset(hw2), 0);
+	KUNIT_EXPECT_EQ(test, hw2->ops->ring_reset(hw2, SDMA0), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&f->sim->fail_resets), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&f->sim->fail_ring_resets), 1);
+	KUNIT_EXPECT_EQ(test, f->hw->ops->ring_reset(f->hw, SDMA0), -EIO);
+	KUNIT_EXPECT_EQ(test, f->hw->ops->reset(f->hw), -EIO);
+	KUNIT_EXPECT_EQ(test, atomic_read(&f->sim->fail_resets), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&f->sim->fail_ring_resets), 0);
+	KUNIT_EXPECT_EQ(test, f->hw->ops->reset(f->hw), 0);
+	KUNIT_EXPECT_EQ(test, f->hw->ops->ring_reset(f->hw, SDMA0), 0);
+
+	/* the module parameter: the next ring reset of whichever device */
+	ppu_sim_fail_ring_resets = 1;
+	KUNIT_EXPECT_EQ(test, hw2->ops->ring_reset(hw2, SDMA0), -EIO);
+	KUNIT_EXPECT_EQ(test, f->hw->ops->ring_reset(f->hw, SDMA0), 0);
+	KUNIT_EXPECT_EQ(test, ppu_sim_fail_ring_resets, 0);
+	/* the device's own hook first, the module's after */
+	ppu_sim_fail_ring_resets = 1;
+	atomic_set(&other->fail_ring_resets, 1);
+	KUNIT_EXPECT_EQ(test, hw2->ops->ring_reset(hw2, SDMA0), -EIO);
+	KUNIT_EXPECT_EQ(test, ppu_sim_fail_ring_resets, 1);
+	KUNIT_EXPECT_EQ(test, hw2->ops->ring_reset(hw2, SDMA0), -EIO);
+	KUNIT_EXPECT_EQ(test, ppu_sim_fail_ring_resets, 0);
+	KUNIT_EXPECT_EQ(test, hw2->ops->ring_reset(hw2, SDMA0), 0);
+	ppu_sim_destroy(other);
+}
+
 /* A reset cancels a 10 s DELAY at once; the engine's timer works after. */
 static void ppu_sim_reset_cancels_long_delay(struct kunit *test)
 {
@@ -1510,6 +1552,7 @@ static struct kunit_case ppu_sim_cases[] = {
 	KUNIT_CASE(ppu_sim_ring_reset_frees_stalled_rings),
 	KUNIT_CASE(ppu_sim_ring_reset_touches_one_engine),
 	KUNIT_CASE(ppu_sim_ring_reset_failure_needs_device_reset),
+	KUNIT_CASE(ppu_sim_fail_hooks_per_device),
 	KUNIT_CASE(ppu_sim_full_ring_submit_returns_ebusy),
 	KUNIT_CASE(ppu_sim_submit_during_reset_returns_ebusy),
 	KUNIT_CASE(ppu_sim_no_callback_after_irq_handler_removed),
