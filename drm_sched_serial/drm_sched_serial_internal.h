@@ -78,10 +78,6 @@ enum dss_state {
  *	stopped, then at the end of its last replay window (dss_waiting())
  * @quiet_since: when the ring last retired work, read when the rings
  *	stopped (&drm_sched_serial_ops.last_progress; 0 without the op)
- * @timer_expires: when the ring's armed timeout would have fired
- *	(jiffies), read before drm_sched_stop() cancelled it; 0 if none
- * @timer_head: the ring's first pending job then: whose window that was
- * @timer_kept: the restart gives the ring that timer back (dss_restart())
  * @wait_mark: replays completed in this recovery when @head became
  *	@DSS_WAITING
  * @overdue: @head has been its ring's head for max_runtime_ms, recoveries
@@ -113,9 +109,6 @@ struct drm_sched_serial_cand {
 	bool wait_retry;
 	bool waiting;
 	ktime_t quiet_since;
-	unsigned long timer_expires;
-	struct drm_sched_job *timer_head;
-	bool timer_kept;
 	unsigned int wait_mark;
 	bool overdue;
 	bool head_done;

@@ -276,7 +276,6 @@ static int dss_reset_ring(struct drm_sched_serial_domain *d,
 	int ret;
 
 	ret = d->ops->reset_ring(ring);
-	d->shared_reset |= !ring->independent;
 	d->stats.ring_resets++;
 	d->last.ring_resets++;
 	dss_step(d, "ring-reset", ring->index, t, ret);

@@ -129,26 +129,6 @@ static void dss_attach_error_fences(struct drm_sched_serial_domain *d)
 }
 
 /*
- * May ring @i keep the timer it had before the recovery? Only if nothing
- * the recovery did touched its head's window: the ring did not time out,
- * its head @job went on where it was (not reset, not run again), and no
- * reset stalled it (no shared ring was reset alone, if it is shared).
- * Otherwise drm_sched_start() gives its head a whole timeout. A ring that
- * kept its timer is judged on its own timeout, whatever recoveries other
- * rings had meanwhile: a client cannot put off another's hang with
- * timeouts of its own (one per sdma job, say).
- */
-static bool dss_keeps_timer(struct drm_sched_serial_domain *d, unsigned int i,
-			    struct drm_sched_job *job)
-{
-	const struct drm_sched_serial_cand *c = &d->cands[i];
-
-	return c->timer_expires && c->timer_head == job && !c->timed_out &&
-	       !d->wedged && !d->last.resets &&
-	       (d->rings[i]->independent || !d->shared_reset);
-}
-
-/*
  * Re-emit what has to run again and restart every ring. The recovery
  * started at @start: the runtime of each ring's re-emitted head goes on.
  */
@@ -162,7 +142,6 @@ static void dss_restart(struct drm_sched_serial_domain *d, ktime_t start)
 		struct drm_sched_job *job;
 		bool head = true;
 
-		d->cands[i].timer_kept = false;
 		dss_sched_for_each_pending(job, sched) {
 			struct dma_fence *finished = &job->s_fence->finished;
 			struct drm_sched_serial_ctx *ctx = dss_ctx(d, job);
@@ -175,8 +154,6 @@ static void dss_restart(struct drm_sched_serial_domain *d, ktime_t start)
 				/* Not reset: the head goes on where it is. */
 				if (head && !dma_fence_is_signaled(f)) {
 					dss_runtime_go_on(d, i, job);
-					d->cands[i].timer_kept =
-						dss_keeps_timer(d, i, job);
 					head = false;
 				}
 				continue;
@@ -208,17 +185,11 @@ static void dss_restart(struct drm_sched_serial_domain *d, ktime_t start)
 	dss_step(d, "restart", -1, t, n);
 	dss_report_done(d);
 	dss_attach_error_fences(d);
-	/* Every other ring's timer starts over here. */
+	/* Every ring's timer starts over here. */
 	t = ktime_get();
 	for (i = 0; i < d->nr_rings; i++) {
-		struct drm_sched_serial_ring *ring = d->rings[i];
-
-		dss_sched_start(ring->sched);
-		if (!d->cands[i].timer_kept ||
-		    !dss_sched_timer_restore(ring->sched,
-					     d->cands[i].timer_head,
-					     d->cands[i].timer_expires))
-			ring->timer_since = t;
+		d->rings[i]->timer_since = t;
+		dss_sched_start(d->rings[i]->sched);
 	}
 }
 
@@ -359,12 +330,9 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 	 * starting another one.
 	 */
 	t = ktime_get();
-	d->shared_reset = false;
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_serial_ring *ring = d->rings[i];
 
-		d->cands[i].timer_expires = dss_sched_timer_expires(ring->sched);
-		d->cands[i].timer_head = dss_sched_first_pending(ring->sched);
 		d->cands[i].progressing = dss_progressing(d, ring);
 		d->cands[i].quiet_since = d->ops->last_progress ?
 					  d->ops->last_progress(ring) : 0;

@@ -159,54 +159,6 @@ static inline bool dss_sched_has_pending(struct drm_gpu_scheduler *sched)
 }
 
 /*
- * When @sched's armed timeout fires (jiffies), or 0 if none is armed (or
- * it fired already). Read before drm_sched_stop() cancels it.
- */
-static inline unsigned long dss_sched_timer_expires(struct drm_gpu_scheduler *sched)
-{
-	struct timer_list *timer = &sched->work_tdr.timer;
-
-	if (!timer_pending(timer))
-		return 0;
-	return READ_ONCE(timer->expires) ?: 1;
-}
-
-/* @sched's first pending job, or NULL, on a running scheduler. */
-static inline struct drm_sched_job *
-dss_sched_first_pending(struct drm_gpu_scheduler *sched)
-{
-	struct drm_sched_job *job;
-
-	spin_lock(&sched->job_list_lock);
-	job = list_first_entry_or_null(&sched->pending_list,
-				       struct drm_sched_job, list);
-	spin_unlock(&sched->job_list_lock);
-	return job;
-}
-
-/*
- * After drm_sched_start() restarted @sched's timeout: give it back the
- * expiry @expires it had, if @head is still the first pending job (a new
- * head gets the whole timeout drm_sched gave it). Returns true if so.
- */
-static inline bool dss_sched_timer_restore(struct drm_gpu_scheduler *sched,
-					   struct drm_sched_job *head,
-					   unsigned long expires)
-{
-	long left = (long)(expires - jiffies);
-	bool same;
-
-	spin_lock(&sched->job_list_lock);
-	same = list_first_entry_or_null(&sched->pending_list,
-					struct drm_sched_job, list) == head;
-	if (same)
-		mod_delayed_work(sched->timeout_wq, &sched->work_tdr,
-				 max(left, 1L));
-	spin_unlock(&sched->job_list_lock);
-	return same;
-}
-
-/*
  * When @job became its ring's head: its scheduled fence's time, which
  * drm_sched's cleanup moves to the end of the job before it. 0 if unknown.
  */

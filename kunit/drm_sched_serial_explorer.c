@@ -665,9 +665,11 @@ static void explorer_random_scenarios(struct kunit *test)
  * recoveries late because a head that completed in its ring's reset
  * settled the recovery while another ring was still hung (777645,
  * 779299, 782641, 786424), and, with the timers of untouched rings kept
- * across a recovery, late heads on other rings timing out in recoveries
- * of their own before a hang's first timeout (805, 2138, 3873, 7281,
- * 9209, 9762: the bound counts from that timeout).
+ * across a recovery (not done: Documentation/drm_sched_serial.rst,
+ * "Timers across a recovery"), hangs judged in their third recovery
+ * (805, 2138, 3873, 7281, 9209, 9762; 2138 and 9762 only because late
+ * heads on other rings timed out first: the bound counts from a hang's
+ * own timeout).
  */
 static const u64 dss_x_found[] = {
 	4248624, 4251277, 4261870, 4269099, 777645, 779299, 782641, 786424,

@@ -299,62 +299,11 @@ static void ring_rung_waits_out_a_late_hang(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.ring_settled, 1);
 }
 
-/* Shared rings with a timeout of four sdma ones, beyond coalescing. */
-static const struct dss_mock_ring_desc slow_shared_rings[] = {
-	[GFX] = { .name = "gfx", .timeout_ms = 4 * SDMA_TIMEOUT_MS },
-	[COMPUTE0] = { .name = "compute0", .timeout_ms = 4 * SDMA_TIMEOUT_MS },
-	[COMPUTE1] = { .name = "compute1", .timeout_ms = 4 * SDMA_TIMEOUT_MS },
-	[SDMA] = { .name = "sdma", .independent = true,
-		   .timeout_ms = SDMA_TIMEOUT_MS },
-};
-
-#define SDMA_HANGS	8
-
-/*
- * Issue 31: hangs on sdma, one after another (each in a context of its
- * own), cannot put off a hang on gfx. Each sdma timeout resets sdma alone
- * and leaves every other ring's timer as it was; gfx's fires on time and
- * its hang is convicted while the sdma hangs still come. Before, every
- * recovery restarted every ring's timer: the gfx hang, whose timeout is
- * four sdma ones, was judged only after the last sdma hang.
- */
-static void independent_hangs_do_not_put_off_a_hang(struct kunit *test)
-{
-	struct dss_mock_job *bad, *sdma[SDMA_HANGS];
-	struct drm_sched_serial_params p;
-	struct dss_mock *mock;
-	unsigned int i;
-
-	ladder_params(&p, DRM_SCHED_SERIAL_LADDER_RING);
-	p.ban_guilty = 0;
-	mock = dss_mock_new(test, slow_shared_rings,
-			    ARRAY_SIZE(slow_shared_rings), &p, JOB_TIMEOUT_MS);
-	bad = submit_started(test, dss_mock_ctx_new(mock, GFX), 0,
-			     DSS_MOCK_JOB_HANG);
-	for (i = 0; i < SDMA_HANGS; i++)
-		sdma[i] = submit(dss_mock_ctx_new(mock, SDMA), 0,
-				 DSS_MOCK_JOB_HANG);
-
-	expect_finished(test, bad, -ETIME);
-	for (i = 0; i < SDMA_HANGS; i++) {
-		KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(sdma[i],
-								   4 * WAIT_MS));
-		KUNIT_EXPECT_EQ(test, sdma[i]->finished_error, -ETIME);
-		KUNIT_EXPECT_EQ(test, sdma[i]->verdict, DRM_SCHED_SERIAL_GUILTY);
-	}
-	sync_recovery(mock);
-	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
-	KUNIT_EXPECT_LT(test, bad->recoveries_at_verdict,
-			sdma[SDMA_HANGS - 1]->recoveries_at_verdict);
-	KUNIT_EXPECT_LE(test, bad->recoveries_at_verdict, 5);
-}
-
 static struct kunit_case drm_sched_serial_ladder_cases[] = {
 	KUNIT_CASE_PARAM(ring_reset_settles_rfc_scenario, hint_mode_gen_params),
 	KUNIT_CASE(ring_reset_of_independent_ring),
 	KUNIT_CASE_PARAM(ring_rung_waits_out_a_late_hang,
 			 right_or_no_hints_gen_params),
-	KUNIT_CASE(independent_hangs_do_not_put_off_a_hang),
 	KUNIT_CASE_PARAM(stalled_first_ring_escalates, hint_mode_gen_params),
 	KUNIT_CASE(second_hang_escalates),
 	KUNIT_CASE(failed_ring_reset_escalates),

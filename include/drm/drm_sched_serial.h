@@ -232,8 +232,8 @@ struct dss_publisher;
  *	waiter while only waiters were left (a deadlock between waiters)
  * @wait_seen: an independent ring's head that waits: when its wait was
  *	last looked at (a timeout dismissed for it)
- * @timer_since: when a recovery last restarted this ring's timer (a ring
- *	a recovery neither reset nor stalled keeps the timer it had)
+ * @timer_since: when a recovery last restarted this ring's timer (every
+ *	recovery restarts every ring's timer)
  * @wait_recoveries: the domain's recoveries counted then
  *
  * The ext_* fields and @extensions belong to the library (under the
@@ -648,8 +648,6 @@ struct drm_sched_serial_ring_status {
  * @gate_seqno: seqno of the last @gate
  * @gate_held: a recovery found @gate closed: what a waiter waits for may
  *	have been held back by it, under @lock
- * @shared_reset: this recovery reset a shared ring alone: every shared
- *	ring may have stood stalled behind it, under @lock
  */
 struct drm_sched_serial_domain {
 	const struct drm_sched_serial_ops *ops;
@@ -680,7 +678,6 @@ struct drm_sched_serial_domain {
 	u64 gate_context;
 	u64 gate_seqno;
 	bool gate_held;
-	bool shared_reset;
 };
 
 const char *drm_sched_serial_mode_name(enum drm_sched_serial_mode mode);
