@@ -80,7 +80,7 @@ static int dss_rung_pick_late(struct drm_sched_serial_domain *d)
 }
 
 /*
- * With no ring called hung: the one shared ring whose head made no
+ * The one shared ring whose head made no
  * progress since it became its ring's head, while every other shared head
  * that timed out progressed in its run and then went silent, or -1. A
  * hang is silent from its first moment; a head that progressed and then
@@ -89,7 +89,9 @@ static int dss_rung_pick_late(struct drm_sched_serial_domain *d)
  * submitted beside it. Progress up to DSS_SILENT_GRACE_MS (an eighth of
  * the ring's timeout at most) after the head began still counts as its
  * first moment (a met WAIT before the HANG). Only the order of the resets
- * follows from it, never a verdict.
+ * follows from it, never a verdict. The hints do not count here: a head
+ * the hardware calls hung that progressed is passed over for the silent
+ * one, whose reset loses no work.
  */
 #define DSS_SILENT_GRACE_MS	25u
 
@@ -123,13 +125,13 @@ static int dss_rung_pick_silent(struct drm_sched_serial_domain *d)
 }
 
 /*
- * The ring the ladder resets first, or -1 for the domain. Among the rings
- * that timed out: the one the hardware calls hung, if it calls exactly
- * one so, or else the one whose head has waited longest and is not called
- * stalled, unless one shared head was silent since it began while the
- * others that timed out progressed and stopped (dss_rung_pick_silent()).
- * Hints only choose: a wrong one costs a ring reset and an
- * escalation at most, never a verdict. Its head may not wait for another
+ * The ring the ladder resets first, or -1 for the domain. One shared
+ * head that was silent since it began while the others that timed out
+ * progressed and stopped (dss_rung_pick_silent()), whatever the hints say;
+ * else among the rings that timed out: the one the hardware calls hung,
+ * if it calls exactly one so, or else the one whose head has waited
+ * longest and is not called stalled. Hints only choose: a wrong one costs
+ * a ring reset and an escalation at most, never a verdict. Its head may not wait for another
  * ring's work. An independent ring goes alone only if no other ring timed
  * out with it, and nothing goes alone beside a timed-out independent ring:
  * the domain settles both at once.
@@ -177,11 +179,15 @@ static int dss_rung_pick(struct drm_sched_serial_domain *d,
 		return -1;
 	self = called_hung ? hung : oldest;
 	/*
-	 * Nothing called hung: a silent head beside timed-out heads that
-	 * progressed and stopped goes first (it may not have timed out yet:
-	 * its window is waited out, dss_ring_rung()).
+	 * A silent head beside timed-out heads that progressed and stopped
+	 * goes first (it may not have timed out yet: its window is waited
+	 * out, dss_ring_rung()), whatever the hints say: its reset loses no
+	 * work (it retired nothing), where the reset of a head that
+	 * progressed runs that work again. If the hardware called a head
+	 * that progressed hung, that hint costs a ring reset of a silent
+	 * head and an escalation at most when it was right.
 	 */
-	if (!called_hung && !independent) {
+	if (!independent) {
 		int silent = dss_rung_pick_silent(d);
 
 		if (silent >= 0)

@@ -263,13 +263,16 @@ KUNIT_ARRAY_PARAM(ladder_mode, ladder_modes, ladder_mode_desc);
  * domain was reset and the long job run again (in its replay). Without
  * hints the same: the long job progressed before it stopped, the hang
  * was silent from its start (dss_rung_pick_silent()); before, gfx was
- * reset first and the domain after it.
+ * reset first and the domain after it. With wrong hints (gfx called hung,
+ * compute0 stalled) the same again: the silent head goes first whatever
+ * the hints say, since its reset loses no work; before, the wrong hint
+ * had gfx reset first and the long job run again.
  */
-static const long right_or_no_hints[] = {
-	DSS_MOCK_HINTS_RIGHT, DSS_MOCK_HINTS_NONE,
+static const long rung_hint_modes[] = {
+	DSS_MOCK_HINTS_RIGHT, DSS_MOCK_HINTS_NONE, DSS_MOCK_HINTS_WRONG,
 };
 
-KUNIT_ARRAY_PARAM(right_or_no_hints, right_or_no_hints, hint_mode_desc);
+KUNIT_ARRAY_PARAM(rung_hint_modes, rung_hint_modes, hint_mode_desc);
 
 static void ring_rung_waits_out_a_late_hang(struct kunit *test)
 {
@@ -303,7 +306,7 @@ static struct kunit_case drm_sched_serial_ladder_cases[] = {
 	KUNIT_CASE_PARAM(ring_reset_settles_rfc_scenario, hint_mode_gen_params),
 	KUNIT_CASE(ring_reset_of_independent_ring),
 	KUNIT_CASE_PARAM(ring_rung_waits_out_a_late_hang,
-			 right_or_no_hints_gen_params),
+			 rung_hint_modes_gen_params),
 	KUNIT_CASE_PARAM(stalled_first_ring_escalates, hint_mode_gen_params),
 	KUNIT_CASE(second_hang_escalates),
 	KUNIT_CASE(failed_ring_reset_escalates),
