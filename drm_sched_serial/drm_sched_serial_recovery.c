@@ -194,6 +194,33 @@ static void dss_restart(struct drm_sched_serial_domain *d, ktime_t start)
 }
 
 /*
+ * Is @job, the job @ring's engine runs, waiting for a value, as the
+ * hardware says (the driver's waiting op), in serial mode? Not a gang
+ * member: a member waits for its partners too, and a gang is judged whole
+ * by a recovery. Such a head's timeout is a false one until it waited
+ * max_runtime_ms unhindered (dss_wait_over()). Must not sleep.
+ */
+static bool dss_waits_alone(struct drm_sched_serial_ring *ring,
+			    struct drm_sched_job *job)
+{
+	struct drm_sched_serial_domain *d = ring->domain;
+	const void *key;
+
+	return d->ops->waiting &&
+	       d->params.mode == DRM_SCHED_SERIAL_MODE_SERIAL &&
+	       !dss_job_gang(d, job, &key) && d->ops->waiting(ring, job);
+}
+
+/*
+ * Does @ring's head wait (dss_waits_alone())? Its timeout would be a false
+ * one: it does not join a recovery as timed out either.
+ */
+static bool dss_head_waits_now(struct drm_sched_serial_ring *ring)
+{
+	return dss_sched_head_waiting(ring->sched, ring, dss_waits_alone);
+}
+
+/*
  * Has @ring's timeout fired, or will it fire within the coalescing window?
  * Timers of rings stalled by one hang expire close together; counting them
  * as timed out lets one recovery handle them all. Only a shared ring
@@ -338,7 +365,8 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 					  d->ops->last_progress(ring) : 0;
 		d->cands[i].timed_out = ring == bad_ring ||
 			(cause != DRM_SCHED_SERIAL_CAUSE_WEDGE &&
-			 dss_timer_due(d, ring) && !d->cands[i].progressing);
+			 dss_timer_due(d, ring) && !d->cands[i].progressing &&
+			 !dss_head_waits_now(ring));
 		d->cands[i].state = DSS_UNTRIED;
 		d->cands[i].hint = DRM_SCHED_SERIAL_HINT_UNKNOWN;
 		d->cands[i].probe = NULL;
@@ -461,14 +489,12 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 	}
 
 	/*
-	 * A head that waits for another ring's value (an independent ring's,
-	 * the hardware says so) or progresses is not hung until it did so
-	 * for max_runtime_ms: a false timeout, and others run now if it held
-	 * the gate. Past that it is hung, however it waited or progressed.
+	 * A head that waits for another ring's value (the hardware says so)
+	 * or progresses is not hung until it did so for max_runtime_ms: a
+	 * false timeout, and others run now if it held the gate. Past that
+	 * it is hung, however it waited or progressed.
 	 */
-	if (ring->independent && d->ops->waiting &&
-	    d->params.mode == DRM_SCHED_SERIAL_MODE_SERIAL &&
-	    d->ops->waiting(ring, job)) {
+	if (dss_waits_alone(ring, job)) {
 		why = "waiting";
 		overrun = dss_wait_over(d, ring, job);
 	} else if (dss_progressing(d, ring)) {

@@ -21,6 +21,8 @@
 #include <drm/drm_sched_serial_compat.h>
 #include <drm/gpu_scheduler.h>
 
+struct drm_sched_serial_ring;
+
 /*
  * Walk the jobs a stopped @sched has on the hardware, oldest first, with no
  * lock, as drm_sched_start() walks them: only between drm_sched_stop() and
@@ -156,6 +158,29 @@ static inline bool dss_sched_timeout_due(struct drm_gpu_scheduler *sched,
 static inline bool dss_sched_has_pending(struct drm_gpu_scheduler *sched)
 {
 	return !list_empty_careful(&sched->pending_list);
+}
+
+/*
+ * Does @sched's first pending job wait, as @waiting (the driver's
+ * &drm_sched_serial_ops.waiting) reads it from the hardware? Asked under
+ * the list's lock: the job cannot be freed meanwhile. @waiting must not
+ * sleep. False for an empty list.
+ */
+static inline bool
+dss_sched_head_waiting(struct drm_gpu_scheduler *sched,
+		       struct drm_sched_serial_ring *ring,
+		       bool (*waiting)(struct drm_sched_serial_ring *ring,
+				       struct drm_sched_job *job))
+{
+	struct drm_sched_job *job;
+	bool ret;
+
+	spin_lock(&sched->job_list_lock);
+	job = list_first_entry_or_null(&sched->pending_list,
+				       struct drm_sched_job, list);
+	ret = job && waiting(ring, job);
+	spin_unlock(&sched->job_list_lock);
+	return ret;
 }
 
 /*

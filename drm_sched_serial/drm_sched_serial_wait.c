@@ -6,8 +6,8 @@
  * (&drm_sched_serial_ops.waiting) is judged only in a window that was fair
  * to it (dss_wait_fair(), dss_hung_alone()), is left undecided otherwise
  * and struck only when waiters deadlock or it outstays max_runtime_ms
- * (dss_leave_waiting()); a waiting head of an independent ring that times
- * out is not hung until its unhindered wait reaches max_runtime_ms
+ * (dss_leave_waiting()); a head that times out while the hardware says
+ * it waits is not hung until its unhindered wait reaches max_runtime_ms
  * (dss_wait_over()).
  *
  * A strategy: it calls down into the candidate state
@@ -171,11 +171,14 @@ bool dss_hung_alone(struct drm_sched_serial_domain *d, unsigned int i,
 }
 
 /*
- * Was the wait of independent ring @self's head unhindered since it was
- * last looked at: no recovery ran meanwhile, and no shared ring stands
- * stalled now (work on it, no progress for half its timeout)? Such a ring
- * may hold what the head waits for, behind a hang that its own timeout
- * ends: that wait is no doing of the head's, and is not counted.
+ * Was the wait of ring @self's head unhindered since it was last looked
+ * at: no recovery ran meanwhile, and no other shared ring stands stalled
+ * now (work on it, no progress for half its timeout, and its head not
+ * itself waiting, as the hardware says)? A stalled ring may hold what the
+ * head waits for, behind a hang that its own timeout ends: that wait is no
+ * doing of the head's, and is not counted. A ring whose head only waits is
+ * not stalled: else two waiters of one client, each for a value nothing
+ * writes, would each keep the other's wait from being counted.
  */
 static bool dss_wait_unhindered(struct drm_sched_serial_domain *d,
 				struct drm_sched_serial_ring *self)
@@ -190,24 +193,26 @@ static bool dss_wait_unhindered(struct drm_sched_serial_domain *d,
 		if (ring == self || ring->independent)
 			continue;
 		if (dss_sched_has_pending(ring->sched) &&
-		    !dss_progressing(d, ring))
+		    !dss_progressing(d, ring) &&
+		    !dss_sched_head_waiting(ring->sched, ring, d->ops->waiting))
 			return false;
 	}
 	return true;
 }
 
 /*
- * @job, the head of independent ring @ring, timed out while its engine
- * waits for a value in memory that is not there yet (the driver's
- * &drm_sched_serial_ops.waiting, read from the hardware). It is not hung,
- * and nothing is stopped or reset for it: the rings that may write the
- * value go on, and so do their timers, which a recovery would restart
- * (a hang that holds the writer up is ended by its own ring's timeout,
- * not put off by every timeout of the waiter's). Its wait counts against
- * max_runtime_ms only while it was unhindered (dss_wait_unhindered()).
- * Returns true once it waited that long: it is then hung as a head past
- * max_runtime_ms, so that a wait for a value nothing writes holds its
- * ring for a bounded time.
+ * @job, the head of @ring, timed out while its engine waits for a value in
+ * memory that is not there yet (the driver's &drm_sched_serial_ops.waiting,
+ * read from the hardware: a shared engine stalled by a hang elsewhere in
+ * its domain does not wait, it is stalled). It is not hung, and nothing is
+ * stopped or reset for it: the rings that may write the value go on, and
+ * so do their timers, which a recovery would restart (a hang that holds
+ * the writer up is ended by its own ring's timeout, not put off by every
+ * timeout of the waiter's). Its wait counts against max_runtime_ms only
+ * while it was unhindered (dss_wait_unhindered()). Returns true once it
+ * waited that long: it is then hung as a head past max_runtime_ms, so that
+ * a wait for a value nothing writes holds its ring for a bounded time, on
+ * a shared ring as on an independent one.
  */
 bool dss_wait_over(struct drm_sched_serial_domain *d,
 		   struct drm_sched_serial_ring *ring,

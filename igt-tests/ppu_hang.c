@@ -1933,6 +1933,97 @@ static void test_runtime_cap(void)
 	ppu_bo_close(fd, bo);
 }
 
+/*
+ * Two heads of one file wait for a flag nothing writes, one on gfx0 (a
+ * shared ring) and one on sdma0, while another file runs short jobs on
+ * compute0. A waiting engine stalls nobody: each waiter's timeouts are
+ * false (nothing stopped or reset) until it waited max_runtime_ms (10 s)
+ * unhindered; then it is hung, guilty, ended by one recovery. Neither
+ * waiter may shield the other (a ring whose head only waits is not
+ * stalled), and the bystander's jobs all complete once, unblamed. The
+ * gfx0 waiter used to start a recovery at every timeout, be struck suspect
+ * once past max_runtime_ms and end only when its context was banned.
+ */
+static void test_wait_for_nothing(void)
+{
+	const struct ring_ref waiters[2] = { GFX0, SDMA0 };
+	uint32_t bo = ppu_bo_create(fd, PPU_PAGE_SIZE);
+	uint32_t so[2], ctx[2], vbo, vctx, *map;
+	uint64_t t[2] = { 0, 0 }, sub[2] = { 0, 0 }, t0;
+	unsigned int done = 0, n = 0, w = 0;
+	struct ppu_rr b, a;
+	int vfd, status[2];
+
+	use_params(&fast);
+	prepare();
+	vfd = hang_open();
+	vctx = ppu_ctx_create(vfd);
+	vbo = ppu_bo_create(vfd, PPU_PAGE_SIZE);
+	rr_read(&b);
+	t0 = mono_ns();
+	/*
+	 * The sdma waiter comes 3 s after the gfx0 one: each ends on its own
+	 * timeout, the second one's wait spanning the first one's recovery.
+	 * The bystander runs a job of 200 ms at a time until both ended.
+	 */
+	while ((!t[0] || !t[1]) && mono_ns() - t0 < PPU_HANG_WAIT_NS) {
+		uint32_t vso;
+
+		if (w < 2 && mono_ns() - t0 >= w * 3000000000ull) {
+			struct ppu_cs cs = { .n = 0 };
+
+			ctx[w] = ppu_ctx_create(fd);
+			so[w] = ppu_syncobj_create(fd);
+			ppu_cs_wait(&cs, 0, 0, 1);	/* dword 0 stays 0 */
+			ppu_cs_write(&cs, 0, 4 + 4 * w, 0xbad);
+			sub[w] = mono_ns();
+			igt_assert_eq(try_submit(fd, ctx[w], waiters[w].cls, waiters[w].inst,
+						 &cs, bo, 0, so[w], NULL), 0);
+			w++;
+		}
+		vso = submit_innocent(vfd, vctx, COMPUTE0, vbo, 1, n % 8, 200000, 1, NULL);
+		n++;
+		done += ppu_wait_status(vfd, vso, PPU_WAIT_NS) == 1;
+		drmSyncobjDestroy(vfd, vso);
+		for (unsigned int i = 0; i < w; i++)
+			if (!t[i] && ppu_syncobj_wait(fd, so[i], 0) == 0)
+				t[i] = (mono_ns() - sub[i]) / 1000000;
+	}
+	igt_assert_eq_u32(w, 2);
+	for (int i = 0; i < 2; i++)
+		status[i] = ppu_wait_status(fd, so[i], PPU_WAIT_NS);
+	rr_read(&a);
+	rr_dump("after", &a);
+
+	for (int i = 0; i < 2; i++) {
+		igt_assert_f(status[i] == -ETIME, "waiter %d ended with %d after %" PRIu64 " ms\n",
+			     i, status[i], t[i]);
+		/* not before the cap; well before a ban by strikes would end it */
+		igt_assert_f(t[i] >= 9000 && t[i] < 15000, "waiter %d ended after %" PRIu64 " ms\n",
+			     i, t[i]);
+		igt_assert_eq_u32(ppu_ctx_query_reset(fd, ctx[i]).guilty_count, 1);
+	}
+	map = ppu_bo_map(fd, bo, PPU_PAGE_SIZE);
+	igt_assert_eq_u32(map[1], 0);
+	igt_assert_eq_u32(map[2], 0);
+	munmap(map, PPU_PAGE_SIZE);
+	igt_assert_f(done == n, "bystander: %u of %u jobs completed\n", done, n);
+	igt_assert_eq_u32(ppu_ctx_query_reset(vfd, vctx).guilty_count, 0);
+	igt_assert_eq_u32(ppu_ctx_query_reset(vfd, vctx).suspect_count, 0);
+	assert_delta(&b, &a, overruns, 2);
+	assert_delta(&b, &a, guilty, 2);
+	igt_assert_f(a.recoveries - b.recoveries <= 2, "recoveries %" PRIu64 " -> %" PRIu64 "\n",
+		     b.recoveries, a.recoveries);
+	for (int i = 0; i < 2; i++) {
+		drmSyncobjDestroy(fd, so[i]);
+		ppu_ctx_destroy(fd, ctx[i]);
+	}
+	ppu_bo_close(fd, bo);
+	ppu_bo_close(vfd, vbo);
+	ppu_ctx_destroy(vfd, vctx);
+	close(vfd);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -2014,6 +2105,10 @@ igt_main
 	igt_describe("a job that progresses forever is hung after max_runtime_ms, no replay");
 	igt_subtest("false-timeout-runtime-cap")
 		test_runtime_cap();
+
+	igt_describe("waiters for nothing on gfx0 and sdma0 are ended after max_runtime_ms, a bystander unharmed");
+	igt_subtest("wait-for-nothing")
+		test_wait_for_nothing();
 
 	/* the one scenario with other job timeouts: the last, one reload less */
 	igt_describe("a non-reproducing hang beside a stalled bystander: nobody convicted or struck");

@@ -320,6 +320,98 @@ static void wait_for_nothing_on_independent_ring(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
 }
 
+/*
+ * The same on a shared ring: the head of compute1 waits for a value nothing
+ * writes while another client runs short jobs on gfx. A shared engine that
+ * waits stalls nobody (a hang does; the hardware tells the two apart), so
+ * its timeouts reset nothing either until it waited max_runtime_ms
+ * unhindered; then one recovery ends it, guilty. It used to start a
+ * recovery at every timeout of its ring, be struck suspect once it
+ * outstayed max_runtime_ms, and end only when its context was banned.
+ */
+static void wait_for_nothing_on_shared_ring(struct kunit *test)
+{
+	struct dss_mock_ctx *cons_ctx, *prod_ctx, *other;
+	struct dss_mock_job *producer, *consumer, *jobs[8];
+	struct dss_mock *mock = engine_wait_mock(test);
+	unsigned int i;
+
+	cons_ctx = dss_mock_ctx_new(mock, COMPUTE1);
+	prod_ctx = dss_mock_ctx_new(mock, COMPUTE0);
+	other = dss_mock_ctx_new(mock, GFX);
+
+	producer = dss_mock_job_new(prod_ctx, SHORT_US, 0);
+	consumer = submit_waiter(cons_ctx, producer);
+	for (i = 0; i < ARRAY_SIZE(jobs); i++) {
+		jobs[i] = submit(other, SHORT_US, 0);
+		msleep(WAIT_RUNTIME_MS / ARRAY_SIZE(jobs));
+	}
+
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(consumer,
+							   WAIT_RUNTIME_MS + WAIT_MS));
+	KUNIT_EXPECT_EQ(test, consumer->finished_error, -ETIME);
+	KUNIT_EXPECT_EQ(test, consumer->verdict, DRM_SCHED_SERIAL_GUILTY);
+	dss_mock_job_submit(producer);
+	expect_finished(test, producer, 0);
+	for (i = 0; i < ARRAY_SIZE(jobs); i++) {
+		expect_finished(test, jobs[i], 0);
+		KUNIT_EXPECT_EQ(test, atomic_read(&jobs[i]->completions), 1);
+	}
+	sync_recovery(mock);
+	expect_unstruck(test, other);
+	expect_unstruck(test, prod_ctx);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
+}
+
+/*
+ * A client with two heads that wait for values nothing writes, one on
+ * compute1 and one on sdma. The shared waiter's ring has work and retires
+ * nothing, but it only waits: it must not count as a stalled ring that
+ * hinders the sdma waiter (the client would shield each waiter with the
+ * other). Both are ended, guilty, once each waited max_runtime_ms; the
+ * bystander on gfx is not struck and its jobs complete once.
+ */
+static void waiters_do_not_shield_each_other(struct kunit *test)
+{
+	struct dss_mock_ctx *shared_ctx, *sdma_ctx, *prod_ctx, *other;
+	struct dss_mock_job *producer, *w_shared, *w_sdma, *jobs[8];
+	struct dss_mock *mock = engine_wait_mock(test);
+	unsigned int i;
+
+	shared_ctx = dss_mock_ctx_new(mock, COMPUTE1);
+	sdma_ctx = dss_mock_ctx_new(mock, SDMA);
+	prod_ctx = dss_mock_ctx_new(mock, COMPUTE0);
+	other = dss_mock_ctx_new(mock, GFX);
+
+	producer = dss_mock_job_new(prod_ctx, SHORT_US, 0);
+	w_shared = submit_waiter(shared_ctx, producer);
+	w_sdma = submit_waiter(sdma_ctx, producer);
+	for (i = 0; i < ARRAY_SIZE(jobs); i++) {
+		jobs[i] = submit(other, SHORT_US, 0);
+		msleep(WAIT_RUNTIME_MS / ARRAY_SIZE(jobs));
+	}
+
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(w_sdma,
+							   WAIT_RUNTIME_MS + WAIT_MS));
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(w_shared, WAIT_MS));
+	KUNIT_EXPECT_EQ(test, w_sdma->finished_error, -ETIME);
+	KUNIT_EXPECT_EQ(test, w_shared->finished_error, -ETIME);
+	KUNIT_EXPECT_EQ(test, w_sdma->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_EQ(test, w_shared->verdict, DRM_SCHED_SERIAL_GUILTY);
+	dss_mock_job_submit(producer);
+	expect_finished(test, producer, 0);
+	for (i = 0; i < ARRAY_SIZE(jobs); i++) {
+		expect_finished(test, jobs[i], 0);
+		KUNIT_EXPECT_EQ(test, atomic_read(&jobs[i]->completions), 1);
+	}
+	sync_recovery(mock);
+	expect_unstruck(test, other);
+	expect_unstruck(test, prod_ctx);
+	KUNIT_EXPECT_LE(test, mock->domain.stats.recoveries, 2);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 2);
+}
+
 static struct kunit_case drm_sched_serial_wait_cases[] = {
 	KUNIT_CASE_PARAM(wait_consumer_behind_hang_not_convicted,
 			 wait_case_gen_params),
@@ -330,6 +422,10 @@ static struct kunit_case drm_sched_serial_wait_cases[] = {
 	KUNIT_CASE_PARAM(wait_on_independent_ring_behind_hang,
 			 engine_wait_case_gen_params),
 	KUNIT_CASE_PARAM(wait_for_nothing_on_independent_ring,
+			 engine_wait_case_gen_params),
+	KUNIT_CASE_PARAM(wait_for_nothing_on_shared_ring,
+			 engine_wait_case_gen_params),
+	KUNIT_CASE_PARAM(waiters_do_not_shield_each_other,
 			 engine_wait_case_gen_params),
 	{}
 };

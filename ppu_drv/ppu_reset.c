@@ -47,7 +47,7 @@ MODULE_PARM_DESC(coalesce_ms, "A ring whose timeout fires within this many ms of
 
 static unsigned int max_runtime_ms = 10000;
 module_param(max_runtime_ms, uint, 0444);
-MODULE_PARM_DESC(max_runtime_ms, "A job still progressing after this many ms at its ring's head is hung: guilty; 0: no cap (default 10000)");
+MODULE_PARM_DESC(max_runtime_ms, "A job still progressing, or waiting for a value unhindered, after this many ms at its ring's head is hung: guilty; 0: no cap (default 10000)");
 
 static unsigned int isolate_ms = 10000;
 module_param(isolate_ms, uint, 0444);

@@ -230,7 +230,7 @@ struct dss_publisher;
  *	write what it waits for was still to run)
  * @retry_waits: recoveries in a row that left that head undecided as a
  *	waiter while only waiters were left (a deadlock between waiters)
- * @wait_seen: an independent ring's head that waits: when its wait was
+ * @wait_seen: a head that waits (the hardware says so): when its wait was
  *	last looked at (a timeout dismissed for it)
  * @timer_since: when a recovery last restarted this ring's timer (every
  *	recovery restarts every ring's timer)
@@ -310,12 +310,15 @@ struct drm_sched_serial_ring {
  *	it. Called with the rings stopped, before the reset, for each head,
  *	and at the end of every replay window that did not complete, before
  *	the reset that ends it: a head is a waiter in a window only if it
- *	was seen waiting at its end. Also called from the timeout handler
- *	of an independent ring, for its timed-out head, with the other rings
- *	running: a head the op calls waiting is not hung, and its timeout
- *	stops and resets nothing until it waited max_runtime_ms. Without the
- *	op, @may_wait decides (every job that may wait is a waiter) and an
- *	independent ring's timeout starts a recovery. Must not sleep nor
+ *	was seen waiting at its end. Also called from a ring's timeout
+ *	handler, for its timed-out head, with the other rings running: a
+ *	head the op calls waiting is not hung, and its timeout stops and
+ *	resets nothing until it waited max_runtime_ms unhindered; and then,
+ *	under another ring's &drm_gpu_scheduler.job_list_lock, for that
+ *	ring's first pending job (does it stall, or only wait?). A shared
+ *	engine stalled by a hang elsewhere in its domain is not waiting.
+ *	Without the op, @may_wait decides (every job that may wait is a
+ *	waiter) and every timeout starts a recovery. Must not sleep nor
  *	allocate.
  * @reset_ring: optional; reset @ring's engine alone. Every run on the ring
  *	is dropped and, before returning, its hardware fence signalled with
@@ -371,7 +374,8 @@ struct drm_sched_serial_ops {
  * @coalesce_ms: a ring whose timeout would fire within this many ms of a
  *	recovery's start counts as timed out and joins it
  * @max_runtime_ms: a job that has been its ring's head this long is hung
- *	even if the ring still shows progress: its timeout is no longer
+ *	even if the ring still shows progress, or waited this long
+ *	unhindered (&drm_sched_serial_ops.waiting): its timeout is no longer
  *	dismissed as false, and it is guilty without a replay; 0: no cap
  * @probe_strategy: serial (the default) or group replay
  * @isolate_ms: a recovery that saw a shared ring hang but struck nobody
