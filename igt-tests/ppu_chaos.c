@@ -24,7 +24,12 @@
  * its jobs pending, running or in recovery, and in a third one more
  * client runs in a process of its own (forked: its own file, 1-4 jobs,
  * one of them a hang in half of them) that is SIGKILLed 0-1500 ms after
- * its submissions.
+ * its submissions. Last, a third of the jobs of the clients in this
+ * process wait (in-syncobjs of SUBMIT) for the out-syncobjs of one or
+ * two jobs submitted before them, of their own client or another (the
+ * fence passed as a sync_file), hang jobs included; a job waits for none
+ * when a WAIT of its client reads a producer queued behind it in its
+ * context on its ring (the client would deadlock itself).
  *
  * The oracle (Documentation/drm_sched_serial.rst, "Liveness", "The
  * evidence rule", "Work that waits for other rings"):
@@ -42,7 +47,13 @@
  *   plus 2, and the device is idle within 30 s of the last job's end
  *   (the closed client's jobs included);
  * - the closed client's and the killed process's jobs are not judged
- *   (their files are gone); the others' are, as above.
+ *   (their files are gone); the others' are, as above;
+ * - a job with in-syncobjs ends after they signalled (the fences'
+ *   timestamps) and is judged by its own stream alone, as above: the
+ *   error of a job it waits for (a hang's, a cancelled job's) is not
+ *   passed on (drm_sched runs a job once its dependencies signalled,
+ *   whatever their error), so an innocent job after a hang completes
+ *   and its client stays unblamed.
  *
  * A violation prints the seed and the whole scenario; PPU_CHAOS_SEED=S
  * runs that seed alone, PPU_CHAOS_SCENARIOS=N sets how many scenarios
@@ -65,6 +76,7 @@
 #define KILLED		MAX_CLIENTS
 #define MAX_JOBS	4
 #define MAX_OPS		6
+#define MAX_DEPS	2
 #define NR_MET_FLAGS	4
 
 /* the flag job @k WRITEs; met flags are 0..NR_MET_FLAGS-1 */
@@ -92,12 +104,20 @@ static const struct {
 	{ "sdma0", { DRM_PPU_RING_SDMA, 0 }, 200 },
 };
 
+/* a job of client @c, the @k-th it submits */
+struct chaos_ref {
+	unsigned int c, k;
+};
+
 struct chaos_job {
 	unsigned int ring, nops, nadds;
 	bool hang, once, writes;
 	struct { enum chaos_op op; unsigned int arg; } ops[MAX_OPS];
+	/* in-syncobjs: the out-syncobjs of jobs submitted before it */
+	unsigned int ndeps;
+	struct chaos_ref deps[MAX_DEPS];
 	/* run time */
-	uint32_t ctx, so;
+	uint32_t ctx, so, dep_so[MAX_DEPS];
 	int status;
 };
 
@@ -182,6 +202,70 @@ static void gen_ops(uint64_t *s, struct chaos_client *cl, unsigned int k)
 	}
 }
 
+/* job (@c1, @k1) is submitted before (@c2, @k2): round robin over the clients */
+static bool submitted_before(unsigned int c1, unsigned int k1, unsigned int c2, unsigned int k2)
+{
+	return k1 < k2 || (k1 == k2 && c1 < c2);
+}
+
+/*
+ * May job @k of @cl wait for another job's fence? Not when a WAIT of its
+ * client reads the flag of a producer queued at or behind it in its
+ * entity (its context on its ring): that WAIT holds its own ring, maybe
+ * the one the fence's job queues on, while the producer waits for the
+ * fence. Such a client deadlocks itself; the scenarios' clients do not.
+ */
+static bool may_depend(const struct chaos_client *cl, unsigned int k)
+{
+	const struct chaos_job *j = &cl->jobs[k];
+
+	/* a hang job has a context of its own: nothing queues behind it */
+	if (j->hang)
+		return true;
+	for (unsigned int e = 0; e < cl->njobs; e++) {
+		for (unsigned int i = 0; i < cl->jobs[e].nops; i++) {
+			unsigned int p = cl->jobs[e].ops[i].arg;
+
+			if (cl->jobs[e].ops[i].op == OP_WAIT_PROD && p >= k &&
+			    cl->jobs[p].ring == j->ring)
+				return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * A third of the jobs of the clients in this process wait for the out
+ * syncobjs of one or two jobs submitted before them, of any of these
+ * clients (the others' through a sync_file).
+ */
+static void gen_deps(uint64_t *s, struct scenario *sc)
+{
+	for (unsigned int c = 0; c < sc->nclients; c++) {
+		for (unsigned int k = 0; k < sc->cl[c].njobs; k++) {
+			struct chaos_job *j = &sc->cl[c].jobs[k];
+			struct chaos_ref cand[MAX_CLIENTS * MAX_JOBS];
+			unsigned int n = 0, want;
+
+			if (rnd(s, 3))
+				continue;
+			want = 1 + rnd(s, MAX_DEPS);
+			for (unsigned int c2 = 0; c2 < sc->nclients; c2++)
+				for (unsigned int k2 = 0; k2 < sc->cl[c2].njobs; k2++)
+					if (submitted_before(c2, k2, c, k))
+						cand[n++] = (struct chaos_ref){ c2, k2 };
+			for (unsigned int d = 0; d < want && n; d++) {
+				unsigned int i = rnd(s, n);
+
+				j->deps[j->ndeps++] = cand[i];
+				cand[i] = cand[--n];
+			}
+			if (!may_depend(&sc->cl[c], k))
+				j->ndeps = 0;
+		}
+	}
+}
+
 static void generate(struct scenario *sc, uint64_t seed)
 {
 	uint64_t s = seed;
@@ -239,6 +323,7 @@ static void generate(struct scenario *sc, uint64_t seed)
 			gen_ops(&s, cl, k);
 		sc->kill_ms = rnd(&s, 1501);
 	}
+	gen_deps(&s, sc);
 }
 
 static bool client_hangs(const struct chaos_client *cl)
@@ -280,7 +365,11 @@ static void print_scenario(const struct scenario *sc)
 					n += snprintf(buf + n, sizeof(buf) - n, "-ONCE");
 				n += snprintf(buf + n, sizeof(buf) - n, " ");
 			}
-			igt_info("  client %u job %u on %s%s: %sADD-END\n", c, k,
+			n += snprintf(buf + n, sizeof(buf) - n, "ADD-END");
+			for (unsigned int d = 0; d < j->ndeps; d++)
+				n += snprintf(buf + n, sizeof(buf) - n, "%s client %u job %u",
+					      d ? "," : "; after", j->deps[d].c, j->deps[d].k);
+			igt_info("  client %u job %u on %s%s: %s\n", c, k,
 				 rings[j->ring].name, j->hang ? " (hang)" : "", buf);
 		}
 	}
@@ -349,14 +438,73 @@ static void chaos_client_open(struct chaos_client *cl)
 		cl->jobs[k].ctx = cl->jobs[k].hang ? ppu_ctx_create(cl->c.fd) : cl->ctx;
 }
 
-static void chaos_submit(struct chaos_client *cl, unsigned int k)
+/* a syncobj of @cl's file holding the fence of job @r (of any client here) */
+static uint32_t chaos_import(struct scenario *sc, struct chaos_client *cl, struct chaos_ref r)
+{
+	struct chaos_client *from = &sc->cl[r.c];
+	uint32_t h = ppu_syncobj_create(cl->c.fd);
+	int sfd = -1;
+
+	igt_assert_eq(drmSyncobjExportSyncFile(from->c.fd, from->jobs[r.k].so, &sfd), 0);
+	igt_assert_eq(drmSyncobjImportSyncFile(cl->c.fd, h, sfd), 0);
+	close(sfd);
+	return h;
+}
+
+static void chaos_submit(struct scenario *sc, struct chaos_client *cl, unsigned int k)
 {
 	struct chaos_job *j = &cl->jobs[k];
+	struct drm_ppu_submit s;
 	struct ppu_cs cs;
+	uint32_t cmd;
+	int ret;
 
+	for (unsigned int d = 0; d < j->ndeps; d++)
+		j->dep_so[d] = chaos_import(sc, cl, j->deps[d]);
 	build_cs(j, k, &cs);
-	j->so = client_submit(&cl->c, j->ctx, rings[j->ring].r.cls,
-			      rings[j->ring].r.inst, &cs);
+	cmd = ppu_cs_to_bo(cl->c.fd, &cs, 0, PPU_PAGE_SIZE);
+	j->so = ppu_syncobj_create(cl->c.fd);
+	s = (struct drm_ppu_submit){
+		.ctx_id = j->ctx,
+		.ring_class = rings[j->ring].r.cls,
+		.ring_instance = rings[j->ring].r.inst,
+		.cmd_handle = cmd,
+		.cmd_length = cs.n * 4,
+		.bo_handles = (uintptr_t)&cl->c.bo,
+		.bo_count = 1,
+		.in_syncobj_count = j->ndeps,
+		.in_syncobjs = (uintptr_t)j->dep_so,
+		.out_syncobj = j->so,
+	};
+	ret = __ppu_submit(cl->c.fd, &s);
+	igt_assert_f(ret == 0, "submit on %s failed: %d (%s)\n", rings[j->ring].name,
+		     ret, strerror(-ret));
+	/* the job holds its own reference on the command BO */
+	ppu_bo_close(cl->c.fd, cmd);
+}
+
+/*
+ * The status of the fence in @h (as ppu_fence_status()) and in @ts when
+ * it signalled (CLOCK_MONOTONIC, ns).
+ */
+static int chaos_fence(int fd, uint32_t h, uint64_t *ts)
+{
+	struct sync_fence_info fi[4];
+	struct sync_file_info info;
+	int sfd = -1;
+
+	igt_assert_eq(drmSyncobjExportSyncFile(fd, h, &sfd), 0);
+	memset(&info, 0, sizeof(info));
+	memset(fi, 0, sizeof(fi));
+	info.num_fences = ARRAY_SIZE(fi);
+	info.sync_fence_info = (uintptr_t)fi;
+	igt_assert_eq(ioctl(sfd, SYNC_IOC_FILE_INFO, &info), 0);
+	close(sfd);
+	*ts = 0;
+	for (unsigned int i = 0; i < info.num_fences && i < ARRAY_SIZE(fi); i++)
+		if (fi[i].timestamp_ns > *ts)
+			*ts = fi[i].timestamp_ns;
+	return info.status;
 }
 
 /*
@@ -378,7 +526,7 @@ static pid_t start_killed(struct scenario *sc)
 		close(p[0]);
 		chaos_client_open(cl);
 		for (unsigned int k = 0; k < cl->njobs; k++)
-			chaos_submit(cl, k);
+			chaos_submit(sc, cl, k);
 		if (write(p[1], "s", 1) != 1)
 			_exit(1);
 		for (;;)
@@ -413,7 +561,7 @@ static unsigned int run_scenario(struct scenario *sc)
 	for (unsigned int k = 0; k < MAX_JOBS; k++)
 		for (unsigned int c = 0; c < sc->nclients; c++)
 			if (k < sc->cl[c].njobs)
-				chaos_submit(&sc->cl[c], k);
+				chaos_submit(sc, &sc->cl[c], k);
 	/* the closer closes its file and the killed process dies, each at its time */
 	for (unsigned int tc = sc->closer >= 0 ? sc->closer_ms : UINT_MAX,
 	     tk = sc->killed ? sc->kill_ms : UINT_MAX, now = 0;
@@ -461,6 +609,24 @@ static unsigned int run_scenario(struct scenario *sc)
 			igt_info("  client %u job %u: status %d, counter %u, adds %u; ctx %u guilty %u suspect %u banned %u\n",
 				 c, k, j->status, end, adds, j->ctx, q.guilty_count,
 				 q.suspect_count, q.banned);
+			/*
+			 * In-syncobjs order the job, nothing else: it starts once
+			 * they signalled, and an error of theirs is not its own
+			 * (drm_sched does not pass it on), so it is judged by its
+			 * own stream below.
+			 */
+			for (unsigned int d = 0; d < j->ndeps; d++) {
+				uint64_t t, td;
+				int sd = chaos_fence(cl->c.fd, j->dep_so[d], &td);
+
+				chaos_fence(cl->c.fd, j->so, &t);
+				igt_info("    after client %u job %u: status %d, %+" PRId64 " us\n",
+					 j->deps[d].c, j->deps[d].k, sd,
+					 ((int64_t)t - (int64_t)td) / 1000);
+				if (!sd || t < td)
+					VIOLATION("client %u job %u ended before client %u job %u it waits for\n",
+						  c, k, j->deps[d].c, j->deps[d].k);
+			}
 			if (j->once) {
 				/* L1, L4: its own outcome, either way */
 				if (j->status == 1 && end != 1)
