@@ -29,7 +29,15 @@
  * two jobs submitted before them, of their own client or another (the
  * fence passed as a sync_file), hang jobs included; a job waits for none
  * when a WAIT of its client reads a producer queued behind it in its
- * context on its ring (the client would deadlock itself).
+ * context on one of its rings (the client would deadlock itself). Then
+ * a quarter of the jobs on gfx0, compute0 or compute1 become the leader
+ * of a gang (DRM_PPU_SUBMIT_EXT_GANG) with one or two more members on
+ * the other two of these rings: every member first WRITEs a flag of its
+ * own, then runs 1-6 ops out of NOP, DELAY (at most 200 ms a member
+ * besides the leader), ADD, WAIT for a met flag and WAIT for another
+ * member's flag (met, as the members start together), and ADDs 1 to an
+ * end counter of its own; a hang job's HANG moves to a member drawn
+ * among them all.
  *
  * The oracle (Documentation/drm_sched_serial.rst, "Liveness", "The
  * evidence rule", "Work that waits for other rings"):
@@ -53,7 +61,11 @@
  *   error of a job it waits for (a hang's, a cancelled job's) is not
  *   passed on (drm_sched runs a job once its dependencies signalled,
  *   whatever their error), so an innocent job after a hang completes
- *   and its client stays unblamed.
+ *   and its client stays unblamed;
+ * - a gang is judged as one job by its one fence: as an innocent job,
+ *   every member's counter exactly 1; as a hang job, the counter of the
+ *   member with the HANG 0 and the context struck; a HANG_ONCE gang
+ *   either or every counter 1; no member's counter above 1.
  *
  * A violation prints the seed and the whole scenario; PPU_CHAOS_SEED=S
  * runs that seed alone, PPU_CHAOS_SCENARIOS=N sets how many scenarios
@@ -77,20 +89,30 @@
 #define MAX_JOBS	4
 #define MAX_OPS		6
 #define MAX_DEPS	2
+/* a gang: the job itself (member 0) and one or two more on the shared rings */
+#define MAX_MEMBERS	3
+#define SHARED_RINGS	3	/* rings[0..2] */
+#define MEMBER_DELAY_MS	200	/* per member besides the leader */
 #define NR_MET_FLAGS	4
 
 /* the flag job @k WRITEs; met flags are 0..NR_MET_FLAGS-1 */
 #define PROD_FLAG(k)	(8u + (k))
 /* the flag of job @k's HANG_ONCE */
 #define ONCE_FLAG(k)	(16u + (k))
-/* job @k's counters: its end, and its ADD ops */
+/* the flag member @m of job @k's gang WRITEs first thing */
+#define GANG_FLAG(k, m)	(24u + 4u * (k) + (m))
+/* job @k's counters: its end, and its ADD ops; member @m's (m >= 1) */
 #define END_CNT(k)	(k)
 #define ADD_CNT(k)	(8u + (k))
+#define MEMB_END_CNT(k, m)	(16u + 4u * (k) + (m))
+#define MEMB_ADD_CNT(k, m)	(32u + 4u * (k) + (m))
 
-enum chaos_op { OP_NOP, OP_DELAY, OP_WRITE, OP_ADD, OP_WAIT_MET, OP_WAIT_PROD, OP_HANG };
+/* WAIT_PEER: a gang member waits for the GANG_FLAG of another member */
+enum chaos_op { OP_NOP, OP_DELAY, OP_WRITE, OP_ADD, OP_WAIT_MET, OP_WAIT_PROD, OP_HANG,
+		OP_WAIT_PEER };
 
 static const char *const op_names[] = {
-	"NOP", "DELAY", "WRITE", "ADD", "WAIT-MET", "WAIT-PROD", "HANG",
+	"NOP", "DELAY", "WRITE", "ADD", "WAIT-MET", "WAIT-PROD", "HANG", "WAIT-PEER",
 };
 
 static const struct {
@@ -109,10 +131,27 @@ struct chaos_ref {
 	unsigned int c, k;
 };
 
+struct chaos_step {
+	enum chaos_op op;
+	unsigned int arg;
+};
+
+/* a gang member besides the leader: NOP, DELAY, ADD, WAIT_MET, WAIT_PEER, HANG */
+struct chaos_member {
+	unsigned int ring, nops;
+	struct chaos_step ops[MAX_OPS];
+};
+
+/*
+ * A job, or the leader (member 0) of a gang of 1 + @nmemb members whose
+ * HANG, if @hang, is in member @hang_memb.
+ */
 struct chaos_job {
 	unsigned int ring, nops, nadds;
 	bool hang, once, writes;
-	struct { enum chaos_op op; unsigned int arg; } ops[MAX_OPS];
+	struct chaos_step ops[MAX_OPS];
+	unsigned int nmemb, hang_memb;
+	struct chaos_member memb[MAX_MEMBERS - 1];
 	/* in-syncobjs: the out-syncobjs of jobs submitted before it */
 	unsigned int ndeps;
 	struct chaos_ref deps[MAX_DEPS];
@@ -208,10 +247,30 @@ static bool submitted_before(unsigned int c1, unsigned int k1, unsigned int c2, 
 	return k1 < k2 || (k1 == k2 && c1 < c2);
 }
 
+/* a member of job @j (or @j itself) runs on ring @r */
+static bool job_on_ring(const struct chaos_job *j, unsigned int r)
+{
+	for (unsigned int m = 0; m < j->nmemb; m++)
+		if (j->memb[m].ring == r)
+			return true;
+	return j->ring == r;
+}
+
+/* jobs @a and @b (of one context) share a ring: one queues behind the other */
+static bool jobs_share_ring(const struct chaos_job *a, const struct chaos_job *b)
+{
+	for (unsigned int m = 0; m < b->nmemb; m++)
+		if (job_on_ring(a, b->memb[m].ring))
+			return true;
+	return job_on_ring(a, b->ring);
+}
+
 /*
  * May job @k of @cl wait for another job's fence? Not when a WAIT of its
  * client reads the flag of a producer queued at or behind it in its
- * entity (its context on its ring): that WAIT holds its own ring, maybe
+ * entity (its context on a ring of its own or of a gang member's; a gang
+ * starts once all its members are at their heads): that WAIT holds its
+ * own ring, maybe
  * the one the fence's job queues on, while the producer waits for the
  * fence. Such a client deadlocks itself; the scenarios' clients do not.
  */
@@ -227,7 +286,7 @@ static bool may_depend(const struct chaos_client *cl, unsigned int k)
 			unsigned int p = cl->jobs[e].ops[i].arg;
 
 			if (cl->jobs[e].ops[i].op == OP_WAIT_PROD && p >= k &&
-			    cl->jobs[p].ring == j->ring)
+			    jobs_share_ring(j, &cl->jobs[p]))
 				return false;
 		}
 	}
@@ -264,6 +323,87 @@ static void gen_deps(uint64_t *s, struct scenario *sc)
 				j->ndeps = 0;
 		}
 	}
+}
+
+/*
+ * Member @m of @j's gang: 1-6 ops out of NOP, DELAY (at most
+ * MEMBER_DELAY_MS in all), ADD, WAIT for a met flag and WAIT for the
+ * GANG_FLAG of another member (members start together: met), and a HANG
+ * if @hang.
+ */
+static void gen_member(uint64_t *s, struct chaos_job *j, unsigned int m, bool hang)
+{
+	static const enum chaos_op pick[] = { OP_NOP, OP_DELAY, OP_ADD, OP_WAIT_MET, OP_WAIT_PEER };
+	struct chaos_member *mb = &j->memb[m - 1];
+	unsigned int n = 1 + rnd(s, MAX_OPS), hang_at = hang ? rnd(s, n) : n;
+	unsigned int delay = 0;
+
+	mb->nops = n;
+	for (unsigned int i = 0; i < n; i++) {
+		enum chaos_op op = pick[rnd(s, ARRAY_SIZE(pick))];
+		unsigned int arg = 0;
+
+		if (i == hang_at) {
+			op = OP_HANG;
+		} else if (op == OP_DELAY) {
+			arg = 1 + rnd(s, 200);
+			if (delay + arg > MEMBER_DELAY_MS)
+				op = OP_NOP, arg = 0;
+			else
+				delay += arg;
+		} else if (op == OP_WAIT_MET) {
+			arg = rnd(s, NR_MET_FLAGS);
+		} else if (op == OP_WAIT_PEER) {
+			/* any member but @m, the leader (0) included */
+			arg = rnd(s, j->nmemb);
+			if (arg >= m)
+				arg++;
+		}
+		mb->ops[i] = (struct chaos_step){ op, arg };
+	}
+}
+
+/*
+ * A quarter of the jobs on a shared ring become the leader of a gang with
+ * one or two more members on the other shared rings. A hang job's HANG
+ * moves to a member drawn among all of them (the leader's becomes a NOP).
+ * A job that the new rings let a WAIT of its client deadlock behind its
+ * in-syncobjs (may_depend()) drops them.
+ */
+static void gen_gangs(uint64_t *s, struct scenario *sc)
+{
+	for (unsigned int c = 0; c < sc->nclients + sc->killed; c++) {
+		struct chaos_client *cl = &sc->cl[c < sc->nclients ? c : KILLED];
+
+		for (unsigned int k = 0; k < cl->njobs; k++) {
+			struct chaos_job *j = &cl->jobs[k];
+			unsigned int free[SHARED_RINGS - 1], nfree = 0, h;
+
+			if (j->ring >= SHARED_RINGS || rnd(s, 4))
+				continue;
+			for (unsigned int r = 0; r < SHARED_RINGS; r++)
+				if (r != j->ring)
+					free[nfree++] = r;
+			j->nmemb = 1 + rnd(s, MAX_MEMBERS - 1);
+			if (j->nmemb == 1 && rnd(s, 2))
+				free[0] = free[1];
+			for (unsigned int m = 1; m <= j->nmemb; m++)
+				j->memb[m - 1].ring = free[m - 1];
+			h = j->hang ? rnd(s, j->nmemb + 1) : 0;
+			for (unsigned int m = 1; m <= j->nmemb; m++)
+				gen_member(s, j, m, j->hang && m == h);
+			if (h) {
+				for (unsigned int i = 0; i < j->nops; i++)
+					if (j->ops[i].op == OP_HANG)
+						j->ops[i].op = OP_NOP;
+				j->hang_memb = h;
+			}
+		}
+	}
+	for (unsigned int c = 0; c < sc->nclients; c++)
+		for (unsigned int k = 0; k < sc->cl[c].njobs; k++)
+			if (!may_depend(&sc->cl[c], k))
+				sc->cl[c].jobs[k].ndeps = 0;
 }
 
 static void generate(struct scenario *sc, uint64_t seed)
@@ -324,6 +464,7 @@ static void generate(struct scenario *sc, uint64_t seed)
 		sc->kill_ms = rnd(&s, 1501);
 	}
 	gen_deps(&s, sc);
+	gen_gangs(&s, sc);
 }
 
 static bool client_hangs(const struct chaos_client *cl)
@@ -332,6 +473,32 @@ static bool client_hangs(const struct chaos_client *cl)
 		if (cl->jobs[k].hang)
 			return true;
 	return false;
+}
+
+/* @ops of (a member of) @j, readable, into @buf; returns the length */
+static int fmt_ops(char *buf, size_t size, const struct chaos_job *j,
+		   const struct chaos_step *ops, unsigned int nops)
+{
+	int n = 0;
+
+	if (j->nmemb)
+		n += snprintf(buf + n, size - n, "WRITE-GANG ");
+	for (unsigned int i = 0; i < nops; i++) {
+		n += snprintf(buf + n, size - n, "%s", op_names[ops[i].op]);
+		if (ops[i].op == OP_DELAY)
+			n += snprintf(buf + n, size - n, "(%ums)", ops[i].arg);
+		else if (ops[i].op == OP_WAIT_MET)
+			n += snprintf(buf + n, size - n, "(f%u)", ops[i].arg);
+		else if (ops[i].op == OP_WAIT_PROD)
+			n += snprintf(buf + n, size - n, "(job%u)", ops[i].arg);
+		else if (ops[i].op == OP_WAIT_PEER)
+			n += snprintf(buf + n, size - n, "(member%u)", ops[i].arg);
+		else if (ops[i].op == OP_HANG && j->once)
+			n += snprintf(buf + n, size - n, "-ONCE");
+		n += snprintf(buf + n, size - n, " ");
+	}
+	n += snprintf(buf + n, size - n, "ADD-END");
+	return n;
 }
 
 static void print_scenario(const struct scenario *sc)
@@ -351,54 +518,64 @@ static void print_scenario(const struct scenario *sc)
 		for (unsigned int k = 0; k < sc->cl[c].njobs; k++) {
 			const struct chaos_job *j = &sc->cl[c].jobs[k];
 			char buf[256];
-			int n = 0;
+			int n;
 
-			for (unsigned int i = 0; i < j->nops; i++) {
-				n += snprintf(buf + n, sizeof(buf) - n, "%s", op_names[j->ops[i].op]);
-				if (j->ops[i].op == OP_DELAY)
-					n += snprintf(buf + n, sizeof(buf) - n, "(%ums)", j->ops[i].arg);
-				else if (j->ops[i].op == OP_WAIT_MET)
-					n += snprintf(buf + n, sizeof(buf) - n, "(f%u)", j->ops[i].arg);
-				else if (j->ops[i].op == OP_WAIT_PROD)
-					n += snprintf(buf + n, sizeof(buf) - n, "(job%u)", j->ops[i].arg);
-				else if (j->ops[i].op == OP_HANG && j->once)
-					n += snprintf(buf + n, sizeof(buf) - n, "-ONCE");
-				n += snprintf(buf + n, sizeof(buf) - n, " ");
-			}
-			n += snprintf(buf + n, sizeof(buf) - n, "ADD-END");
+			n = fmt_ops(buf, sizeof(buf), j, j->ops, j->nops);
 			for (unsigned int d = 0; d < j->ndeps; d++)
 				n += snprintf(buf + n, sizeof(buf) - n, "%s client %u job %u",
 					      d ? "," : "; after", j->deps[d].c, j->deps[d].k);
-			igt_info("  client %u job %u on %s%s: %s\n", c, k,
-				 rings[j->ring].name, j->hang ? " (hang)" : "", buf);
+			igt_info("  client %u job %u on %s%s: %s\n", c, k, rings[j->ring].name,
+				 j->hang ? (j->nmemb ? " (hang gang)" : " (hang)") :
+				 j->nmemb ? " (gang)" : "", buf);
+			for (unsigned int m = 1; m <= j->nmemb; m++) {
+				fmt_ops(buf, sizeof(buf), j, j->memb[m - 1].ops, j->memb[m - 1].nops);
+				igt_info("    member %u on %s: %s\n", m,
+					 rings[j->memb[m - 1].ring].name, buf);
+			}
 		}
 	}
 }
 
 /* ------------------------------------------------------------ runner */
 
-static void build_cs(const struct chaos_job *j, unsigned int k, struct ppu_cs *cs)
+/* the counter member @m of job @k adds 1 to at its end (0: the leader) */
+static unsigned int end_cnt(unsigned int k, unsigned int m)
 {
+	return m ? MEMB_END_CNT(k, m) : END_CNT(k);
+}
+
+/* the stream of member @m (0: the leader, or the job) of job @k */
+static void build_cs(const struct chaos_job *j, unsigned int k, unsigned int m,
+		     struct ppu_cs *cs)
+{
+	const struct chaos_step *ops = m ? j->memb[m - 1].ops : j->ops;
+	unsigned int nops = m ? j->memb[m - 1].nops : j->nops;
+
 	cs->n = 0;
-	for (unsigned int i = 0; i < j->nops; i++) {
-		switch (j->ops[i].op) {
+	if (j->nmemb)
+		ppu_cs_write(cs, 0, FLAG(GANG_FLAG(k, m)), 1);
+	for (unsigned int i = 0; i < nops; i++) {
+		switch (ops[i].op) {
 		case OP_NOP:
 			ppu_cs_nop(cs);
 			break;
 		case OP_DELAY:
-			ppu_cs_delay(cs, j->ops[i].arg * 1000);
+			ppu_cs_delay(cs, ops[i].arg * 1000);
 			break;
 		case OP_WRITE:
 			ppu_cs_write(cs, 0, FLAG(PROD_FLAG(k)), 1);
 			break;
 		case OP_ADD:
-			ppu_cs_add(cs, 0, CNT(ADD_CNT(k)), 1);
+			ppu_cs_add(cs, 0, CNT(m ? MEMB_ADD_CNT(k, m) : ADD_CNT(k)), 1);
 			break;
 		case OP_WAIT_MET:
-			ppu_cs_wait(cs, 0, FLAG(j->ops[i].arg), 1);
+			ppu_cs_wait(cs, 0, FLAG(ops[i].arg), 1);
 			break;
 		case OP_WAIT_PROD:
-			ppu_cs_wait(cs, 0, FLAG(PROD_FLAG(j->ops[i].arg)), 1);
+			ppu_cs_wait(cs, 0, FLAG(PROD_FLAG(ops[i].arg)), 1);
+			break;
+		case OP_WAIT_PEER:
+			ppu_cs_wait(cs, 0, FLAG(GANG_FLAG(k, ops[i].arg)), 1);
 			break;
 		case OP_HANG:
 			if (j->once)
@@ -408,7 +585,7 @@ static void build_cs(const struct chaos_job *j, unsigned int k, struct ppu_cs *c
 			break;
 		}
 	}
-	ppu_cs_add(cs, 0, CNT(END_CNT(k)), 1);
+	ppu_cs_add(cs, 0, CNT(end_cnt(k, m)), 1);
 }
 
 static bool idle_within(int ms)
@@ -454,27 +631,51 @@ static uint32_t chaos_import(struct scenario *sc, struct chaos_client *cl, struc
 static void chaos_submit(struct scenario *sc, struct chaos_client *cl, unsigned int k)
 {
 	struct chaos_job *j = &cl->jobs[k];
+	struct drm_ppu_gang_member memb[MAX_MEMBERS - 1];
+	struct drm_ppu_submit_gang gang;
 	struct drm_ppu_submit s;
-	struct ppu_cs cs;
+	struct ppu_cs cs[MAX_MEMBERS];
 	uint32_t cmd;
+	uint8_t *p;
 	int ret;
 
 	for (unsigned int d = 0; d < j->ndeps; d++)
 		j->dep_so[d] = chaos_import(sc, cl, j->deps[d]);
-	build_cs(j, k, &cs);
-	cmd = ppu_cs_to_bo(cl->c.fd, &cs, 0, PPU_PAGE_SIZE);
+	/* each member's stream at its own KB of the command BO */
+	cmd = ppu_bo_create(cl->c.fd, PPU_PAGE_SIZE);
+	p = ppu_bo_map(cl->c.fd, cmd, PPU_PAGE_SIZE);
+	for (unsigned int m = 0; m <= j->nmemb; m++) {
+		build_cs(j, k, m, &cs[m]);
+		igt_assert(cs[m].n * 4 <= 1024);
+		memcpy(p + 1024 * m, cs[m].dw, cs[m].n * 4);
+	}
+	munmap(p, PPU_PAGE_SIZE);
+	for (unsigned int m = 1; m <= j->nmemb; m++)
+		memb[m - 1] = (struct drm_ppu_gang_member){
+			.ring_class = rings[j->memb[m - 1].ring].r.cls,
+			.ring_instance = rings[j->memb[m - 1].ring].r.inst,
+			.cmd_offset = 1024 * m,
+			.cmd_length = cs[m].n * 4,
+		};
+	gang = (struct drm_ppu_submit_gang){
+		.base.name = DRM_PPU_SUBMIT_EXT_GANG,
+		.members = (uintptr_t)memb,
+		.member_count = j->nmemb,
+	};
 	j->so = ppu_syncobj_create(cl->c.fd);
 	s = (struct drm_ppu_submit){
 		.ctx_id = j->ctx,
 		.ring_class = rings[j->ring].r.cls,
 		.ring_instance = rings[j->ring].r.inst,
 		.cmd_handle = cmd,
-		.cmd_length = cs.n * 4,
+		.cmd_length = cs[0].n * 4,
 		.bo_handles = (uintptr_t)&cl->c.bo,
 		.bo_count = 1,
 		.in_syncobj_count = j->ndeps,
 		.in_syncobjs = (uintptr_t)j->dep_so,
 		.out_syncobj = j->so,
+		.flags = j->nmemb ? DRM_PPU_SUBMIT_EXTENSIONS : 0,
+		.extensions = j->nmemb ? (uintptr_t)&gang : 0,
 	};
 	ret = __ppu_submit(cl->c.fd, &s);
 	igt_assert_f(ret == 0, "submit on %s failed: %d (%s)\n", rings[j->ring].name,
@@ -604,11 +805,28 @@ static unsigned int run_scenario(struct scenario *sc)
 			struct chaos_job *j = &cl->jobs[k];
 			uint32_t end = cl->c.map[CNT(END_CNT(k)) / 4];
 			uint32_t adds = cl->c.map[CNT(ADD_CNT(k)) / 4];
+			/* a gang: the counter of the member with the HANG */
+			uint32_t hend = cl->c.map[CNT(end_cnt(k, j->hang_memb)) / 4];
 			struct drm_ppu_ctx_query_reset q = ppu_ctx_query_reset(cl->c.fd, j->ctx);
+			unsigned int once = 0, twice = 0;
+			char mbuf[64] = "";
 
-			igt_info("  client %u job %u: status %d, counter %u, adds %u; ctx %u guilty %u suspect %u banned %u\n",
-				 c, k, j->status, end, adds, j->ctx, q.guilty_count,
+			/* a gang is one job: its members ran once each, or it failed */
+			for (unsigned int m = 0, n = 0; m <= j->nmemb; m++) {
+				uint32_t v = cl->c.map[CNT(end_cnt(k, m)) / 4];
+
+				once += v == 1;
+				twice += v > 1;
+				if (m)
+					n += snprintf(mbuf + n, sizeof(mbuf) - n, "%s%u",
+						      m == 1 ? ", members " : " ", v);
+			}
+			igt_info("  client %u job %u: status %d, counter %u, adds %u%s; ctx %u guilty %u suspect %u banned %u\n",
+				 c, k, j->status, end, adds, mbuf, j->ctx, q.guilty_count,
 				 q.suspect_count, q.banned);
+			if (twice)
+				VIOLATION("client %u job %u: %u gang members ran twice\n",
+					  c, k, twice);
 			/*
 			 * In-syncobjs order the job, nothing else: it starts once
 			 * they signalled, and an error of theirs is not its own
@@ -629,12 +847,12 @@ static unsigned int run_scenario(struct scenario *sc)
 			}
 			if (j->once) {
 				/* L1, L4: its own outcome, either way */
-				if (j->status == 1 && end != 1)
-					VIOLATION("client %u hang-once job %u completed, counter %u\n",
-						  c, k, end);
-				if (j->status < 0 && end)
+				if (j->status == 1 && once != j->nmemb + 1)
+					VIOLATION("client %u hang-once job %u completed, counter %u%s\n",
+						  c, k, end, mbuf);
+				if (j->status < 0 && hend)
 					VIOLATION("client %u hang-once job %u failed after its end (%u)\n",
-						  c, k, end);
+						  c, k, hend);
 				if (j->status < 0 && q.guilty_count + q.suspect_count < 1)
 					VIOLATION("client %u hang-once job %u ended %d, not struck\n",
 						  c, k, j->status);
@@ -646,9 +864,9 @@ static unsigned int run_scenario(struct scenario *sc)
 				if (j->status >= 0)
 					VIOLATION("client %u hang job %u ended %d, want an error\n",
 						  c, k, j->status);
-				if (end)
+				if (hend)
 					VIOLATION("client %u hang job %u ran past its HANG (%u)\n",
-						  c, k, end);
+						  c, k, hend);
 				if (q.guilty_count + q.suspect_count < 1)
 					VIOLATION("client %u hang job %u: its context not struck\n",
 						  c, k);
@@ -657,9 +875,9 @@ static unsigned int run_scenario(struct scenario *sc)
 				if (j->status != 1)
 					VIOLATION("client %u job %u ended %d, want success\n",
 						  c, k, j->status);
-				if (end != 1)
-					VIOLATION("client %u job %u ran %u times, want once\n",
-						  c, k, end);
+				if (once != j->nmemb + 1)
+					VIOLATION("client %u job %u ran %u times%s, want once\n",
+						  c, k, end, mbuf);
 				if (adds < j->nadds)
 					VIOLATION("client %u job %u: %u of its %u ADDs\n",
 						  c, k, adds, j->nadds);
@@ -785,7 +1003,7 @@ igt_main
 		igt_install_exit_handler(restore);
 	}
 
-	igt_describe("a fixed list of seeded multi-client scenarios (met WAIT before HANG, producer/consumer, sdma hang, no hang, both ladders, wrong hints): hangs end struck within their recoveries, innocent jobs complete once, clients without hangs unblamed");
+	igt_describe("a fixed list of seeded multi-client scenarios (met WAIT before HANG, producer/consumer, sdma hang, no hang, both ladders, wrong hints, syncobj dependencies, gangs): hangs end struck within their recoveries, innocent jobs and gangs complete once, also after a hang they wait for, clients without hangs unblamed");
 	igt_subtest("fixed")
 		test_fixed();
 
