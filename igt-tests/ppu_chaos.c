@@ -67,8 +67,13 @@
  *   member with the HANG 0 and the context struck; a HANG_ONCE gang
  *   either or every counter 1; no member's counter above 1.
  *
- * A violation prints the seed and the whole scenario; PPU_CHAOS_SEED=S
- * runs that seed alone, PPU_CHAOS_SCENARIOS=N sets how many scenarios
+ * A violation prints the seed and the whole scenario, then shrinks it:
+ * it drops the killed client, the closing, a client, a job, an
+ * in-syncobj, a gang member or an op (never a HANG) one at a time and
+ * keeps each drop after which a re-run still violates the oracle, for at
+ * most PPU_CHAOS_SHRINK (16; 0: no shrinking) re-runs and 300 s, and
+ * prints the smallest scenario found. PPU_CHAOS_SEED=S runs that seed
+ * alone, PPU_CHAOS_SCENARIOS=N sets how many scenarios
  * "random" runs (default 4; `make chaos SEEDS=N`), from the base seed
  * PPU_CHAOS_BASE (default: the clock, printed first).
  */
@@ -176,11 +181,16 @@ struct scenario {
 	unsigned int closer_ms;		/* when, after the submissions */
 	bool killed;			/* cl[KILLED] runs in a child, SIGKILLed */
 	unsigned int kill_ms;		/* when, after the submissions */
+	bool shrunk;			/* parts of the seed's scenario dropped */
 	struct chaos_client cl[MAX_CLIENTS + 1];
 };
 
 static int fd = -1;
 static char dbg_dir[64];
+/* a shrinking re-run: the violations are counted, not printed */
+static bool quiet;
+
+#define chaos_info(...) do { if (!quiet) igt_info(__VA_ARGS__); } while (0)
 
 static uint64_t splitmix64(uint64_t *s)
 {
@@ -503,9 +513,9 @@ static int fmt_ops(char *buf, size_t size, const struct chaos_job *j,
 
 static void print_scenario(const struct scenario *sc)
 {
-	igt_info("chaos: seed %" PRIu64 ": %u clients, %u hang jobs, hints %s, %s ladder\n",
-		 sc->seed, sc->nclients, sc->nhang, sc->wrong_hints ? "wrong" : "right",
-		 sc->ladder);
+	igt_info("chaos: seed %" PRIu64 "%s: %u clients, %u hang jobs, hints %s, %s ladder\n",
+		 sc->seed, sc->shrunk ? " (shrunk)" : "", sc->nclients, sc->nhang,
+		 sc->wrong_hints ? "wrong" : "right", sc->ladder);
 	if (sc->closer >= 0)
 		igt_info("  client %d closes its file %u ms after the submissions\n",
 			 sc->closer, sc->closer_ms);
@@ -528,9 +538,10 @@ static void print_scenario(const struct scenario *sc)
 				 j->hang ? (j->nmemb ? " (hang gang)" : " (hang)") :
 				 j->nmemb ? " (gang)" : "", buf);
 			for (unsigned int m = 1; m <= j->nmemb; m++) {
-				fmt_ops(buf, sizeof(buf), j, j->memb[m - 1].ops, j->memb[m - 1].nops);
-				igt_info("    member %u on %s: %s\n", m,
-					 rings[j->memb[m - 1].ring].name, buf);
+				const struct chaos_member *mb = &j->memb[m - 1];
+
+				fmt_ops(buf, sizeof(buf), j, mb->ops, mb->nops);
+				igt_info("    member %u on %s: %s\n", m, rings[mb->ring].name, buf);
 			}
 		}
 	}
@@ -600,8 +611,11 @@ static void wait_idle(void)
 	igt_assert_f(idle_within(30000), "device not idle after 30 s\n");
 }
 
-#define VIOLATION(...) do { igt_warn("chaos: seed %" PRIu64 ": ", sc->seed); \
-			    igt_warn(__VA_ARGS__); bad++; } while (0)
+#define VIOLATION(...) do { if (!quiet) { \
+				    igt_warn("chaos: seed %" PRIu64 ": ", sc->seed); \
+				    igt_warn(__VA_ARGS__); \
+			    } \
+			    bad++; } while (0)
 
 /* open @cl's file and contexts, set the met flags */
 static void chaos_client_open(struct chaos_client *cl)
@@ -750,7 +764,8 @@ static unsigned int run_scenario(struct scenario *sc)
 	wait_idle();
 	set_sim_param(WRONG_HINTS, sc->wrong_hints ? "100" : "0");
 	ppu_ladder_set(dbg_dir, sc->ladder);
-	print_scenario(sc);
+	if (!quiet)
+		print_scenario(sc);
 
 	for (unsigned int c = 0; c < sc->nclients; c++)
 		chaos_client_open(&sc->cl[c]);
@@ -821,9 +836,9 @@ static unsigned int run_scenario(struct scenario *sc)
 					n += snprintf(mbuf + n, sizeof(mbuf) - n, "%s%u",
 						      m == 1 ? ", members " : " ", v);
 			}
-			igt_info("  client %u job %u: status %d, counter %u, adds %u%s; ctx %u guilty %u suspect %u banned %u\n",
-				 c, k, j->status, end, adds, mbuf, j->ctx, q.guilty_count,
-				 q.suspect_count, q.banned);
+			chaos_info("  client %u job %u: status %d, counter %u, adds %u%s; ctx %u guilty %u suspect %u banned %u\n",
+				   c, k, j->status, end, adds, mbuf, j->ctx, q.guilty_count,
+				   q.suspect_count, q.banned);
 			if (twice)
 				VIOLATION("client %u job %u: %u gang members ran twice\n",
 					  c, k, twice);
@@ -838,9 +853,9 @@ static unsigned int run_scenario(struct scenario *sc)
 				int sd = chaos_fence(cl->c.fd, j->dep_so[d], &td);
 
 				chaos_fence(cl->c.fd, j->so, &t);
-				igt_info("    after client %u job %u: status %d, %+" PRId64 " us\n",
-					 j->deps[d].c, j->deps[d].k, sd,
-					 ((int64_t)t - (int64_t)td) / 1000);
+				chaos_info("    after client %u job %u: status %d, %+" PRId64 " us\n",
+					   j->deps[d].c, j->deps[d].k, sd,
+					   ((int64_t)t - (int64_t)td) / 1000);
 				if (!sd || t < td)
 					VIOLATION("client %u job %u ended before client %u job %u it waits for\n",
 						  c, k, j->deps[d].c, j->deps[d].k);
@@ -892,11 +907,11 @@ static unsigned int run_scenario(struct scenario *sc)
 					  c, q.guilty_count, q.suspect_count, q.banned);
 		}
 	}
-	igt_info("chaos: seed %" PRIu64 ": %" PRIu64 " recoveries (bound %u), %u violations\n",
-		 sc->seed, rec, 2 * sc->nhang + 2, bad);
+	chaos_info("chaos: seed %" PRIu64 ": %" PRIu64 " recoveries (bound %u), %u violations\n",
+		   sc->seed, rec, 2 * sc->nhang + 2, bad);
 	if (rec > 2 * sc->nhang + 2)
 		VIOLATION("%" PRIu64 " recoveries, want at most %u\n", rec, 2 * sc->nhang + 2);
-	if (bad) {
+	if (bad && !quiet) {
 		rr_dump("after", &a);
 		print_scenario(sc);
 	}
@@ -905,6 +920,306 @@ static unsigned int run_scenario(struct scenario *sc)
 		if ((int)c != sc->closer)
 			client_close(&sc->cl[c].c);
 	return bad;
+}
+
+/* ---------------------------------------------------------- shrinking */
+
+/* the time shrinking may take after a violation, at most */
+#define SHRINK_S	300
+
+/* @e counts down the candidate edits: true at the one to make */
+static bool shrink_pick(unsigned int *e)
+{
+	return (*e)-- == 0;
+}
+
+/* job (@c, @k) is gone: the references to it go, the later ones move down */
+static void shrink_unref_job(struct scenario *sc, unsigned int c, unsigned int k)
+{
+	struct chaos_client *cl = &sc->cl[c];
+
+	for (unsigned int e = 0; e < cl->njobs; e++) {
+		struct chaos_job *j = &cl->jobs[e];
+
+		for (unsigned int i = 0; i < j->nops; i++) {
+			if (j->ops[i].op != OP_WAIT_PROD || j->ops[i].arg < k)
+				continue;
+			if (j->ops[i].arg == k)
+				j->ops[i] = (struct chaos_step){ OP_WAIT_MET, 0 };
+			else
+				j->ops[i].arg--;
+		}
+	}
+	for (unsigned int c2 = 0; c2 < sc->nclients; c2++) {
+		for (unsigned int e = 0; e < sc->cl[c2].njobs; e++) {
+			struct chaos_job *j = &sc->cl[c2].jobs[e];
+
+			for (unsigned int d = 0; d < j->ndeps; d++) {
+				if (j->deps[d].c != c || j->deps[d].k < k)
+					continue;
+				if (j->deps[d].k == k)
+					j->deps[d--] = j->deps[--j->ndeps];
+				else
+					j->deps[d].k--;
+			}
+		}
+	}
+}
+
+/* client @c is gone: the references to it go, the later ones move down */
+static void shrink_unref_client(struct scenario *sc, unsigned int c)
+{
+	for (unsigned int c2 = 0; c2 < sc->nclients; c2++) {
+		for (unsigned int e = 0; e < sc->cl[c2].njobs; e++) {
+			struct chaos_job *j = &sc->cl[c2].jobs[e];
+
+			for (unsigned int d = 0; d < j->ndeps; d++) {
+				if (j->deps[d].c < c)
+					continue;
+				if (j->deps[d].c == c)
+					j->deps[d--] = j->deps[--j->ndeps];
+				else
+					j->deps[d].c--;
+			}
+		}
+	}
+	if (sc->closer == (int)c)
+		sc->closer = -1;
+	else if (sc->closer > (int)c)
+		sc->closer--;
+}
+
+/* member @m of @j is gone: a WAIT for its flag becomes a met WAIT */
+static void shrink_unref_member(struct chaos_job *j, unsigned int m)
+{
+	for (unsigned int n = 0; n < j->nmemb; n++) {
+		struct chaos_member *mb = &j->memb[n];
+
+		for (unsigned int i = 0; i < mb->nops; i++) {
+			if (mb->ops[i].op != OP_WAIT_PEER || mb->ops[i].arg < m)
+				continue;
+			if (mb->ops[i].arg == m)
+				mb->ops[i] = (struct chaos_step){ OP_WAIT_MET, 0 };
+			else
+				mb->ops[i].arg--;
+		}
+	}
+}
+
+static void shrink_drop_op(struct chaos_step *ops, unsigned int *nops, unsigned int i)
+{
+	memmove(&ops[i], &ops[i + 1], (*nops - i - 1) * sizeof(*ops));
+	(*nops)--;
+}
+
+/*
+ * Make candidate edit @e of @sc, described in @what: drop the killed
+ * client, the closing, a client, a job, an in-syncobj, a gang member
+ * or an op, the coarse ones first; never a HANG nor the member that
+ * holds it (without them a hang job is another job). Returns false past
+ * the last edit.
+ */
+static bool shrink_edit(struct scenario *sc, unsigned int e, char *what, size_t size)
+{
+	snprintf(what, size, "nothing");
+	if (sc->killed && shrink_pick(&e)) {
+		sc->killed = false;
+		sc->cl[KILLED].njobs = 0;
+		snprintf(what, size, "the killed client");
+		return true;
+	}
+	if (sc->closer >= 0 && shrink_pick(&e)) {
+		sc->closer = -1;
+		snprintf(what, size, "the closing");
+		return true;
+	}
+	for (unsigned int c = 0; c < sc->nclients; c++) {
+		if (sc->nclients > 1 && shrink_pick(&e)) {
+			shrink_unref_client(sc, c);
+			memmove(&sc->cl[c], &sc->cl[c + 1],
+				(sc->nclients - c - 1) * sizeof(sc->cl[0]));
+			sc->nclients--;
+			snprintf(what, size, "client %u", c);
+			return true;
+		}
+	}
+	for (unsigned int c = 0; c < sc->nclients + sc->killed; c++) {
+		unsigned int cc = c < sc->nclients ? c : KILLED;
+		struct chaos_client *cl = &sc->cl[cc];
+
+		for (unsigned int k = 0; k < cl->njobs; k++) {
+			if (cl->njobs > 1 && shrink_pick(&e)) {
+				shrink_unref_job(sc, cc, k);
+				memmove(&cl->jobs[k], &cl->jobs[k + 1],
+					(cl->njobs - k - 1) * sizeof(cl->jobs[0]));
+				cl->njobs--;
+				snprintf(what, size, "client %u job %u", cc, k);
+				return true;
+			}
+		}
+	}
+	for (unsigned int c = 0; c < sc->nclients + sc->killed; c++) {
+		unsigned int cc = c < sc->nclients ? c : KILLED;
+
+		for (unsigned int k = 0; k < sc->cl[cc].njobs; k++) {
+			struct chaos_job *j = &sc->cl[cc].jobs[k];
+
+			for (unsigned int d = 0; d < j->ndeps; d++) {
+				if (shrink_pick(&e)) {
+					snprintf(what, size, "client %u job %u's wait for client %u job %u",
+						 cc, k, j->deps[d].c, j->deps[d].k);
+					j->deps[d] = j->deps[--j->ndeps];
+					return true;
+				}
+			}
+			for (unsigned int m = 1; m <= j->nmemb; m++) {
+				if (j->hang && j->hang_memb == m)
+					continue;
+				if (shrink_pick(&e)) {
+					snprintf(what, size, "client %u job %u member %u", cc, k, m);
+					memmove(&j->memb[m - 1], &j->memb[m],
+						(j->nmemb - m) * sizeof(j->memb[0]));
+					j->nmemb--;
+					if (j->hang_memb > m)
+						j->hang_memb--;
+					shrink_unref_member(j, m);
+					return true;
+				}
+			}
+		}
+	}
+	for (unsigned int c = 0; c < sc->nclients + sc->killed; c++) {
+		unsigned int cc = c < sc->nclients ? c : KILLED;
+
+		for (unsigned int k = 0; k < sc->cl[cc].njobs; k++) {
+			struct chaos_job *j = &sc->cl[cc].jobs[k];
+
+			for (unsigned int m = 0; m <= j->nmemb; m++) {
+				struct chaos_step *ops = m ? j->memb[m - 1].ops : j->ops;
+				unsigned int *nops = m ? &j->memb[m - 1].nops : &j->nops;
+
+				for (unsigned int i = 0; i < *nops; i++) {
+					if (ops[i].op == OP_HANG)
+						continue;
+					if (shrink_pick(&e)) {
+						snprintf(what, size, "client %u job %u member %u op %u (%s)",
+							 cc, k, m, i, op_names[ops[i].op]);
+						shrink_drop_op(ops, nops, i);
+						return true;
+					}
+				}
+			}
+		}
+	}
+	return false;
+}
+
+/*
+ * After an edit: what the generator derives from the ops again (a
+ * producer's WRITE, the ADDs, the hang count), a WAIT for a producer
+ * that no longer writes becomes a met WAIT, and an in-syncobj the
+ * generator would not have drawn goes.
+ */
+static void shrink_fixup(struct scenario *sc)
+{
+	sc->shrunk = true;
+	sc->nhang = 0;
+	for (unsigned int c = 0; c < sc->nclients + sc->killed; c++) {
+		struct chaos_client *cl = &sc->cl[c < sc->nclients ? c : KILLED];
+
+		for (unsigned int k = 0; k < cl->njobs; k++) {
+			struct chaos_job *j = &cl->jobs[k];
+			bool hung = false;
+
+			sc->nhang += j->hang;
+			j->writes = false;
+			j->nadds = 0;
+			for (unsigned int i = 0; i < j->nops; i++) {
+				j->writes |= j->ops[i].op == OP_WRITE;
+				hung |= j->ops[i].op == OP_HANG;
+				j->nadds += j->ops[i].op == OP_ADD && !hung;
+			}
+		}
+		for (unsigned int k = 0; k < cl->njobs; k++) {
+			struct chaos_job *j = &cl->jobs[k];
+
+			for (unsigned int i = 0; i < j->nops; i++) {
+				const struct chaos_job *p;
+
+				if (j->ops[i].op != OP_WAIT_PROD)
+					continue;
+				p = &cl->jobs[j->ops[i].arg];
+				if (p->hang || !p->writes)
+					j->ops[i] = (struct chaos_step){ OP_WAIT_MET, 0 };
+			}
+		}
+	}
+	for (unsigned int c = 0; c < sc->nclients; c++) {
+		for (unsigned int k = 0; k < sc->cl[c].njobs; k++) {
+			struct chaos_job *j = &sc->cl[c].jobs[k];
+
+			if (!may_depend(&sc->cl[c], k))
+				j->ndeps = 0;
+			for (unsigned int d = 0; d < j->ndeps; d++)
+				if (!submitted_before(j->deps[d].c, j->deps[d].k, c, k))
+					j->deps[d--] = j->deps[--j->ndeps];
+		}
+	}
+}
+
+/*
+ * @sc had violations: look for a smaller scenario that still has some.
+ * Greedy: make each edit of shrink_edit() in turn and keep it if a re-run
+ * of the result still violates the oracle, again from the first edit
+ * after a pass that kept one; at most PPU_CHAOS_SHRINK (16) re-runs and
+ * SHRINK_S seconds. Prints the smallest scenario found. Only after a
+ * violation, so passing runs cost nothing.
+ */
+static void shrink(const struct scenario *sc)
+{
+	static struct scenario best, cand;
+	const char *env = getenv("PPU_CHAOS_SHRINK");
+	unsigned int max = env && *env ? (unsigned int)strtoul(env, NULL, 0) : 16;
+	unsigned int runs = 0, kept = 0, pass_kept = 0;
+	time_t end = time(NULL) + SHRINK_S;
+	char what[96];
+
+	if (!max)
+		return;
+	best = *sc;
+	igt_info("chaos: seed %" PRIu64 ": shrinking, at most %u re-runs\n", sc->seed, max);
+	for (unsigned int e = 0; runs < max && time(NULL) < end; runs++) {
+		unsigned int bad;
+
+		cand = best;
+		if (!shrink_edit(&cand, e, what, sizeof(what))) {
+			if (!pass_kept)
+				break;
+			pass_kept = 0;
+			e = 0;
+			cand = best;
+			shrink_edit(&cand, e, what, sizeof(what));
+		}
+		shrink_fixup(&cand);
+		if (!idle_within(30000)) {
+			igt_info("chaos: device not idle, shrinking stops\n");
+			break;
+		}
+		quiet = true;
+		bad = run_scenario(&cand);
+		quiet = false;
+		igt_info("chaos: re-run %u: without %s: %u violations\n", runs + 1, what, bad);
+		if (bad) {
+			best = cand;
+			kept++;
+			pass_kept++;
+		} else {
+			e++;
+		}
+	}
+	igt_info("chaos: seed %" PRIu64 ": %s after %u re-runs:\n", sc->seed,
+		 kept ? "the smallest scenario that still fails" : "nothing dropped", runs);
+	print_scenario(&best);
 }
 
 /* ----------------------------------------------------------- subtests */
@@ -941,8 +1256,13 @@ static void run_seeds(const uint64_t *seeds, unsigned int n, uint64_t *st)
 
 	for (unsigned int i = 0; i < n; i++) {
 		/* each scenario's seed, printed with it: PPU_CHAOS_SEED runs it alone */
+		unsigned int b;
+
 		generate(&sc, seeds ? seeds[i] : splitmix64(st) & 0xffffffffffffull);
-		bad += run_scenario(&sc);
+		b = run_scenario(&sc);
+		if (b)
+			shrink(&sc);
+		bad += b;
 	}
 	ppu_ladder_restore();
 	set_sim_param(WRONG_HINTS, "0");
