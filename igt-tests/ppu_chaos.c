@@ -1231,13 +1231,21 @@ static void shrink(const struct scenario *sc)
  * ladders (ring: 6, 9, 13, 14) and wrong hints (6, 13, 20).
  */
 /*
- * The fixed set. The last two are what random runs found: an sdma head
- * waiting for a producer stalled behind another client's hang, whose
- * every timeout reset the domain and restarted the hang's timer.
+ * The fixed set. 257135707241766 and 235502836947614 are what random
+ * runs found: an sdma head waiting for a producer stalled behind another
+ * client's hang, whose every timeout reset the domain and restarted the
+ * hang's timer. The last four were chosen for the gangs and in-syncobjs
+ * drawn since: a gang whose HANG is in a member, not the leader (23, 42,
+ * 43; a HANG_ONCE one, 137), other clients' jobs and gangs waiting for
+ * such a gang's fence (42, 43), a hang gang waiting for jobs of two
+ * other clients (23) or for another client's gang (137), a gang with a
+ * WAIT for a producer (23), and a gang in the killed process (43); ring
+ * ladder 23, 42, 137, domain ladder 43.
  */
 static const uint64_t fixed_seeds[] = {
 	2, 5, 6, 9, 13, 14, 20, 22,
 	257135707241766ull, 235502836947614ull,
+	23, 42, 43, 137,
 };
 
 static void prepare(void)
