@@ -1033,6 +1033,20 @@ static void print_processes_json(const struct dev *devs, unsigned int n)
 	printf("%s]\n}\n", k ? "\n  " : "");
 }
 
+/* ------------------------------------------------------------------ */
+
+/* the form of the output */
+enum fmt { TABLE, QUERY, JSON, PROM, HEALTH, PROCS, PROCS_JSON };
+
+/* what to print, and how often: the options of one run */
+struct run {
+	enum fmt fmt;
+	unsigned int sec;		/* -q -d sections */
+	long id;			/* -i, or -1 for every device */
+	const char *file;		/* -f, or NULL for stdout */
+	ppu_health_level_t worst;	/* the worst health verdict read */
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -1166,75 +1180,19 @@ static int driver_loaded(void)
 	return !stat("/sys/module/ppu", &st);
 }
 
-int main(int argc, char **argv)
+/*
+ * One query: enumerate, read, print as @o says. 0, or the exit code of
+ * the first error; @o->worst is the worst health verdict read.
+ */
+static int run_once(struct run *o)
 {
-	static const struct option opts[] = {
-		{ "id", required_argument, NULL, 'i' },
-		{ "filename", required_argument, NULL, 'f' },
-		{ "query", no_argument, NULL, 'q' },
-		{ "display", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "prometheus", no_argument, NULL, 'p' },
-		{ "processes", no_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	enum { TABLE, QUERY, JSON, PROM, HEALTH, PROCS, PROCS_JSON } fmt = TABLE;
-	unsigned int sec = SEC_ALL, count, n = 0, i, first, last;
-	const char *file = NULL;
+	unsigned int count, n = 0, i, first, last;
 	struct out_file out;
-	ppu_health_level_t worst = PPU_HEALTH_HEALTHY;
-	long id = -1;
 	struct dev *devs;
 	ppu_return_t r;
 	int c, rc = 0, print;
-	char *end;
 
-	while ((c = getopt_long(argc, argv, "i:f:qd:jpPh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			id = strtol(optarg, &end, 10);
-			if (*end || id < 0) {
-				fprintf(stderr, "ppu-smi: bad device index '%s'\n", optarg);
-				return EXIT_INVALID_ARGUMENT;
-			}
-			break;
-		case 'f':
-			if (!*optarg) {
-				fprintf(stderr, "ppu-smi: -f needs a file name\n");
-				return EXIT_INVALID_ARGUMENT;
-			}
-			file = optarg;
-			break;
-		case 'q': fmt = QUERY; break;
-		case 'd':
-			sec = parse_sections(optarg);
-			if (!sec)
-				return EXIT_INVALID_ARGUMENT;
-			break;
-		case 'j': fmt = JSON; break;
-		case 'p': fmt = PROM; break;
-		case 'P': want_procs = 1; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return EXIT_INVALID_ARGUMENT;
-		}
-	}
-	if (optind < argc && !strcmp(argv[optind], "health") && fmt == TABLE) {
-		fmt = HEALTH;
-		optind++;
-	}
-	if (optind < argc) {
-		usage(stderr);
-		return EXIT_INVALID_ARGUMENT;
-	}
-	if (want_procs) {
-		if (fmt != TABLE && fmt != JSON) {
-			fprintf(stderr, "ppu-smi: --processes goes with --json only\n");
-			return EXIT_INVALID_ARGUMENT;
-		}
-		fmt = fmt == JSON ? PROCS_JSON : PROCS;
-	}
-
+	o->worst = PPU_HEALTH_HEALTHY;
 	r = ppu_device_get_count(&count);
 	if (r) {
 		fprintf(stderr, "ppu-smi: enumeration: %s\n", ppu_error_string(r));
@@ -1248,13 +1206,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ppu-smi: no PPU device found\n");
 		return EXIT_NOT_FOUND;
 	}
-	if (id >= (long)count) {
+	if (o->id >= (long)count) {
 		fprintf(stderr, "ppu-smi: no PPU device with index %ld (%u found)\n",
-			id, count);
+			o->id, count);
 		return EXIT_NOT_FOUND;
 	}
-	first = id >= 0 ? (unsigned int)id : 0;
-	last = id >= 0 ? (unsigned int)id : count - 1;
+	first = o->id >= 0 ? (unsigned int)o->id : 0;
+	last = o->id >= 0 ? (unsigned int)o->id : count - 1;
 	devs = calloc(last - first + 1, sizeof(*devs));
 	if (!devs) {
 		fprintf(stderr, "ppu-smi: out of memory\n");
@@ -1268,30 +1226,44 @@ int main(int argc, char **argv)
 				rc = c;
 			continue;
 		}
-		if (devs[n].health.level > worst)
-			worst = devs[n].health.level;
+		if (devs[n].health.level > o->worst)
+			o->worst = devs[n].health.level;
 		n++;
 	}
 	/* nothing to write: FILE keeps what the last run wrote */
 	print = n > 0;
-	if (print && file) {
-		c = out_open(&out, file);
+	if (print && o->file) {
+		c = out_open(&out, o->file);
 		if (c) {
 			rc = c;
 			print = 0;
 		}
 	}
 	if (print) {
-		switch (fmt) {
-		case TABLE: print_table(devs, n); break;
-		case QUERY: print_query(devs, n, sec); break;
-		case JSON: print_json(devs, n); break;
-		case PROM: print_prometheus(devs, n); break;
-		case HEALTH: print_health(devs, n); break;
-		case PROCS: print_processes(devs, n); break;
-		case PROCS_JSON: print_processes_json(devs, n); break;
+		switch (o->fmt) {
+		case TABLE:
+			print_table(devs, n);
+			break;
+		case QUERY:
+			print_query(devs, n, o->sec);
+			break;
+		case JSON:
+			print_json(devs, n);
+			break;
+		case PROM:
+			print_prometheus(devs, n);
+			break;
+		case HEALTH:
+			print_health(devs, n);
+			break;
+		case PROCS:
+			print_processes(devs, n);
+			break;
+		case PROCS_JSON:
+			print_processes_json(devs, n);
+			break;
 		}
-		if (file) {
+		if (o->file) {
 			c = out_close(&out, 1);
 			if (c && !rc)
 				rc = c;
@@ -1302,20 +1274,98 @@ int main(int argc, char **argv)
 		free(devs[i].procs);
 	}
 	free(devs);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "id", required_argument, NULL, 'i' },
+		{ "filename", required_argument, NULL, 'f' },
+		{ "query", no_argument, NULL, 'q' },
+		{ "display", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "prometheus", no_argument, NULL, 'p' },
+		{ "processes", no_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct run o = { .fmt = TABLE, .sec = SEC_ALL, .id = -1 };
+	int c, rc;
+	char *end;
+
+	while ((c = getopt_long(argc, argv, "i:f:qd:jpPh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			o.id = strtol(optarg, &end, 10);
+			if (*end || o.id < 0) {
+				fprintf(stderr, "ppu-smi: bad device index '%s'\n", optarg);
+				return EXIT_INVALID_ARGUMENT;
+			}
+			break;
+		case 'f':
+			if (!*optarg) {
+				fprintf(stderr, "ppu-smi: -f needs a file name\n");
+				return EXIT_INVALID_ARGUMENT;
+			}
+			o.file = optarg;
+			break;
+		case 'q':
+			o.fmt = QUERY;
+			break;
+		case 'd':
+			o.sec = parse_sections(optarg);
+			if (!o.sec)
+				return EXIT_INVALID_ARGUMENT;
+			break;
+		case 'j':
+			o.fmt = JSON;
+			break;
+		case 'p':
+			o.fmt = PROM;
+			break;
+		case 'P':
+			want_procs = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_INVALID_ARGUMENT;
+		}
+	}
+	if (optind < argc && !strcmp(argv[optind], "health") && o.fmt == TABLE) {
+		o.fmt = HEALTH;
+		optind++;
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return EXIT_INVALID_ARGUMENT;
+	}
+	if (want_procs) {
+		if (o.fmt != TABLE && o.fmt != JSON) {
+			fprintf(stderr, "ppu-smi: --processes goes with --json only\n");
+			return EXIT_INVALID_ARGUMENT;
+		}
+		o.fmt = o.fmt == JSON ? PROCS_JSON : PROCS;
+	}
+
+	rc = run_once(&o);
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("ppu-smi: stdout");
 		return EXIT_OTHER;
 	}
-	if (fmt != HEALTH)
+	if (o.fmt != HEALTH)
 		return rc;
 	/*
 	 * health: one device's failure wins over the tool's error on another
 	 * (explained on stderr), which wins over a warning: an unreadable
 	 * card must not hide a bad one
 	 */
-	if (worst == PPU_HEALTH_FAILURE)
+	if (o.worst == PPU_HEALTH_FAILURE)
 		return EXIT_HEALTH_FAILURE;
 	if (rc)
 		return rc;
-	return worst == PPU_HEALTH_WARNING ? EXIT_HEALTH_WARNING : EXIT_OK;
+	return o.worst == PPU_HEALTH_WARNING ? EXIT_HEALTH_WARNING : EXIT_OK;
 }
