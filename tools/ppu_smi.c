@@ -13,6 +13,8 @@
  *   ppu-smi health           one health verdict per device, in the exit code
  *   ppu-smi --processes      the clients of each device (fdinfo): engine
  *                            time, memory, verdicts, ban; with --json too
+ *   ppu-smi -L               one line per device: index, serial, bus id
+ *   ppu-smi --version        the version of the tool
  *   -i N                     only device N
  *   -f FILE                  write FILE atomically instead of stdout
  *
@@ -36,6 +38,11 @@
 #include <unistd.h>
 
 #include "libppu/libppu.h"
+
+/* DRIVER_MAJOR.DRIVER_MINOR.0 of ppu_drv/ppu_drv.h, from tools/Makefile */
+#ifndef PPU_SMI_VERSION
+#error "PPU_SMI_VERSION is not defined: build ppu-smi with tools/Makefile"
+#endif
 
 enum {
 	EXIT_OK = 0,
@@ -77,6 +84,8 @@ struct dev {
 
 /* --processes: collect() also reads the clients of each device */
 static int want_procs;
+/* -L: collect() reads the identity (info, serial) alone */
+static int want_identity_only;
 
 static int exit_of(ppu_return_t r)
 {
@@ -146,6 +155,10 @@ static int collect(unsigned int idx, struct dev *d)
 	}
 	if (ppu_device_get_serial(h, d->serial, sizeof(d->serial)))
 		d->serial[0] = '\0';
+	if (want_identity_only) {
+		ppu_device_close(h);
+		return 0;
+	}
 	/* every retired page: the count, then room for it and a few more
 	 * retired in between; what fits if the list keeps outgrowing it */
 	r = ppu_device_get_retired_pages(h, NULL, &want);
@@ -1036,7 +1049,7 @@ static void print_processes_json(const struct dev *devs, unsigned int n)
 /* ------------------------------------------------------------------ */
 
 /* the form of the output */
-enum fmt { TABLE, QUERY, JSON, PROM, HEALTH, PROCS, PROCS_JSON };
+enum fmt { TABLE, QUERY, JSON, PROM, HEALTH, PROCS, PROCS_JSON, LIST };
 
 /* what to print, and how often: the options of one run */
 struct run {
@@ -1047,12 +1060,25 @@ struct run {
 	ppu_health_level_t worst;	/* the worst health verdict read */
 };
 
+/* -L: one line per device, as nvidia-smi -L (with the serial for a UUID) */
+static void print_list(const struct dev *devs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		printf("PPU %u: PPU (serial: %s, bus id: %s)\n", devs[i].index,
+		       devs[i].serial[0] ? devs[i].serial : "N/A",
+		       devs[i].info.pci_bus_id[0] ? devs[i].info.pci_bus_id : "N/A");
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ppu-smi [-i N] [-f FILE] [-q [-d SECTIONS] | --json | --prometheus]\n"
 		"       ppu-smi [-i N] [-f FILE] --processes [--json]\n"
 		"       ppu-smi [-i N] [-f FILE] health\n"
+		"       ppu-smi [-i N] [-f FILE] -L\n"
+		"       ppu-smi --version\n"
 		"  -i, --id N          only device N\n"
 		"  -f, --filename FILE write FILE atomically (temporary file in its\n"
 		"                      directory, fsync, rename) instead of stdout\n"
@@ -1064,6 +1090,8 @@ static void usage(FILE *f)
 		"  -P, --processes     the clients of each device: PID, name, engine\n"
 		"                      time, memory, verdicts, ban (root: every\n"
 		"                      process, else your own); with -j as JSON\n"
+		"  -L, --list-gpus     one line per device: index, serial, bus id\n"
+		"  --version           the version of ppu-smi\n"
 		"  health              one health verdict per device, exit 0 healthy,\n"
 		"                      1 warning, 7 failure\n"
 		"exit: 0 success (whatever the health, but for health), 2 invalid\n"
@@ -1262,6 +1290,9 @@ static int run_once(struct run *o)
 		case PROCS_JSON:
 			print_processes_json(devs, n);
 			break;
+		case LIST:
+			print_list(devs, n);
+			break;
 		}
 		if (o->file) {
 			c = out_close(&out, 1);
@@ -1279,6 +1310,7 @@ static int run_once(struct run *o)
 
 int main(int argc, char **argv)
 {
+	enum { OPT_VERSION = 256 };
 	static const struct option opts[] = {
 		{ "id", required_argument, NULL, 'i' },
 		{ "filename", required_argument, NULL, 'f' },
@@ -1287,14 +1319,16 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "prometheus", no_argument, NULL, 'p' },
 		{ "processes", no_argument, NULL, 'P' },
+		{ "list-gpus", no_argument, NULL, 'L' },
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run o = { .fmt = TABLE, .sec = SEC_ALL, .id = -1 };
-	int c, rc;
+	int c, rc, list = 0;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "i:f:qd:jpPh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:f:qd:jpPLh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o.id = strtol(optarg, &end, 10);
@@ -1327,6 +1361,12 @@ int main(int argc, char **argv)
 		case 'P':
 			want_procs = 1;
 			break;
+		case 'L':
+			list = 1;
+			break;
+		case OPT_VERSION:
+			printf("ppu-smi %s\n", PPU_SMI_VERSION);
+			return fflush(stdout) || ferror(stdout) ? EXIT_OTHER : EXIT_OK;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -1343,6 +1383,12 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_INVALID_ARGUMENT;
 	}
+	if (list && (o.fmt != TABLE || want_procs)) {
+		fprintf(stderr, "ppu-smi: -L goes with no other report\n");
+		return EXIT_INVALID_ARGUMENT;
+	}
+	if (list)
+		o.fmt = LIST;
 	if (want_procs) {
 		if (o.fmt != TABLE && o.fmt != JSON) {
 			fprintf(stderr, "ppu-smi: --processes goes with --json only\n");
@@ -1350,6 +1396,7 @@ int main(int argc, char **argv)
 		}
 		o.fmt = o.fmt == JSON ? PROCS_JSON : PROCS;
 	}
+	want_identity_only = o.fmt == LIST;
 
 	rc = run_once(&o);
 	if (fflush(stdout) || ferror(stdout)) {

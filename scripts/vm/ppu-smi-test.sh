@@ -12,6 +12,9 @@
 #                  ppu_health_reason 0)
 #   cecc-retired   weak cell + 3 reads: the page retired, retired pages and
 #                  mem_total equal sysfs, still exit 0
+#   scripting      -L: one line per PPU card of sysfs, PPU 0 with its
+#                  serial and bus id; --version: "ppu-smi" and the
+#                  version the driver reports; exit 2 for -L with -q
 #   events-lost    one read over 150 weak cells (600, 2400 if the driver
 #                  kept up) overflows the device's
 #                  event FIFO: ras/events_lost > 0, and -q "Events Lost",
@@ -81,7 +84,7 @@
 #   PPU-SMI-TEST: <step>: PASS|FAIL|SKIP
 #   PPU-SMI-TEST: END rc=N
 # `ppu-smi-test.sh --list` prints the step names (on the host too).
-STEPS="healthy cecc-retired events-lost pending rma damaged-store wedged prometheus errors recovery-user processes json restore"
+STEPS="healthy cecc-retired scripting events-lost pending rma damaged-store wedged prometheus errors recovery-user processes json restore"
 if [ "${1:-}" = --list ]; then
 	for s in $STEPS; do echo "$s"; done
 	exit 0
@@ -369,6 +372,33 @@ expect_rc "one CECC page" 0
 compare_all
 eq "mem_total one page short" "$(pv "ppu_memory_total_bytes{$D}")" $((HBM - 65536))
 json cecc-retired
+end
+
+# ------------------------------------------------------------------------
+# the scripting surface: -L, --version
+begin scripting
+# the devices libppu finds: the DRM cards of ppu.ko
+ndev=0
+for c in /sys/class/drm/card[0-9]*; do
+	case ${c##*/} in *-*) continue ;; esac
+	[ "$(basename "$(readlink -f "$c/device/driver/module")")" = ppu ] &&
+		ndev=$((ndev + 1))
+done
+check "sysfs: PPU cards ($ndev)" [ "$ndev" -ge 1 ]
+expect_rc "-L" 0 -L
+sed 's/^/ppu-smi-test:   /' /tmp/smi.out
+eq "-L: one line per device" "$(grep -c . /tmp/smi.out)" "$ndev"
+check "-L: PPU 0, its serial and bus id" \
+	grep -qx "PPU 0: PPU (serial: $SERIAL, bus id: $BUSID)" /tmp/smi.out
+expect_rc "-L -i 0" 0 -L -i 0
+eq "-L -i 0: one line" "$(grep -c . /tmp/smi.out)" 1
+# the project's version: the one the loaded driver (of the same tree) reports
+smi -q -d RMA
+drv=$(awk -F': ' '/^Driver Version/ { print $2 }' /tmp/smi.out)
+expect_rc "--version" 0 --version
+eq "--version: the driver's version" "$(cat /tmp/smi.out)" "ppu-smi $drv"
+check "--version: X.Y.0" grep -qxE 'ppu-smi [0-9]+\.[0-9]+\.0' /tmp/smi.out
+expect_rc "-L with -q" 2 -L -q
 end
 
 # ------------------------------------------------------------------------
