@@ -14,6 +14,8 @@
  *   ppu-smi --processes      the clients of each device (fdinfo): engine
  *                            time, memory, verdicts, ban; with --json too
  *   ppu-smi -L               one line per device: index, serial, bus id
+ *   ppu-smi --query-gpu=FIELDS --format=csv[,noheader][,nounits]
+ *                            the fields asked for, one CSV line per device
  *   ppu-smi --version        the version of the tool
  *   -i N                     only device N
  *   -f FILE                  write FILE atomically instead of stdout
@@ -1049,7 +1051,57 @@ static void print_processes_json(const struct dev *devs, unsigned int n)
 /* ------------------------------------------------------------------ */
 
 /* the form of the output */
-enum fmt { TABLE, QUERY, JSON, PROM, HEALTH, PROCS, PROCS_JSON, LIST };
+enum fmt { TABLE, QUERY, JSON, PROM, HEALTH, PROCS, PROCS_JSON, LIST, CSV };
+
+/*
+ * --query-gpu: the fields, in the order of ppu-smi(1), each with its unit
+ * (NULL for a count or a word). The names are nvidia-smi's where it has
+ * the same value.
+ */
+enum qf {
+	QF_TIMESTAMP, QF_INDEX, QF_SERIAL, QF_BUS_ID, QF_DRIVER_VERSION,
+	QF_HEALTH, QF_HEALTH_REASONS, QF_RECOVERY_STATE, QF_ECC_MODE,
+	QF_CE_VOL, QF_CE_AGG, QF_UE_VOL, QF_UE_AGG, QF_PARITY_VOL,
+	QF_PARITY_AGG, QF_RETIRED, QF_RETIRED_CECC, QF_RETIRED_UECC,
+	QF_RETIRED_PENDING, QF_REMAP_CE, QF_REMAP_UE, QF_REMAP_PENDING,
+	QF_REMAP_FAILURE, QF_RMA, QF_MEM_TOTAL, QF_MEM_USED, QF_MEM_FREE,
+	QF_COUNT
+};
+
+static const struct {
+	const char *name;
+	const char *unit;
+} qfields[QF_COUNT] = {
+	[QF_TIMESTAMP] = { "timestamp", NULL },
+	[QF_INDEX] = { "index", NULL },
+	[QF_SERIAL] = { "serial", NULL },
+	[QF_BUS_ID] = { "pci.bus_id", NULL },
+	[QF_DRIVER_VERSION] = { "driver_version", NULL },
+	[QF_HEALTH] = { "health", NULL },
+	[QF_HEALTH_REASONS] = { "health.reasons", NULL },
+	[QF_RECOVERY_STATE] = { "recovery.state", NULL },
+	[QF_ECC_MODE] = { "ecc.mode.current", NULL },
+	[QF_CE_VOL] = { "ecc.errors.corrected.volatile.total", NULL },
+	[QF_CE_AGG] = { "ecc.errors.corrected.aggregate.total", NULL },
+	[QF_UE_VOL] = { "ecc.errors.uncorrected.volatile.total", NULL },
+	[QF_UE_AGG] = { "ecc.errors.uncorrected.aggregate.total", NULL },
+	[QF_PARITY_VOL] = { "ecc.errors.parity.volatile.total", NULL },
+	[QF_PARITY_AGG] = { "ecc.errors.parity.aggregate.total", NULL },
+	[QF_RETIRED] = { "retired_pages.count", NULL },
+	[QF_RETIRED_CECC] = { "retired_pages.cecc.count", NULL },
+	[QF_RETIRED_UECC] = { "retired_pages.uecc.count", NULL },
+	[QF_RETIRED_PENDING] = { "retired_pages.pending", NULL },
+	[QF_REMAP_CE] = { "remapped_rows.correctable", NULL },
+	[QF_REMAP_UE] = { "remapped_rows.uncorrectable", NULL },
+	[QF_REMAP_PENDING] = { "remapped_rows.pending", NULL },
+	[QF_REMAP_FAILURE] = { "remapped_rows.failure", NULL },
+	[QF_RMA] = { "rma.status", NULL },
+	[QF_MEM_TOTAL] = { "memory.total", "MiB" },
+	[QF_MEM_USED] = { "memory.used", "MiB" },
+	[QF_MEM_FREE] = { "memory.free", "MiB" },
+};
+
+#define QF_MAX	64	/* fields of one --query-gpu */
 
 /* what to print, and how often: the options of one run */
 struct run {
@@ -1057,8 +1109,214 @@ struct run {
 	unsigned int sec;		/* -q -d sections */
 	long id;			/* -i, or -1 for every device */
 	const char *file;		/* -f, or NULL for stdout */
+	unsigned int fields[QF_MAX];	/* --query-gpu */
+	unsigned int nfields;
+	int noheader, nounits;		/* --format */
 	ppu_health_level_t worst;	/* the worst health verdict read */
 };
+
+/*
+ * --query-gpu=FIELDS into @o->fields, blanks around a name ignored; the
+ * count, 0 after a message for an unknown field
+ */
+static unsigned int parse_query_gpu(const char *arg, struct run *o)
+{
+	char *copy = strdup(arg), *tok, *save = NULL, *end;
+	unsigned int i;
+	int bad = 0;
+
+	o->nfields = 0;
+	if (!copy)
+		return 0;
+	for (tok = strtok_r(copy, ",", &save); tok && !bad;
+	     tok = strtok_r(NULL, ",", &save)) {
+		while (*tok == ' ')
+			tok++;
+		end = tok + strlen(tok);
+		while (end > tok && end[-1] == ' ')
+			*--end = '\0';
+		for (i = 0; i < QF_COUNT; i++)
+			if (!strcmp(tok, qfields[i].name))
+				break;
+		if (i == QF_COUNT) {
+			fprintf(stderr, "ppu-smi: unknown --query-gpu field '%s'; the fields:",
+				tok);
+			for (i = 0; i < QF_COUNT; i++)
+				fprintf(stderr, " %s", qfields[i].name);
+			fprintf(stderr, "\n");
+			bad = 1;
+		} else if (o->nfields == QF_MAX) {
+			fprintf(stderr, "ppu-smi: more than %d --query-gpu fields\n",
+				QF_MAX);
+			bad = 1;
+		} else {
+			o->fields[o->nfields++] = i;
+		}
+	}
+	free(copy);
+	if (bad)
+		o->nfields = 0;
+	else if (!o->nfields)
+		fprintf(stderr, "ppu-smi: --query-gpu needs a field\n");
+	return o->nfields;
+}
+
+/* --format=csv[,noheader][,nounits]: 0, or -1 after a message */
+static int parse_format(const char *arg, struct run *o)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	int csv = 0, ret = 0;
+
+	if (!copy)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "csv")) {
+			csv = 1;
+		} else if (!strcmp(tok, "noheader")) {
+			o->noheader = 1;
+		} else if (!strcmp(tok, "nounits")) {
+			o->nounits = 1;
+		} else {
+			fprintf(stderr, "ppu-smi: unknown --format '%s' (csv, noheader, nounits)\n",
+				tok);
+			ret = -1;
+			break;
+		}
+	}
+	free(copy);
+	if (!ret && !csv) {
+		fprintf(stderr, "ppu-smi: --format needs csv\n");
+		ret = -1;
+	}
+	return ret;
+}
+
+/* the value of field @f of @d, its unit after it unless --format=nounits */
+static void qfield_value(const struct dev *d, unsigned int f, const char *ts,
+			 const struct run *o, char *buf, size_t len)
+{
+	const ppu_ras_t *r = &d->ras;
+	const char *s = NULL;
+	uint64_t v = 0;
+
+	switch (f) {
+	case QF_TIMESTAMP:
+		s = ts;
+		break;
+	case QF_INDEX:
+		v = d->index;
+		break;
+	case QF_SERIAL:
+		s = d->serial[0] ? d->serial : "[N/A]";
+		break;
+	case QF_BUS_ID:
+		s = d->info.pci_bus_id[0] ? d->info.pci_bus_id : "[N/A]";
+		break;
+	case QF_DRIVER_VERSION:
+		s = d->info.driver_version;
+		break;
+	case QF_HEALTH:
+		s = ppu_health_string(d->health.level);
+		break;
+	case QF_HEALTH_REASONS:
+		health_reasons_str(&d->health, " ", buf, len);
+		return;
+	case QF_RECOVERY_STATE:
+		s = d->rec_ret ? "[N/A]" : d->rec.state;
+		break;
+	case QF_ECC_MODE:
+		s = r->ecc_enabled ? "Enabled" : "Disabled";
+		break;
+	case QF_CE_VOL:
+		v = r->ecc.ce_volatile;
+		break;
+	case QF_CE_AGG:
+		v = r->ecc.ce_aggregate;
+		break;
+	case QF_UE_VOL:
+		v = r->ecc.ue_volatile;
+		break;
+	case QF_UE_AGG:
+		v = r->ecc.ue_aggregate;
+		break;
+	case QF_PARITY_VOL:
+		v = r->ecc.parity_volatile;
+		break;
+	case QF_PARITY_AGG:
+		v = r->ecc.parity_aggregate;
+		break;
+	case QF_RETIRED:
+		v = r->retired_count;
+		break;
+	case QF_RETIRED_CECC:
+		v = d->cecc_pages;
+		break;
+	case QF_RETIRED_UECC:
+		v = d->uecc_pages;
+		break;
+	case QF_RETIRED_PENDING:
+		s = yesno(r->retirement_pending);
+		break;
+	case QF_REMAP_CE:
+		v = r->remap.correctable;
+		break;
+	case QF_REMAP_UE:
+		v = r->remap.uncorrectable;
+		break;
+	case QF_REMAP_PENDING:
+		v = r->remap.pending;
+		break;
+	case QF_REMAP_FAILURE:
+		s = yesno(r->remap.failure_occurred);
+		break;
+	case QF_RMA:
+		s = ppu_rma_status_string(r->rma);
+		break;
+	case QF_MEM_TOTAL:
+		v = r->mem_total >> 20;
+		break;
+	case QF_MEM_USED:
+		v = (r->mem_total - r->mem_available) >> 20;
+		break;
+	case QF_MEM_FREE:
+		v = r->mem_available >> 20;
+		break;
+	}
+	if (s)
+		snprintf(buf, len, "%s", s);
+	else if (qfields[f].unit && !o->nounits)
+		snprintf(buf, len, "%" PRIu64 " %s", v, qfields[f].unit);
+	else
+		snprintf(buf, len, "%" PRIu64, v);
+}
+
+/*
+ * --query-gpu: the fields asked for, ", " between them, one line per
+ * device, after a header line of their names (and units) unless @header
+ * is 0
+ */
+static void print_csv(const struct dev *devs, unsigned int n,
+		      const struct run *o, int header)
+{
+	char ts[32], buf[256];
+	unsigned int i, j;
+
+	fmt_time((uint64_t)time(NULL), ts, sizeof(ts));
+	for (j = 0; header && j < o->nfields; j++) {
+		printf("%s%s", j ? ", " : "", qfields[o->fields[j]].name);
+		if (qfields[o->fields[j]].unit)
+			printf(" [%s]", qfields[o->fields[j]].unit);
+	}
+	if (header)
+		printf("\n");
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < o->nfields; j++) {
+			qfield_value(&devs[i], o->fields[j], ts, o, buf, sizeof(buf));
+			printf("%s%s", j ? ", " : "", buf);
+		}
+		printf("\n");
+	}
+}
 
 /* -L: one line per device, as nvidia-smi -L (with the serial for a UUID) */
 static void print_list(const struct dev *devs, unsigned int n)
@@ -1076,6 +1334,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: ppu-smi [-i N] [-f FILE] [-q [-d SECTIONS] | --json | --prometheus]\n"
 		"       ppu-smi [-i N] [-f FILE] --processes [--json]\n"
+		"       ppu-smi [-i N] [-f FILE] --query-gpu=FIELDS\n"
+		"               --format=csv[,noheader][,nounits]\n"
 		"       ppu-smi [-i N] [-f FILE] health\n"
 		"       ppu-smi [-i N] [-f FILE] -L\n"
 		"       ppu-smi --version\n"
@@ -1090,6 +1350,11 @@ static void usage(FILE *f)
 		"  -P, --processes     the clients of each device: PID, name, engine\n"
 		"                      time, memory, verdicts, ban (root: every\n"
 		"                      process, else your own); with -j as JSON\n"
+		"  --query-gpu=FIELDS  the FIELDS of each device (comma separated, the\n"
+		"                      list in ppu-smi(1)), one CSV line per device\n"
+		"  --format=csv[,noheader][,nounits]\n"
+		"                      with --query-gpu: CSV, without the header line,\n"
+		"                      without the units of the values\n"
 		"  -L, --list-gpus     one line per device: index, serial, bus id\n"
 		"  --version           the version of ppu-smi\n"
 		"  health              one health verdict per device, exit 0 healthy,\n"
@@ -1293,6 +1558,9 @@ static int run_once(struct run *o)
 		case LIST:
 			print_list(devs, n);
 			break;
+		case CSV:
+			print_csv(devs, n, o, !o->noheader);
+			break;
 		}
 		if (o->file) {
 			c = out_close(&out, 1);
@@ -1310,7 +1578,7 @@ static int run_once(struct run *o)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_VERSION = 256 };
+	enum { OPT_QUERY_GPU = 256, OPT_FORMAT, OPT_VERSION };
 	static const struct option opts[] = {
 		{ "id", required_argument, NULL, 'i' },
 		{ "filename", required_argument, NULL, 'f' },
@@ -1319,13 +1587,15 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "prometheus", no_argument, NULL, 'p' },
 		{ "processes", no_argument, NULL, 'P' },
+		{ "query-gpu", required_argument, NULL, OPT_QUERY_GPU },
+		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "list-gpus", no_argument, NULL, 'L' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run o = { .fmt = TABLE, .sec = SEC_ALL, .id = -1 };
-	int c, rc, list = 0;
+	int c, rc, list = 0, format = 0;
 	char *end;
 
 	while ((c = getopt_long(argc, argv, "i:f:qd:jpPLh", opts, NULL)) != -1) {
@@ -1361,6 +1631,15 @@ int main(int argc, char **argv)
 		case 'P':
 			want_procs = 1;
 			break;
+		case OPT_QUERY_GPU:
+			if (!parse_query_gpu(optarg, &o))
+				return EXIT_INVALID_ARGUMENT;
+			break;
+		case OPT_FORMAT:
+			if (parse_format(optarg, &o))
+				return EXIT_INVALID_ARGUMENT;
+			format = 1;
+			break;
 		case 'L':
 			list = 1;
 			break;
@@ -1383,12 +1662,23 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_INVALID_ARGUMENT;
 	}
-	if (list && (o.fmt != TABLE || want_procs)) {
-		fprintf(stderr, "ppu-smi: -L goes with no other report\n");
+	if (o.nfields && !format) {
+		fprintf(stderr, "ppu-smi: --query-gpu needs --format=csv\n");
+		return EXIT_INVALID_ARGUMENT;
+	}
+	if (format && !o.nfields) {
+		fprintf(stderr, "ppu-smi: --format goes with --query-gpu\n");
+		return EXIT_INVALID_ARGUMENT;
+	}
+	if ((list || o.nfields) &&
+	    (list + !!o.nfields > 1 || o.fmt != TABLE || want_procs)) {
+		fprintf(stderr, "ppu-smi: -L and --query-gpu go with no other report\n");
 		return EXIT_INVALID_ARGUMENT;
 	}
 	if (list)
 		o.fmt = LIST;
+	if (o.nfields)
+		o.fmt = CSV;
 	if (want_procs) {
 		if (o.fmt != TABLE && o.fmt != JSON) {
 			fprintf(stderr, "ppu-smi: --processes goes with --json only\n");

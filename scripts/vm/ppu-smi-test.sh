@@ -14,7 +14,12 @@
 #                  mem_total equal sysfs, still exit 0
 #   scripting      -L: one line per PPU card of sysfs, PPU 0 with its
 #                  serial and bus id; --version: "ppu-smi" and the
-#                  version the driver reports; exit 2 for -L with -q
+#                  version the driver reports; --query-gpu with all 27
+#                  fields: the header, 27 fields a line, a line per
+#                  device, each value equal to sysfs (or ppu-smi health
+#                  and -q); noheader, nounits, both with -i 0; exit 2 for
+#                  an unknown field or --format, --query-gpu without
+#                  --format, -L with -q
 #   events-lost    one read over 150 weak cells (600, 2400 if the driver
 #                  kept up) overflows the device's
 #                  event FIFO: ras/events_lost > 0, and -q "Events Lost",
@@ -375,7 +380,7 @@ json cecc-retired
 end
 
 # ------------------------------------------------------------------------
-# the scripting surface: -L, --version
+# the scripting surface: -L, --version, --query-gpu with --format=csv
 begin scripting
 # the devices libppu finds: the DRM cards of ppu.ko
 ndev=0
@@ -398,7 +403,77 @@ drv=$(awk -F': ' '/^Driver Version/ { print $2 }' /tmp/smi.out)
 expect_rc "--version" 0 --version
 eq "--version: the driver's version" "$(cat /tmp/smi.out)" "ppu-smi $drv"
 check "--version: X.Y.0" grep -qxE 'ppu-smi [0-9]+\.[0-9]+\.0' /tmp/smi.out
+F=timestamp,index,serial,pci.bus_id,driver_version,health,health.reasons,recovery.state,ecc.mode.current
+F=$F,ecc.errors.corrected.volatile.total,ecc.errors.corrected.aggregate.total
+F=$F,ecc.errors.uncorrected.volatile.total,ecc.errors.uncorrected.aggregate.total
+F=$F,ecc.errors.parity.volatile.total,ecc.errors.parity.aggregate.total
+F=$F,retired_pages.count,retired_pages.cecc.count,retired_pages.uecc.count,retired_pages.pending
+F=$F,remapped_rows.correctable,remapped_rows.uncorrectable,remapped_rows.pending,remapped_rows.failure
+F=$F,rma.status,memory.total,memory.used,memory.free
+expect_rc "--query-gpu every field" 0 --query-gpu=$F --format=csv
+sed 's/^/ppu-smi-test:   /' /tmp/smi.out
+eq "--query-gpu: a header and a line per device" "$(grep -c . /tmp/smi.out)" $((ndev + 1))
+eq "--query-gpu: the header" "$(head -n 1 /tmp/smi.out)" \
+	"$(echo "$F" | sed 's/,/, /g; s/memory\.total/& [MiB]/; s/memory\.used/& [MiB]/; s/memory\.free/& [MiB]/')"
+eq "--query-gpu: 27 fields on every line" \
+	"$(awk -F', ' '{ print NF }' /tmp/smi.out | sort -u)" 27
+# the value of a field of PPU 0, by its name in the header
+qv() { awk -F', ' -v k="$1" 'NR == 1 { for (i = 1; i <= NF; i++) { h = $i
+	sub(/ \[.*/, "", h); if (h == k) c = i } } NR == 2 { print $c }' /tmp/smi.out; }
+yes_no() { [ "$1" = 1 ] && echo Yes || echo No; }
+check "timestamp: UTC ISO 8601 ($(qv timestamp))" \
+	sh -c "echo '$(qv timestamp)' | grep -qxE '[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z'"
+eq "index" "$(qv index)" 0
+eq "serial" "$(qv serial)" "$SERIAL"
+eq "pci.bus_id" "$(qv pci.bus_id)" "$BUSID"
+eq "driver_version" "$(qv driver_version)" "$drv"
+eq "recovery.state" "$(qv recovery.state)" "$(cat /sys/class/drm/card0/device/recovery/state)"
+eq "ecc.mode.current" "$(qv ecc.mode.current)" \
+	"$([ "$(rd ecc_mode)" = on ] && echo Enabled || echo Disabled)"
+for t in corrected:ce uncorrected:ue parity:parity; do
+	for s in volatile aggregate; do
+		eq "ecc.errors.${t%%:*}.$s.total" "$(qv "ecc.errors.${t%%:*}.$s.total")" \
+			"$(rd "${t#*:}_count_$s")"
+	done
+done
+eq "retired_pages.count" "$(qv retired_pages.count)" "$(grep -c . "$RAS/retired_pages")"
+eq "retired_pages.cecc.count" "$(qv retired_pages.cecc.count)" \
+	"$(awk '$2 == "cecc"' "$RAS/retired_pages" | wc -l)"
+eq "retired_pages.uecc.count" "$(qv retired_pages.uecc.count)" \
+	"$(awk '$2 == "uecc"' "$RAS/retired_pages" | wc -l)"
+eq "retired_pages.pending" "$(qv retired_pages.pending)" "$(yes_no "$(rd retirement_pending)")"
+for r in correctable uncorrectable pending; do
+	eq "remapped_rows.$r" "$(qv remapped_rows.$r)" "$(rd remapped_rows_$r)"
+done
+eq "remapped_rows.failure" "$(qv remapped_rows.failure)" "$(yes_no "$(rd remapped_rows_failure)")"
+eq "rma.status" "$(qv rma.status)" "$(rd rma_status)"
+tot=$(rd mem_total); av=$(rd mem_available)
+eq "memory.total" "$(qv memory.total)" "$((tot >> 20)) MiB"
+eq "memory.used" "$(qv memory.used)" "$(((tot - av) >> 20)) MiB"
+eq "memory.free" "$(qv memory.free)" "$((av >> 20)) MiB"
+hq=$(qv health); hr=$(qv health.reasons)
+smi health
+eq "health: as ppu-smi health" "$hq" "$(sed -n 's/^PPU 0: \([a-z]*\).*/\1/p' /tmp/smi.out)"
+smi -q -d RMA
+eq "health.reasons: as -q" "$hr" \
+	"$(awk -F': ' '/^    Health Reasons/ { print $2 }' /tmp/smi.out | sed 's/, / /g')"
+expect_rc "--format=csv,noheader" 0 --query-gpu=index,memory.total --format=csv,noheader
+eq "noheader: a line per device" "$(grep -c . /tmp/smi.out)" "$ndev"
+eq "noheader: PPU 0" "$(head -n 1 /tmp/smi.out)" "0, $((tot >> 20)) MiB"
+expect_rc "--format=csv,nounits" 0 --query-gpu=index,memory.total --format=csv,nounits
+eq "nounits: the header keeps the unit" "$(head -n 1 /tmp/smi.out)" "index, memory.total [MiB]"
+eq "nounits: PPU 0" "$(sed -n 2p /tmp/smi.out)" "0, $((tot >> 20))"
+expect_rc "--format=csv,noheader,nounits -i 0" 0 -i 0 \
+	--query-gpu=index,memory.free --format=csv,noheader,nounits
+eq "noheader,nounits -i 0" "$(cat /tmp/smi.out)" "0, $((av >> 20))"
+expect_rc "unknown field" 2 --query-gpu=index,bogus --format=csv
+check "unknown field: named on stderr" grep -q "unknown --query-gpu field 'bogus'" /tmp/smi.err
+check "unknown field: nothing on stdout" [ ! -s /tmp/smi.out ]
+expect_rc "--query-gpu without --format" 2 --query-gpu=index
+expect_rc "unknown --format" 2 --query-gpu=index --format=json
+expect_rc "--format without --query-gpu" 2 --format=csv
 expect_rc "-L with -q" 2 -L -q
+expect_rc "--query-gpu with --json" 2 --query-gpu=index --format=csv --json
 end
 
 # ------------------------------------------------------------------------
