@@ -19,6 +19,7 @@
  *   ppu-smi --version        the version of the tool
  *   -i N                     only device N
  *   -f FILE                  write FILE atomically instead of stdout
+ *   -l SEC                   again every SEC seconds, until SIGINT or SIGTERM
  *
  * Exit status (the table of ppu-smi(1), EXIT STATUS): the numbers of
  * nvidia-smi where one has the same meaning, none of them for another
@@ -32,6 +33,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1050,7 +1052,7 @@ static void print_processes_json(const struct dev *devs, unsigned int n)
 
 /* ------------------------------------------------------------------ */
 
-/* the form of the output */
+/* the form of the output; -l repeats it */
 enum fmt { TABLE, QUERY, JSON, PROM, HEALTH, PROCS, PROCS_JSON, LIST, CSV };
 
 /*
@@ -1112,6 +1114,7 @@ struct run {
 	unsigned int fields[QF_MAX];	/* --query-gpu */
 	unsigned int nfields;
 	int noheader, nounits;		/* --format */
+	int header_done;		/* the CSV header is on stdout (-l) */
 	ppu_health_level_t worst;	/* the worst health verdict read */
 };
 
@@ -1332,9 +1335,9 @@ static void print_list(const struct dev *devs, unsigned int n)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ppu-smi [-i N] [-f FILE] [-q [-d SECTIONS] | --json | --prometheus]\n"
-		"       ppu-smi [-i N] [-f FILE] --processes [--json]\n"
-		"       ppu-smi [-i N] [-f FILE] --query-gpu=FIELDS\n"
+		"usage: ppu-smi [-i N] [-f FILE] [-l SEC] [-q [-d SECTIONS] | --json | --prometheus]\n"
+		"       ppu-smi [-i N] [-f FILE] [-l SEC] --processes [--json]\n"
+		"       ppu-smi [-i N] [-f FILE] [-l SEC] --query-gpu=FIELDS\n"
 		"               --format=csv[,noheader][,nounits]\n"
 		"       ppu-smi [-i N] [-f FILE] health\n"
 		"       ppu-smi [-i N] [-f FILE] -L\n"
@@ -1355,6 +1358,9 @@ static void usage(FILE *f)
 		"  --format=csv[,noheader][,nounits]\n"
 		"                      with --query-gpu: CSV, without the header line,\n"
 		"                      without the units of the values\n"
+		"  -l, --loop SEC      query again every SEC seconds (1 to 86400) until\n"
+		"                      SIGINT or SIGTERM, then exit 0; with -f, FILE\n"
+		"                      is replaced each time\n"
 		"  -L, --list-gpus     one line per device: index, serial, bus id\n"
 		"  --version           the version of ppu-smi\n"
 		"  health              one health verdict per device, exit 0 healthy,\n"
@@ -1431,6 +1437,8 @@ static int out_close(struct out_file *o, int keep)
 	}
 	dup2(o->saved, STDOUT_FILENO);
 	close(o->saved);
+	/* a write error was FILE's, not the real stdout's */
+	clearerr(stdout);
 	if (!keep || err) {
 		unlink(o->tmp);
 		return err;
@@ -1483,7 +1491,7 @@ static int run_once(struct run *o)
 	struct out_file out;
 	struct dev *devs;
 	ppu_return_t r;
-	int c, rc = 0, print;
+	int c, rc = 0, print, header;
 
 	o->worst = PPU_HEALTH_HEALTHY;
 	r = ppu_device_get_count(&count);
@@ -1559,7 +1567,11 @@ static int run_once(struct run *o)
 			print_list(devs, n);
 			break;
 		case CSV:
-			print_csv(devs, n, o, !o->noheader);
+			/* a FILE has its header each time, stdout once */
+			header = !o->noheader && (o->file || !o->header_done);
+			print_csv(devs, n, o, header);
+			if (!o->file)
+				o->header_done = 1;
 			break;
 		}
 		if (o->file) {
@@ -1576,6 +1588,56 @@ static int run_once(struct run *o)
 	return rc;
 }
 
+/*
+ * -l: a query every @period seconds until SIGINT or SIGTERM, then exit 0.
+ * A query that fails said why on stderr; the next one may work (ppu.ko
+ * reloaded, the card back). Both signals stay blocked and are taken by
+ * sigtimedwait() between the queries: a query is never cut short (nor a
+ * temporary file of -f left behind), and a signal that comes during one
+ * ends the loop once it is written.
+ */
+static int loop(struct run *o, long period)
+{
+	struct timespec next, now, left;
+	sigset_t set;
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	if (sigprocmask(SIG_BLOCK, &set, NULL)) {
+		perror("ppu-smi: sigprocmask");
+		return EXIT_OTHER;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (;;) {
+		run_once(o);
+		if (fflush(stdout) || ferror(stdout)) {
+			perror("ppu-smi: stdout");
+			return EXIT_OTHER;
+		}
+		next.tv_sec += period;
+		do {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			left.tv_sec = next.tv_sec - now.tv_sec;
+			left.tv_nsec = next.tv_nsec - now.tv_nsec;
+			if (left.tv_nsec < 0) {
+				left.tv_nsec += 1000000000L;
+				left.tv_sec--;
+			}
+			/* a query longer than SEC: the next one at once */
+			if (left.tv_sec < 0) {
+				next = now;
+				left.tv_sec = 0;
+				left.tv_nsec = 0;
+			}
+			sig = sigtimedwait(&set, NULL, &left);
+		} while (sig < 0 && errno == EINTR);
+		if (sig == SIGINT || sig == SIGTERM)
+			return EXIT_OK;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	enum { OPT_QUERY_GPU = 256, OPT_FORMAT, OPT_VERSION };
@@ -1589,6 +1651,7 @@ int main(int argc, char **argv)
 		{ "processes", no_argument, NULL, 'P' },
 		{ "query-gpu", required_argument, NULL, OPT_QUERY_GPU },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "loop", required_argument, NULL, 'l' },
 		{ "list-gpus", no_argument, NULL, 'L' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "help", no_argument, NULL, 'h' },
@@ -1596,9 +1659,10 @@ int main(int argc, char **argv)
 	};
 	struct run o = { .fmt = TABLE, .sec = SEC_ALL, .id = -1 };
 	int c, rc, list = 0, format = 0;
+	long period = 0;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "i:f:qd:jpPLh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:f:qd:jpPl:Lh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o.id = strtol(optarg, &end, 10);
@@ -1639,6 +1703,15 @@ int main(int argc, char **argv)
 			if (parse_format(optarg, &o))
 				return EXIT_INVALID_ARGUMENT;
 			format = 1;
+			break;
+		case 'l':
+			period = strtol(optarg, &end, 10);
+			if (end == optarg || *end || period < 1 || period > 86400) {
+				fprintf(stderr,
+					"ppu-smi: bad loop interval '%s' (1 to 86400 seconds)\n",
+					optarg);
+				return EXIT_INVALID_ARGUMENT;
+			}
 			break;
 		case 'L':
 			list = 1;
@@ -1686,8 +1759,14 @@ int main(int argc, char **argv)
 		}
 		o.fmt = o.fmt == JSON ? PROCS_JSON : PROCS;
 	}
+	if (period && (o.fmt == HEALTH || o.fmt == LIST)) {
+		fprintf(stderr, "ppu-smi: -l goes with neither health nor -L\n");
+		return EXIT_INVALID_ARGUMENT;
+	}
 	want_identity_only = o.fmt == LIST;
 
+	if (period)
+		return loop(&o, period);
 	rc = run_once(&o);
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("ppu-smi: stdout");

@@ -19,7 +19,10 @@
 #                  device, each value equal to sysfs (or ppu-smi health
 #                  and -q); noheader, nounits, both with -i 0; exit 2 for
 #                  an unknown field or --format, --query-gpu without
-#                  --format, -L with -q
+#                  --format, -L with -q, a bad -l, -l with health; -l 1
+#                  under timeout: SIGINT and SIGTERM exit 0 after two
+#                  queries or more (CSV header once, a new timestamp each
+#                  time), with -f the file whole, no temporary file left
 #   events-lost    one read over 150 weak cells (600, 2400 if the driver
 #                  kept up) overflows the device's
 #                  event FIFO: ras/events_lost > 0, and -q "Events Lost",
@@ -380,7 +383,8 @@ json cecc-retired
 end
 
 # ------------------------------------------------------------------------
-# the scripting surface: -L, --version, --query-gpu with --format=csv
+# the scripting surface: -L, --version, --query-gpu with --format=csv,
+# -l until SIGINT or SIGTERM (busybox timeout exits with ppu-smi's status)
 begin scripting
 # the devices libppu finds: the DRM cards of ppu.ko
 ndev=0
@@ -474,6 +478,40 @@ expect_rc "unknown --format" 2 --query-gpu=index --format=json
 expect_rc "--format without --query-gpu" 2 --format=csv
 expect_rc "-L with -q" 2 -L -q
 expect_rc "--query-gpu with --json" 2 --query-gpu=index --format=csv --json
+expect_rc "-l 0" 2 -l 0 -q
+expect_rc "-l x" 2 -l x -q
+expect_rc "-l with health" 2 -l 1 health
+# -l: SIGINT after 3 s: three queries, one header, exit 0
+timeout -s INT 3 "$SMI" -l 1 --query-gpu=timestamp,index --format=csv \
+	> /tmp/loop.out 2> /tmp/smi.err
+r=$?
+sed 's/^/ppu-smi-test:   loop: /' /tmp/loop.out /tmp/smi.err
+check "-l 1, SIGINT: exit 0 (got $r)" [ $r = 0 ]
+check "-l 1: the header once" [ "$(grep -c '^timestamp, index$' /tmp/loop.out)" = 1 ]
+n=$(grep -c ', 0$' /tmp/loop.out)
+check "-l 1: PPU 0 at least twice in 3 s ($n)" [ "$n" -ge 2 ]
+check "-l 1: a new timestamp each time" \
+	[ "$(grep ', 0$' /tmp/loop.out | sort -u | wc -l)" = "$n" ]
+# SIGTERM (timeout's own) ends it cleanly too
+timeout 3 "$SMI" -l 1 -q -d RMA > /tmp/loop.out 2> /tmp/smi.err
+r=$?
+check "-l 1 -q, SIGTERM: exit 0 (got $r)" [ $r = 0 ]
+n=$(grep -c '^==============PPU-SMI LOG' /tmp/loop.out)
+check "-l 1 -q: at least two reports in 3 s ($n)" [ "$n" -ge 2 ]
+# with -f: FILE replaced each time, whole, and no temporary file left
+rm -rf /tmp/loopf
+mkdir -p /tmp/loopf
+timeout 3 "$SMI" -l 1 --query-gpu=index --format=csv -f /tmp/loopf/ppu.csv \
+	> /tmp/loop.out 2> /tmp/smi.err
+r=$?
+check "-l 1 -f, SIGTERM: exit 0 (got $r)" [ $r = 0 ]
+check "-l 1 -f: nothing on stdout" [ ! -s /tmp/loop.out ]
+eq "-l 1 -f: FILE has its header and a line per device" \
+	"$(grep -c . /tmp/loopf/ppu.csv)" $((ndev + 1))
+check "-l 1 -f: FILE starts with the header" grep -qx 'index' /tmp/loopf/ppu.csv
+# shellcheck disable=SC2012 # names of our own making
+check "-l 1 -f: no temporary file left ($(ls -A /tmp/loopf | tr '\n' ' '))" \
+	[ "$(ls -A /tmp/loopf)" = ppu.csv ]
 end
 
 # ------------------------------------------------------------------------
