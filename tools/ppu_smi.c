@@ -1105,6 +1105,24 @@ static const struct {
 
 #define QF_MAX	64	/* fields of one --query-gpu */
 
+/*
+ * --help-query-gpu: the fields --query-gpu takes, from the table it
+ * parses with, so that the list printed cannot drift from the one accepted
+ */
+static void help_query_gpu(void)
+{
+	unsigned int i;
+
+	printf("The fields of --query-gpu=FIELDS (comma separated), in the order\n"
+	       "of ppu-smi(1); [unit] unless --format=csv,nounits:\n\n");
+	for (i = 0; i < QF_COUNT; i++) {
+		if (qfields[i].unit)
+			printf("%s [%s]\n", qfields[i].name, qfields[i].unit);
+		else
+			printf("%s\n", qfields[i].name);
+	}
+}
+
 /* what to print, and how often: the options of one run */
 struct run {
 	enum fmt fmt;
@@ -1335,13 +1353,13 @@ static void print_list(const struct dev *devs, unsigned int n)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ppu-smi [-i N] [-f FILE] [-l SEC] [-q [-d SECTIONS] | --json | --prometheus]\n"
-		"       ppu-smi [-i N] [-f FILE] [-l SEC] --processes [--json]\n"
-		"       ppu-smi [-i N] [-f FILE] [-l SEC] --query-gpu=FIELDS\n"
+		"usage: ppu-smi [-i N] [-f FILE] [-l SEC | -lms MS] [-q [-d SECTIONS] | --json | --prometheus]\n"
+		"       ppu-smi [-i N] [-f FILE] [-l SEC | -lms MS] --processes [--json]\n"
+		"       ppu-smi [-i N] [-f FILE] [-l SEC | -lms MS] --query-gpu=FIELDS\n"
 		"               --format=csv[,noheader][,nounits]\n"
 		"       ppu-smi [-i N] [-f FILE] health\n"
 		"       ppu-smi [-i N] [-f FILE] -L\n"
-		"       ppu-smi --version\n"
+		"       ppu-smi --version | --help-query-gpu\n"
 		"  -i, --id N          only device N\n"
 		"  -f, --filename FILE write FILE atomically (temporary file in its\n"
 		"                      directory, fsync, rename) instead of stdout\n"
@@ -1354,15 +1372,17 @@ static void usage(FILE *f)
 		"                      time, memory, verdicts, ban (root: every\n"
 		"                      process, else your own); with -j as JSON\n"
 		"  --query-gpu=FIELDS  the FIELDS of each device (comma separated, the\n"
-		"                      list in ppu-smi(1)), one CSV line per device\n"
+		"                      list in --help-query-gpu), one CSV line per device\n"
 		"  --format=csv[,noheader][,nounits]\n"
 		"                      with --query-gpu: CSV, without the header line,\n"
 		"                      without the units of the values\n"
 		"  -l, --loop SEC      query again every SEC seconds (1 to 86400) until\n"
 		"                      SIGINT or SIGTERM, then exit 0; with -f, FILE\n"
 		"                      is replaced each time\n"
+		"  -lms, --loop-ms MS  the same every MS milliseconds (1 to 86400000)\n"
 		"  -L, --list-gpus     one line per device: index, serial, bus id\n"
 		"  --version           the version of ppu-smi\n"
+		"  --help-query-gpu    the fields of --query-gpu, one a line\n"
 		"  health              one health verdict per device, exit 0 healthy,\n"
 		"                      1 warning, 7 failure\n"
 		"exit: 0 success (whatever the health, but for health), 2 invalid\n"
@@ -1589,14 +1609,15 @@ static int run_once(struct run *o)
 }
 
 /*
- * -l: a query every @period seconds until SIGINT or SIGTERM, then exit 0.
+ * -l, -lms: a query every @period_ms milliseconds until SIGINT or SIGTERM,
+ * then exit 0.
  * A query that fails said why on stderr; the next one may work (ppu.ko
  * reloaded, the card back). Both signals stay blocked and are taken by
  * sigtimedwait() between the queries: a query is never cut short (nor a
  * temporary file of -f left behind), and a signal that comes during one
  * ends the loop once it is written.
  */
-static int loop(struct run *o, long period)
+static int loop(struct run *o, long period_ms)
 {
 	struct timespec next, now, left;
 	sigset_t set;
@@ -1616,7 +1637,12 @@ static int loop(struct run *o, long period)
 			perror("ppu-smi: stdout");
 			return EXIT_OTHER;
 		}
-		next.tv_sec += period;
+		next.tv_sec += period_ms / 1000;
+		next.tv_nsec += period_ms % 1000 * 1000000L;
+		if (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
 		do {
 			clock_gettime(CLOCK_MONOTONIC, &now);
 			left.tv_sec = next.tv_sec - now.tv_sec;
@@ -1640,7 +1666,8 @@ static int loop(struct run *o, long period)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_QUERY_GPU = 256, OPT_FORMAT, OPT_VERSION };
+	enum { OPT_QUERY_GPU = 256, OPT_FORMAT, OPT_VERSION, OPT_LOOP_MS,
+	       OPT_HELP_QUERY_GPU };
 	static const struct option opts[] = {
 		{ "id", required_argument, NULL, 'i' },
 		{ "filename", required_argument, NULL, 'f' },
@@ -1652,6 +1679,8 @@ int main(int argc, char **argv)
 		{ "query-gpu", required_argument, NULL, OPT_QUERY_GPU },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "loop", required_argument, NULL, 'l' },
+		{ "loop-ms", required_argument, NULL, OPT_LOOP_MS },
+		{ "help-query-gpu", no_argument, NULL, OPT_HELP_QUERY_GPU },
 		{ "list-gpus", no_argument, NULL, 'L' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "help", no_argument, NULL, 'h' },
@@ -1661,6 +1690,14 @@ int main(int argc, char **argv)
 	int c, rc, list = 0, format = 0;
 	long period = 0;
 	char *end;
+
+	/*
+	 * nvidia-smi's -lms MS, one dash and three letters, which getopt
+	 * would take for -l with "ms" as its SEC: the same as --loop-ms
+	 */
+	for (c = 1; c < argc && strcmp(argv[c], "--"); c++)
+		if (!strcmp(argv[c], "-lms"))
+			argv[c] = (char *)"--loop-ms";
 
 	while ((c = getopt_long(argc, argv, "i:f:qd:jpPl:Lh", opts, NULL)) != -1) {
 		switch (c) {
@@ -1712,12 +1749,25 @@ int main(int argc, char **argv)
 					optarg);
 				return EXIT_INVALID_ARGUMENT;
 			}
+			period *= 1000;
+			break;
+		case OPT_LOOP_MS:
+			period = strtol(optarg, &end, 10);
+			if (end == optarg || *end || period < 1 || period > 86400000) {
+				fprintf(stderr,
+					"ppu-smi: bad loop interval '%s' (1 to 86400000 milliseconds)\n",
+					optarg);
+				return EXIT_INVALID_ARGUMENT;
+			}
 			break;
 		case 'L':
 			list = 1;
 			break;
 		case OPT_VERSION:
 			printf("ppu-smi %s\n", PPU_SMI_VERSION);
+			return fflush(stdout) || ferror(stdout) ? EXIT_OTHER : EXIT_OK;
+		case OPT_HELP_QUERY_GPU:
+			help_query_gpu();
 			return fflush(stdout) || ferror(stdout) ? EXIT_OTHER : EXIT_OK;
 		case 'h':
 			usage(stdout);
@@ -1760,7 +1810,7 @@ int main(int argc, char **argv)
 		o.fmt = o.fmt == JSON ? PROCS_JSON : PROCS;
 	}
 	if (period && (o.fmt == HEALTH || o.fmt == LIST)) {
-		fprintf(stderr, "ppu-smi: -l goes with neither health nor -L\n");
+		fprintf(stderr, "ppu-smi: -l and -lms go with neither health nor -L\n");
 		return EXIT_INVALID_ARGUMENT;
 	}
 	want_identity_only = o.fmt == LIST;

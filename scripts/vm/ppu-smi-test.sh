@@ -22,7 +22,11 @@
 #                  --format, -L with -q, a bad -l, -l with health; -l 1
 #                  under timeout: SIGINT and SIGTERM exit 0 after two
 #                  queries or more (CSV header once, a new timestamp each
-#                  time), with -f the file whole, no temporary file left
+#                  time), with -f the file whole, no temporary file left;
+#                  --help-query-gpu lists those 27 fields, each accepted
+#                  alone by --query-gpu; -lms 200 (and --loop-ms) under
+#                  timeout: five queries or more in 2 s, exit 0; exit 2
+#                  for -lms 0 and -lms with -L
 #   events-lost    one read over 150 weak cells (600, 2400 if the driver
 #                  kept up) overflows the device's
 #                  event FIFO: ras/events_lost > 0, and -q "Events Lost",
@@ -473,6 +477,15 @@ eq "noheader,nounits -i 0" "$(cat /tmp/smi.out)" "0, $((av >> 20))"
 expect_rc "unknown field" 2 --query-gpu=index,bogus --format=csv
 check "unknown field: named on stderr" grep -q "unknown --query-gpu field 'bogus'" /tmp/smi.err
 check "unknown field: nothing on stdout" [ ! -s /tmp/smi.out ]
+# --help-query-gpu: the fields above, in that order, each one accepted
+expect_rc "--help-query-gpu" 0 --help-query-gpu
+hf=$(sed -n '/^$/,$p' /tmp/smi.out | awk 'NF { printf "%s%s", s, $1; s = "," }')
+eq "--help-query-gpu: the 27 fields of ppu-smi(1)" "$hf" "$F"
+for f in $(echo "$hf" | tr , " "); do
+	smi --query-gpu="$f" --format=csv,noheader
+	[ "$smi_rc" = 0 ] || fail "--help-query-gpu: $f not accepted (exit $smi_rc)"
+done
+log "ok: --query-gpu accepts every field --help-query-gpu lists"
 expect_rc "--query-gpu without --format" 2 --query-gpu=index
 expect_rc "unknown --format" 2 --query-gpu=index --format=json
 expect_rc "--format without --query-gpu" 2 --format=csv
@@ -481,6 +494,8 @@ expect_rc "--query-gpu with --json" 2 --query-gpu=index --format=csv --json
 expect_rc "-l 0" 2 -l 0 -q
 expect_rc "-l x" 2 -l x -q
 expect_rc "-l with health" 2 -l 1 health
+expect_rc "-lms 0" 2 -lms 0 -q
+expect_rc "-lms with -L" 2 -lms 100 -L
 # -l: SIGINT after 3 s: three queries, one header, exit 0
 timeout -s INT 3 "$SMI" -l 1 --query-gpu=timestamp,index --format=csv \
 	> /tmp/loop.out 2> /tmp/smi.err
@@ -498,6 +513,19 @@ r=$?
 check "-l 1 -q, SIGTERM: exit 0 (got $r)" [ $r = 0 ]
 n=$(grep -c '^==============PPU-SMI LOG' /tmp/loop.out)
 check "-l 1 -q: at least two reports in 3 s ($n)" [ "$n" -ge 2 ]
+# -lms 200 (nvidia-smi's spelling) for 2 s: about ten queries, where -l
+# would give two or three
+timeout -s INT 2 "$SMI" -lms 200 --query-gpu=timestamp,index --format=csv,noheader \
+	> /tmp/loop.out 2> /tmp/smi.err
+r=$?
+check "-lms 200, SIGINT: exit 0 (got $r)" [ $r = 0 ]
+n=$(grep -c ', 0$' /tmp/loop.out)
+check "-lms 200: PPU 0 five times or more in 2 s ($n)" [ "$n" -ge 5 ]
+timeout 1 "$SMI" --loop-ms 200 --query-gpu=index --format=csv,noheader \
+	> /tmp/loop.out 2> /tmp/smi.err
+r=$?
+check "--loop-ms 200, SIGTERM: exit 0 (got $r)" [ $r = 0 ]
+check "--loop-ms 200: PPU 0 twice or more in 1 s" [ "$(grep -c '^0$' /tmp/loop.out)" -ge 2 ]
 # with -f: FILE replaced each time, whole, and no temporary file left
 rm -rf /tmp/loopf
 mkdir -p /tmp/loopf
