@@ -16,6 +16,9 @@
 #   man/pages  ppu-smi(1), libppu(3) and ppu(7) render without a groff
 #              warning, cover every ppu-smi option and libppu function, and
 #              ppu-smi(1) has EXIT STATUS, FILES and EXAMPLES
+#   systemd/units  ppu-smi-exporter.service and .timer installed into the
+#              prefix's lib/systemd/system, ExecStart the installed
+#              ppu-smi, nothing enabled, systemd-analyze verify clean
 #   make-install/*  make install into a DESTDIR: the modules of the
 #              headers' release (or KERNELRELEASE=) under updates/, depmod's
 #              index, the tools and nothing else (no test or developer
@@ -282,6 +285,44 @@ for f in $api; do
 done
 result man/pages $r
 
+# the node_exporter units make -C tools install put into the prefix's
+# systemd unit directory (/usr/local/lib/systemd/system; with PREFIX=/usr
+# /usr/lib/systemd/system): the service runs the installed ppu-smi into
+# Debian's textfile directory, nothing enabled (no link in a .wants), and
+# systemd-analyze verify accepts both (on a copy whose ExecStart is the
+# DESTDIR's ppu-smi, MANPATH the DESTDIR's pages) when it is installed
+U=$TR/usr/local/lib/systemd/system
+r=0
+for u in ppu-smi-exporter.service ppu-smi-exporter.timer; do
+	[ -f "$U/$u" ] || { echo "  no lib/systemd/system/$u"; r=1; }
+done
+expect "service ExecStart" \
+	"ExecStart=/usr/local/bin/ppu-smi --prometheus -f /var/lib/prometheus/node-exporter/ppu.prom" \
+	"$(grep '^ExecStart=' "$U/ppu-smi-exporter.service" 2>/dev/null)" || r=1
+expect "service type" Type=oneshot "$(grep '^Type=' "$U/ppu-smi-exporter.service" 2>/dev/null)" || r=1
+grep -q '^OnUnitActiveSec=15s$' "$U/ppu-smi-exporter.timer" 2>/dev/null ||
+	{ echo "  the timer does not run every 15 s"; r=1; }
+wants=$(find "$TR" -name '*.wants' 2>/dev/null)
+[ -z "$wants" ] || { echo "  make install enabled a unit: $wants"; r=1; }
+out=$(make -C "$T/src/tools" install DESTDIR="$T/usr-root" PREFIX=/usr 2>&1) ||
+	{ echo "  make -C tools install PREFIX=/usr failed:"; echo "$out" | tail -n 5; r=1; }
+expect "PREFIX=/usr: service ExecStart" \
+	"ExecStart=/usr/bin/ppu-smi --prometheus -f /var/lib/prometheus/node-exporter/ppu.prom" \
+	"$(grep '^ExecStart=' "$T/usr-root/usr/lib/systemd/system/ppu-smi-exporter.service" 2>/dev/null)" || r=1
+if command -v systemd-analyze > /dev/null && [ $r -eq 0 ]; then
+	mkdir -p "$T/units"
+	sed "s|^ExecStart=/usr/local/bin/|ExecStart=$TR/usr/local/bin/|" \
+		"$U/ppu-smi-exporter.service" > "$T/units/ppu-smi-exporter.service"
+	cp "$U/ppu-smi-exporter.timer" "$T/units/"
+	out=$(MANPATH=$TR/usr/local/share/man systemd-analyze verify \
+		"$T/units/ppu-smi-exporter.service" "$T/units/ppu-smi-exporter.timer" 2>&1) ||
+		{ echo "  systemd-analyze verify:"; echo "$out" | head -n 10; r=1; }
+	[ -z "$out" ] || { echo "  systemd-analyze verify:"; echo "$out" | head -n 10; r=1; }
+elif [ $r -eq 0 ]; then
+	echo "  (no systemd-analyze: units not verified)"
+fi
+result systemd/units $r
+
 # ------------------------------------------------------------------ make install
 # into a DESTDIR: the modules under lib/modules/<release>/updates with
 # depmod's index (modprobe resolves ppu.ko's dependency on
@@ -309,7 +350,7 @@ done
 # what it installs under the prefix, and nothing else: no ppu-demo,
 # ppu-bench, ppu-fuzz or igt test
 got=$(cd "$R/usr/local" && find . ! -type d | sort | tr '\n' ' ')
-want="./bin/ppu-smi ./include/libppu.h ./lib/libppu.a ./lib/libppu.so ./lib/libppu.so.1 ./lib/libppu.so.1.2.0 ./lib/pkgconfig/libppu.pc ./share/man/man1/ppu-smi.1 ./share/man/man3/libppu.3 ./share/man/man7/ppu.7 "
+want="./bin/ppu-smi ./include/libppu.h ./lib/libppu.a ./lib/libppu.so ./lib/libppu.so.1 ./lib/libppu.so.1.2.0 ./lib/pkgconfig/libppu.pc ./lib/systemd/system/ppu-smi-exporter.service ./lib/systemd/system/ppu-smi-exporter.timer ./share/man/man1/ppu-smi.1 ./share/man/man3/libppu.3 ./share/man/man7/ppu.7 "
 expect "files under the prefix" "$want" "$got" || r=1
 # the packages make install asks for: the build set only
 deps=$(make -n -C "$T/src" install 2>/dev/null | grep -o 'install-deps.sh.*' | sort -u | tr '\n' ' ')
