@@ -10,7 +10,8 @@
  * wedge, its RAS counters and its flash records stay as they were. The
  * same while A is unbound and bound again. A reload of ppu.ko gives each
  * card its own ECC history back, never the other's. ppu-smi shows every
- * card (smi-every-card: PPU_SMI, default /extra/ppu-smi, else skipped).
+ * card, -L and --query-gpu=index,serial a line each with its own serial
+ * (smi-every-card: PPU_SMI, default /extra/ppu-smi, else skipped).
  *
  * Run with ppu_sim.ko devices=2 (or more): scripts/run-igt.sh does when
  * only ppu_multi runs, and exports PPU_IGT_DEVICES=2 to the guest. With
@@ -721,7 +722,45 @@ static void test_smi_every_card(void)
 						    sizeof(sn2)) > 0);
 			strip(sn2);
 			igt_assert_f(!strstr(one, sn2), "ppu-smi -q -i %u shows card %u\n", i, j);
+			igt_assert_f(strcmp(sn, sn2), "cards %u and %u share serial %s\n", i, j,
+				     sn);
 		}
+	}
+
+	/*
+	 * the scripting forms: -L a line per card, --query-gpu a CSV line
+	 * per card, in index order, each with its card's serial
+	 */
+	snprintf(cmd, sizeof(cmd), "%s -L 2>&1", smi);
+	igt_assert_eq(run_out(cmd, out, sizeof(out)), 0);
+	snprintf(cmd, sizeof(cmd), "%s --query-gpu=index,serial --format=csv,noheader 2>&1", smi);
+	igt_assert_eq(run_out(cmd, one, sizeof(one)), 0);
+	{
+		char *l = out, *q = one;
+
+		for (unsigned int i = 0; i < nr_cards; i++) {
+			char sn[32], want[96];
+			size_t n;
+
+			igt_assert(ppu_debugfs_read(cards[i].pd.dir, "serial_number", sn,
+						    sizeof(sn)) > 0);
+			strip(sn);
+			n = (size_t)snprintf(want, sizeof(want), "PPU %u: PPU (serial: %s, ", i,
+					     sn);
+			igt_assert_f(!strncmp(l, want, n), "ppu-smi -L, line %u is not %s...:\n%s\n",
+				     i, want, out);
+			n = (size_t)snprintf(want, sizeof(want), "%u, %s\n", i, sn);
+			igt_assert_f(!strncmp(q, want, n),
+				     "ppu-smi --query-gpu=index,serial, line %u is not %s:\n%s\n",
+				     i, want, one);
+			l = strchr(l, '\n');
+			igt_assert(l);
+			l++;
+			q += n;
+		}
+		igt_assert_f(!*l, "ppu-smi -L: more than %u lines:\n%s\n", nr_cards, out);
+		igt_assert_f(!*q, "ppu-smi --query-gpu: more than %u lines:\n%s\n", nr_cards,
+			     one);
 	}
 }
 
