@@ -14,8 +14,9 @@
 #     subtests that need one ladder take it) on the debug guest kernel
 #     (lockdep, KASAN, UBSAN, debug objects, kmemleak; built once into
 #     PPU_CACHE by scripts/vm/build-debug-kernel.sh, in the background at
-#     nice 19 from the first stage on when it is not cached), then the
-#     ioctl fuzzer on it
+#     nice 19 from the first stage on when it is not cached), ppu_multi
+#     with two cards on it (its removal searches), then the ioctl fuzzer
+#     on it
 #     (PPU_TEST_NEWEST=0 skips the 7.2 stages);
 #   PPU_TEST_61_DEBUG=1 adds every igt binary and the fuzzer on a 6.1 debug
 #     guest kernel (about 35 min more from an empty cache).
@@ -89,10 +90,11 @@ series_612() {
 }
 
 # every igt binary (ppu_hang too: its scenarios wait for states, not for
-# wall-clock windows), the ecc-reload flows and the ppu-smi checks, then
-# the ioctl fuzzer (a fixed budget and seed; make fuzz SECONDS=N SEED=S
-# runs others) on the debug guest kernel of series $1 (6.1 or 7.2): any
-# splat, or a kmemleak report naming our modules, fails them
+# wall-clock windows), the ecc-reload flows and the ppu-smi checks,
+# ppu_multi with two cards, then the ioctl fuzzer (a fixed budget and
+# seed; make fuzz SECONDS=N SEED=S runs others) on the debug guest kernel
+# of series $1 (6.1 or 7.2): any splat, or a kmemleak report naming our
+# modules, fails them
 series_debug() {
 	local ser=$1 sfx=
 	[ "$ser" = 6.1 ] || sfx=-$ser
@@ -100,6 +102,15 @@ series_debug() {
 		env PPU_VM_KERNEL=debug PPU_DEBUG_KSERIES="$ser" PPU_IGT_FILTER= \
 		PPU_IGT_EXCLUDE= PPU_IGT_LADDER=domain \
 		PPU_IGT_LOG="$LOG/igt-debug$sfx-serial.log" "$ROOT/scripts/run-igt.sh"
+	# two cards: ppu_multi alone (every other binary runs on one card,
+	# where it skips), its removal searches under lockdep, KASAN, kmemleak.
+	# 3 s job timeouts: card B's 20 ms jobs must not time out while the
+	# slow guest binds card A again and again (1 s and 500 ms did, once)
+	run_stage "igt-multi-debug$sfx" igt "igt ppu_multi, two cards (debug $ser kernel; reset_ladder=domain)" \
+		env PPU_VM_KERNEL=debug PPU_DEBUG_KSERIES="$ser" PPU_IGT_FILTER='^ppu_multi$' \
+		PPU_IGT_EXCLUDE= PPU_IGT_LADDER=domain PPU_IGT_DEVICES=2 \
+		PPU_PARAMS="gfx_timeout_ms=3000 compute_timeout_ms=3000 sdma_timeout_ms=3000 max_guilty_per_process=0 max_suspects_per_process=0 user_hold_ms=0 isolate_ms=0" \
+		PPU_IGT_LOG="$LOG/igt-multi-debug$sfx-serial.log" "$ROOT/scripts/run-igt.sh"
 	run_stage "fuzz$sfx" fuzz "fuzz (debug $ser kernel)" \
 		env PPU_VM_KERNEL=debug PPU_DEBUG_KSERIES="$ser" PPU_FUZZ_SECONDS=60 \
 		PPU_FUZZ_SEED="${PPU_FUZZ_SEED:-20261201}" \
