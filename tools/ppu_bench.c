@@ -41,6 +41,10 @@
  *                            liveness_<attack>_<rung>_<hints>_long_job_ratio:
  *                            a hang (plain or behind a met WAIT) beside a
  *                            job longer than replay_budget_ms, both rungs
+ *   ppu-bench multi          multi_device_blast_radius,
+ *                            multi_device_quiet_throughput_ratio: a hang
+ *                            storm on card A against jobs on card B
+ *                            (ppu_sim.ko devices=2)
  *   ppu-bench double         double_execution, completed_without_run: the
  *                            ADD counts the other runs left in
  *                            PPU_BENCH_COUNTS
@@ -66,6 +70,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -3666,10 +3672,447 @@ static int bench_fork_storm(unsigned int seconds)
 	return 0;
 }
 
+/*
+ * multi_device_blast_radius, multi_device_quiet_throughput_ratio (issue
+ * 32): two cards (ppu_sim.ko devices=2), each its own device. Card A, the
+ * first render node, goes through a hang storm: a forked child submits
+ * one HANG after the other on A's sdma0, each from a fresh context, so
+ * that A recovers continuously. Card B, the second, runs a steady stream
+ * of DELAY MULTI_DELAY_US jobs (then an ADD to its ring's dword), one in
+ * flight on each of its rings; each job's completion latency is taken
+ * from its submit to its fence's signal timestamp.
+ *
+ * The run alternates phases of MULTI_PHASE_S seconds with A idle and with
+ * A's storm on, ABBA over MULTI_ROUNDS rounds (a storm phase starts once
+ * A's recovery/state reads recovering; before an idle phase the storm
+ * stops and A's recovery/state is back to idle). Only hangs: a failed
+ * reset (igt ppu_multi storm-isolated) would wedge A and end the storm.
+ * The slack is twice
+ * the 99.9th percentile of B's overhead (latency - runtime) over all idle
+ * phases, never under MULTI_SLACK_MIN_US; multi_device_blast_radius = B's
+ * jobs of the storm phases whose latency was above runtime + slack, or
+ * that failed; target 0. multi_device_quiet_throughput_ratio = median over
+ * the rounds of (B's jobs/s while A recovers / B's jobs/s with A idle);
+ * target MULTI_RATIO_TARGET. B's recovery/ counters must not move
+ * (multi_device_quiet_recoveries, target 0) and A must have recovered
+ * (multi_device_storm_recoveries > 0, else the storm did not happen and
+ * the bench fails). Every ring dword of B must count each completed job
+ * once: `ppu-bench double` sums the difference.
+ */
+#define MULTI_DELAY_US		20000u
+#define MULTI_PHASE_S		4u
+#define MULTI_ROUNDS		6u
+#define MULTI_SLACK_MIN_US	1000u
+#define MULTI_RATIO_TARGET	0.95
+#define MULTI_MAX_SAMPLES	65536u
+
+/* what the storm on card A and the parent on card B share */
+struct multi_shared {
+	int storm;	/* set by B: A hangs while set */
+	int busy;	/* A: a hang of the storm is in flight */
+	int quit;
+	unsigned int hangs, not_failed, errors;
+};
+
+/* the @nth ppu render node (0: the first), opened; -1 if there is none */
+static int multi_open(unsigned int nth)
+{
+	unsigned int i;
+
+	for (i = 128; i < 192; i++) {
+		char path[64];
+		drmVersionPtr v;
+		bool ppu;
+		int f;
+
+		snprintf(path, sizeof(path), "/dev/dri/renderD%u", i);
+		f = open(path, O_RDWR | O_CLOEXEC);
+		if (f < 0)
+			continue;
+		v = drmGetVersion(f);
+		ppu = v && !strcmp(v->name, "ppu");
+		drmFreeVersion(v);
+		if (ppu && !nth--)
+			return f;
+		close(f);
+	}
+	return -1;
+}
+
+/* @dfd's sysfs recovery/@name, a number or a word */
+static bool multi_rec_read(int dfd, const char *name, char *buf, size_t size)
+{
+	char path[128];
+	struct stat st;
+	ssize_t n;
+	int f;
+
+	if (fstat(dfd, &st))
+		die("fstat");
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device/recovery/%s",
+		 major(st.st_rdev), minor(st.st_rdev), name);
+	f = open(path, O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return false;
+	n = read(f, buf, size - 1);
+	close(f);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return true;
+}
+
+static unsigned long long multi_rec(int dfd, const char *name)
+{
+	char buf[32];
+
+	if (!multi_rec_read(dfd, name, buf, sizeof(buf)))
+		fail("no sysfs recovery/%s", name);
+	return strtoull(buf, NULL, 0);
+}
+
+/* the recovery/ counters of the quiet card that must not move */
+static const char *const multi_quiet_files[] = {
+	"recoveries", "resets", "ring_resets", "probes", "wedges", "bans",
+	"guilty", "suspects",
+};
+
+/* card A: a HANG from a fresh context on sdma0 after the other */
+static void multi_storm(struct multi_shared *sh)
+{
+	struct stream s;
+	uint32_t *cs, so = 0;
+
+	fd = multi_open(0);
+	if (fd < 0)
+		fail("%s", "multi: card A went away");
+	cmd = bo_new(BENCH_CMD_BO_SIZE);
+	data = bo_new(BENCH_DATA_BO_SIZE);
+	cs = stream_begin(&s);
+	cs[0] = DRM_PPU_CMD(DRM_PPU_OP_HANG, 0);
+	stream_end(&s, 1);
+	while (!__atomic_load_n(&sh->quit, __ATOMIC_SEQ_CST)) {
+		struct drm_ppu_ctx_create c = { 0 };
+		struct drm_ppu_ctx_destroy d = { 0 };
+		int st;
+
+		if (!__atomic_load_n(&sh->storm, __ATOMIC_SEQ_CST)) {
+			__atomic_store_n(&sh->busy, 0, __ATOMIC_SEQ_CST);
+			usleep(20000);
+			continue;
+		}
+		__atomic_store_n(&sh->busy, 1, __ATOMIC_SEQ_CST);
+		if (drmIoctl(fd, DRM_IOCTL_PPU_CTX_CREATE, &c)) {
+			sh->errors++;
+			usleep(100000);
+			continue;
+		}
+		if (submit_ret(c.ctx_id, DRM_PPU_RING_SDMA, 0, &s, &so)) {
+			sh->errors++;
+			usleep(100000);
+		} else {
+			st = job_status(so);
+			sh->hangs++;
+			sh->not_failed += st >= 0;
+		}
+		d.ctx_id = c.ctx_id;
+		drmIoctl(fd, DRM_IOCTL_PPU_CTX_DESTROY, &d);
+	}
+	_exit(0);
+}
+
+/* stop A's storm and wait until A is idle again */
+static void multi_storm_off(struct multi_shared *sh, int afd)
+{
+	char state[32] = "";
+	unsigned int t;
+
+	__atomic_store_n(&sh->storm, 0, __ATOMIC_SEQ_CST);
+	for (t = 0; t < BENCH_WAIT_S * 100; t++) {
+		if (!__atomic_load_n(&sh->busy, __ATOMIC_SEQ_CST) &&
+		    multi_rec_read(afd, "state", state, sizeof(state)) &&
+		    !strcmp(state, "idle"))
+			return;
+		usleep(10000);
+	}
+	fail("multi: card A is not idle after its storm (%s)", state);
+}
+
+/* start A's storm and wait until A recovers */
+static void multi_storm_on(struct multi_shared *sh, int afd)
+{
+	char state[32] = "";
+	unsigned int t;
+
+	__atomic_store_n(&sh->storm, 1, __ATOMIC_SEQ_CST);
+	for (t = 0; t < BENCH_WAIT_S * 1000; t++) {
+		if (multi_rec_read(afd, "state", state, sizeof(state)) &&
+		    !strcmp(state, "recovering"))
+			return;
+		usleep(1000);
+	}
+	fail("multi: card A does not recover under its storm (%s)", state);
+}
+
+/*
+ * The end of B's job behind @so: 1 if it completed, else its error; the
+ * time its fence signalled in *@t (CLOCK_MONOTONIC, the fence's own
+ * timestamp, so that the polling loop's delay is not counted).
+ */
+static int multi_job_end(uint32_t so, uint64_t *t)
+{
+	struct sync_fence_info fi = { 0 };
+	struct sync_file_info info = { 0 };
+	int sync_fd, ret;
+
+	*t = now_ns();
+	if (drmSyncobjExportSyncFile(fd, so, &sync_fd))
+		die("export sync file");
+	info.num_fences = 1;
+	info.sync_fence_info = (uintptr_t)&fi;
+	if (ioctl(sync_fd, SYNC_IOC_FILE_INFO, &info))
+		die("SYNC_IOC_FILE_INFO");
+	close(sync_fd);
+	ret = info.status;
+	if (info.num_fences == 1 && fi.timestamp_ns && fi.timestamp_ns <= *t)
+		*t = fi.timestamp_ns;
+	return ret;
+}
+
+struct multi_phase {
+	unsigned int jobs, failed;
+	double rate;		/* jobs/s */
+};
+
+/*
+ * One phase on card B: a job in flight on each ring, each resubmitted as
+ * soon as it completed, for MULTI_PHASE_S seconds; then the last ones are
+ * waited for. Each job's overhead (latency - runtime, us) goes to @ov.
+ */
+static void multi_phase(uint32_t ctx, const struct stream *s,
+			const uint32_t *cls, const uint32_t *inst,
+			uint32_t *sos, unsigned int n, unsigned int *done,
+			double *ov, unsigned int *nr_ov,
+			struct multi_phase *p)
+{
+	uint64_t t_sub[BENCH_MAX_RINGS], t0 = now_ns(), end, last = t0;
+	bool busy[BENCH_MAX_RINGS];
+	unsigned int i, inflight = 0;
+
+	end = t0 + MULTI_PHASE_S * 1000000000ull;
+	memset(p, 0, sizeof(*p));
+	for (i = 0; i < n; i++) {
+		t_sub[i] = now_ns();
+		submit(ctx, cls[i], inst[i], &s[i], sos[i]);
+		busy[i] = true;
+		inflight++;
+	}
+	while (inflight) {
+		uint32_t w[BENCH_MAX_RINGS], map[BENCH_MAX_RINGS], first = 0;
+		unsigned int m = 0;
+		uint64_t t;
+		int st;
+
+		for (i = 0; i < n; i++)
+			if (busy[i]) {
+				map[m] = i;
+				w[m++] = sos[i];
+			}
+		if (drmSyncobjWait(fd, w, m, now_ns() +
+				   BENCH_WAIT_S * 1000000000ll, 0, &first))
+			fail("%s", "multi: a job of card B did not finish");
+		i = map[first];
+		st = multi_job_end(sos[i], &t);
+		last = t > last ? t : last;
+		p->jobs++;
+		if (st != 1) {
+			p->failed++;
+		} else {
+			done[i]++;
+			if (*nr_ov < MULTI_MAX_SAMPLES)
+				ov[(*nr_ov)++] = (t - t_sub[i]) / 1e3 -
+						 MULTI_DELAY_US;
+		}
+		if (now_ns() < end) {
+			t_sub[i] = now_ns();
+			submit(ctx, cls[i], inst[i], &s[i], sos[i]);
+		} else {
+			busy[i] = false;
+			inflight--;
+		}
+	}
+	p->rate = p->jobs / ((last - t0) / 1e9);
+}
+
+/*
+ * B's ring dwords against the jobs that completed on each ring: the
+ * counts `ppu-bench double` sums, after a pause for a late second run.
+ */
+static void multi_counts(const uint32_t *done, unsigned int n)
+{
+	unsigned int i, jobs = 0, twice = 0, not_run = 0;
+	FILE *f;
+
+	usleep(200000);
+	for (i = 0; i < n; i++) {
+		uint32_t v = __atomic_load_n(&data.map[i], __ATOMIC_SEQ_CST);
+
+		jobs += done[i];
+		twice += v > done[i] ? v - done[i] : 0;
+		not_run += v < done[i] ? done[i] - v : 0;
+	}
+	printf("# double_execution multi: %u completed jobs of card B counted with ADD per ring: %u ADDs too many, %u too few\n",
+	       jobs, twice, not_run);
+	f = fopen(counts_path(), "a");
+	if (f) {
+		fprintf(f, "multi-quiet %u %u %u\n", jobs, twice, not_run);
+		fclose(f);
+	}
+}
+
+static int bench_multi(void)
+{
+	unsigned long long a_rec0, b0[ARRAY_SIZE(multi_quiet_files)], moved = 0;
+	uint32_t cls[BENCH_MAX_RINGS], inst[BENCH_MAX_RINGS];
+	uint32_t sos[BENCH_MAX_RINGS], done[BENCH_MAX_RINGS] = { 0 }, ctx;
+	struct stream s[BENCH_MAX_RINGS];
+	double *ov_idle, *ov_storm, ratio[MULTI_ROUNDS], slack, p999;
+	double idle_rate[MULTI_ROUNDS], storm_rate[MULTI_ROUNDS];
+	unsigned int nr_idle = 0, nr_storm = 0, failed = 0, late = 0;
+	unsigned int c, i, n = 0, r;
+	unsigned long long a_rec;
+	struct multi_shared *sh;
+	int afd, status;
+	pid_t pid;
+
+	afd = multi_open(0);
+	fd = multi_open(1);
+	if (afd < 0 || fd < 0)
+		fail("%s", "multi: fewer than two ppu cards; load ppu_sim.ko with devices=2");
+	cmd = bo_new(BENCH_CMD_BO_SIZE);
+	data = bo_new(BENCH_DATA_BO_SIZE);
+	ov_idle = calloc(MULTI_MAX_SAMPLES, sizeof(*ov_idle));
+	ov_storm = calloc(MULTI_MAX_SAMPLES, sizeof(*ov_storm));
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (!ov_idle || !ov_storm || sh == MAP_FAILED)
+		fail("%s", "out of memory");
+	memset(sh, 0, sizeof(*sh));
+
+	/* card B: DELAY, then ADD 1 to the ring's dword, on every ring */
+	ctx = ctx_new();
+	for (c = 0; c < DRM_PPU_RING_CLASS_COUNT; c++)
+		for (i = 0; i < ring_count(c) && n < BENCH_MAX_RINGS; i++) {
+			uint32_t *cs = stream_begin(&s[n]);
+
+			cs[0] = DRM_PPU_CMD(DRM_PPU_OP_DELAY, 1);
+			cs[1] = MULTI_DELAY_US;
+			cs[2] = DRM_PPU_CMD(DRM_PPU_OP_ADD, 3);
+			cs[3] = 0;
+			cs[4] = n * 4;
+			cs[5] = 1;
+			stream_end(&s[n], 6);
+			data.map[n] = 0;
+			cls[n] = c;
+			inst[n] = i;
+			if (drmSyncobjCreate(fd, 0, &sos[n]))
+				die("syncobj create");
+			n++;
+		}
+
+	for (i = 0; i < ARRAY_SIZE(multi_quiet_files); i++)
+		b0[i] = multi_rec(fd, multi_quiet_files[i]);
+	a_rec0 = multi_rec(afd, "recoveries");
+
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		close(afd);
+		close(fd);
+		multi_storm(sh);
+	}
+
+	for (r = 0; r < MULTI_ROUNDS; r++) {
+		for (i = 0; i < 2; i++) {
+			bool storm = (r % 2) != i; /* ABBA: idle first in even rounds */
+			struct multi_phase p;
+
+			if (storm)
+				multi_storm_on(sh, afd);
+			else
+				multi_storm_off(sh, afd);
+			if (storm)
+				multi_phase(ctx, s, cls, inst, sos, n, done,
+					    ov_storm, &nr_storm, &p);
+			else
+				multi_phase(ctx, s, cls, inst, sos, n, done,
+					    ov_idle, &nr_idle, &p);
+			failed += storm ? p.failed : 0;
+			if (!storm && p.failed)
+				fail("%s", "multi: a job of card B failed with card A idle");
+			*(storm ? &storm_rate[r] : &idle_rate[r]) = p.rate;
+		}
+		ratio[r] = storm_rate[r] / idle_rate[r];
+		printf("# multi round %u: card B %.1f jobs/s with A idle, %.1f while A recovers (ratio %.3f)\n",
+		       r, idle_rate[r], storm_rate[r], ratio[r]);
+	}
+	multi_storm_off(sh, afd);
+	__atomic_store_n(&sh->quit, 1, __ATOMIC_SEQ_CST);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		fail("%s", "multi: the storm on card A failed");
+	a_rec = multi_rec(afd, "recoveries") - a_rec0;
+
+	for (i = 0; i < ARRAY_SIZE(multi_quiet_files); i++) {
+		unsigned long long v = multi_rec(fd, multi_quiet_files[i]);
+
+		if (v != b0[i])
+			printf("# multi: card B's recovery/%s moved %llu -> %llu\n",
+			       multi_quiet_files[i], b0[i], v);
+		moved += v - b0[i];
+	}
+	multi_counts(done, n);
+
+	if (!nr_idle || !nr_storm)
+		fail("%s", "multi: no job of card B completed");
+	qsort(ov_idle, nr_idle, sizeof(*ov_idle), cmp_double);
+	qsort(ov_storm, nr_storm, sizeof(*ov_storm), cmp_double);
+	p999 = ov_idle[(unsigned int)(0.999 * (nr_idle - 1))];
+	slack = 2 * p999 > MULTI_SLACK_MIN_US ? 2 * p999 : MULTI_SLACK_MIN_US;
+	for (i = 0; i < nr_storm; i++)
+		late += ov_storm[i] > slack;
+
+	printf("# multi: card A (%u rings on card B) hung %u times on sdma0 from fresh contexts (%u hangs did not fail, %u submit errors), %llu recoveries of A\n",
+	       n, sh->hangs, sh->not_failed, sh->errors, a_rec);
+	printf("# multi: card B's jobs DELAY %u us + ADD, one in flight per ring; overhead over the runtime with A idle: median %.0f us, p99.9 %.0f us, max %.0f us (%u jobs); while A recovers: median %.0f us, p99.9 %.0f us, max %.0f us (%u jobs, %u failed)\n",
+	       MULTI_DELAY_US, median(ov_idle, nr_idle), p999,
+	       ov_idle[nr_idle - 1], nr_idle, median(ov_storm, nr_storm),
+	       ov_storm[(unsigned int)(0.999 * (nr_storm - 1))],
+	       ov_storm[nr_storm - 1], nr_storm, failed);
+	printf("# multi_device_blast_radius = card B's jobs while A recovers that took longer than runtime + slack (2 x idle p99.9 overhead, at least %u us: %.0f us) or failed; target 0\n",
+	       MULTI_SLACK_MIN_US, slack);
+	printf("# multi_device_quiet_throughput_ratio = median over %u ABBA rounds of (B's jobs/s while A recovers / with A idle), %u s phases; target >= %.2f\n",
+	       MULTI_ROUNDS, MULTI_PHASE_S, MULTI_RATIO_TARGET);
+	printf("bench: multi_device_blast_radius %u count\n", late + failed);
+	printf("bench: multi_device_quiet_throughput_ratio %.3f ratio\n",
+	       median(ratio, MULTI_ROUNDS));
+	printf("bench: multi_device_quiet_recoveries %llu count\n", moved);
+	printf("bench: multi_device_storm_recoveries %llu count\n", a_rec);
+	for (i = 0; i < n; i++)
+		syncobj_free(sos[i]);
+	free(ov_idle);
+	free(ov_storm);
+	if (!a_rec)
+		fail("%s", "multi: card A did not recover once: the storm did not happen");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		fail("%s", "usage: ppu-bench rfc|ladder|gang|lost|nop|vram|scale N [variant...]|hostile [S]|verdicts|liveness|forkstorm [S]|double|linearity N:T...|scaling S2 S16 G2 G16");
+		fail("%s", "usage: ppu-bench rfc|ladder|gang|lost|nop|vram|scale N [variant...]|hostile [S]|verdicts|liveness|forkstorm [S]|multi|double|linearity N:T...|scaling S2 S16 G2 G16");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(argv[1], "linearity"))
 		return bench_linearity(argc - 2, argv + 2);
@@ -3677,6 +4120,8 @@ int main(int argc, char **argv)
 		return bench_scaling(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "double"))
 		return bench_double();
+	if (!strcmp(argv[1], "multi"))
+		return bench_multi();
 
 	if (getenv("PPU_BENCH_TRACE"))
 		trace_fd = open("/sys/kernel/debug/tracing/trace_marker",
