@@ -13,12 +13,13 @@
 # against a victim (ppu.ko reloaded with its default per-file limits),
 # verdict errors of adversarial sets (flaky bystanders, a stalled victim, a
 # long progressing head, budget starvation, WAIT pairs) with right, wrong
-# and no hardware hints, and jobs run twice across all of them. Prints
-# "bench: <name> <value> <unit>" lines; the figures are described in
-# Documentation/bench.rst. PPU_BENCH_LOG: serial log path (default
+# and no hardware hints, a hang storm on one card against jobs on another
+# (ppu_sim.ko reloaded with devices=2), and jobs run twice across all of
+# them. Prints "bench: <name> <value> <unit>" lines; the figures are
+# described in Documentation/bench.rst. PPU_BENCH_LOG: serial log path (default
 # build/bench-serial.log). PPU_BENCH_ONLY: run only these groups of figures
 # (space-separated: rfc ladder gang lost verdicts liveness nop vram scale hostile
-# forkstorm; default all;
+# forkstorm multi; default all;
 # double always runs).
 set -eo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,6 +59,10 @@ HOSTILE_SECONDS=60
 # fork_storm runs on ppu.ko's defaults (its timeouts and limits): the
 # production setting the storm was measured on (issue 31, 1b).
 STORM_SECONDS=30
+# multi: two cards, a hang storm on the first against jobs on the second;
+# ppu.ko with the bench's PARAMS (the storm hangs on fresh contexts, no
+# bans). Last, so that no other figure runs on two cards.
+MULTI_SIM_PARAMS="devices=2"
 ONLY=${PPU_BENCH_ONLY:-}
 
 payload=$(mktemp)
@@ -122,6 +127,15 @@ if rmmod ppu ppu_sim && insmod /kmod/ppu/ppu_sim.ko &&
 	\$B forkstorm $STORM_SECONDS || rc=1
 else
 	echo "# fork_storm: reloading the modules failed"; rc=1
+fi
+fi
+if want multi; then
+echo "# multi: ppu_sim.ko reloaded with $MULTI_SIM_PARAMS, ppu.ko with $PARAMS:"
+if rmmod ppu ppu_sim && insmod /kmod/ppu/ppu_sim.ko $MULTI_SIM_PARAMS &&
+   insmod /kmod/ppu/ppu.ko $PARAMS; then
+	\$B multi || rc=1
+else
+	echo "# multi: reloading the modules failed"; rc=1
 fi
 fi
 \$B double || rc=1
@@ -219,6 +233,11 @@ END {
 	check("fork_storm_victim_throughput_ratio", ">=", 0.5)
 	check("fork_storm_victim_jobs_lost", "==", 0)
 	check("fork_storm_victim_ctx_struck", "==", 0)
+	# a hang storm on card A against card B (issue 32)
+	check("multi_device_blast_radius", "==", 0)
+	check("multi_device_quiet_throughput_ratio", ">=", 0.95)
+	check("multi_device_quiet_recoveries", "==", 0)
+	check("multi_device_storm_recoveries", ">=", 1)
 	check("hostile_victim_jobs_lost", "==", 0)
 	check("hostile_victim_ctx_struck", "==", 0)
 	# The attacker hangs with HANG_ONCE: under the evidence rule such a
