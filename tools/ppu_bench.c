@@ -3682,18 +3682,21 @@ static int bench_fork_storm(unsigned int seconds)
  * flight on each of its rings; each job's completion latency is taken
  * from its submit to its fence's signal timestamp.
  *
- * The run alternates phases of MULTI_PHASE_S seconds with A idle and with
- * A's storm on, ABBA over MULTI_ROUNDS rounds (a storm phase starts once
- * A's recovery/state reads recovering; before an idle phase the storm
- * stops and A's recovery/state is back to idle). Only hangs: a failed
- * reset (igt ppu_multi storm-isolated) would wedge A and end the storm.
- * The slack is twice
- * the 99.9th percentile of B's overhead (latency - runtime) over all idle
- * phases, never under MULTI_SLACK_MIN_US; multi_device_blast_radius = B's
- * jobs of the storm phases whose latency was above runtime + slack, or
- * that failed; target 0. multi_device_quiet_throughput_ratio = median over
- * the ABBA quads of (B's jobs/s while A recovers / B's jobs/s with A
- * idle), after an idle phase not counted; target MULTI_RATIO_TARGET. B's recovery/ counters must not move
+ * After an idle phase that is not counted, the run alternates phases of
+ * MULTI_PHASE_S seconds with A idle and with A's storm on over
+ * MULTI_ROUNDS rounds, in quads idle, storm, storm, idle (a storm phase
+ * starts once A's recovery/state reads recovering; before an idle phase
+ * the storm stops and A's recovery/state is back to idle). Only hangs: a
+ * failed reset (igt ppu_multi storm-isolated) would wedge A and end the
+ * storm.
+ *
+ * The slack is twice the 99.9th percentile of B's overhead (latency -
+ * runtime) over all idle phases, never under MULTI_SLACK_MIN_US;
+ * multi_device_blast_radius = B's jobs of the storm phases whose latency
+ * was above runtime + slack, or that failed; target 0.
+ * multi_device_quiet_throughput_ratio = median over the quads of (B's
+ * jobs/s while A recovers / B's jobs/s with A idle); target
+ * MULTI_RATIO_TARGET. B's recovery/ counters must not move
  * (multi_device_quiet_recoveries, target 0) and A must have recovered
  * (multi_device_storm_recoveries > 0, else the storm did not happen and
  * the bench fails). Every ring dword of B must count each completed job
