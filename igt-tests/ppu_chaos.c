@@ -192,18 +192,9 @@ static bool quiet;
 
 #define chaos_info(...) do { if (!quiet) igt_info(__VA_ARGS__); } while (0)
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static unsigned int rnd(uint64_t *s, unsigned int n)
 {
-	return (unsigned int)(splitmix64(s) % n);
+	return (unsigned int)(ppu_splitmix64(s) % n);
 }
 
 /* ---------------------------------------------------------- generator */
@@ -1266,7 +1257,7 @@ static void run_seeds(const uint64_t *seeds, unsigned int n, uint64_t *st)
 		/* each scenario's seed, printed with it: PPU_CHAOS_SEED runs it alone */
 		unsigned int b;
 
-		generate(&sc, seeds ? seeds[i] : splitmix64(st) & 0xffffffffffffull);
+		generate(&sc, seeds ? seeds[i] : ppu_splitmix64(st) & 0xffffffffffffull);
 		b = run_scenario(&sc);
 		if (b)
 			shrink(&sc);

@@ -777,30 +777,11 @@ static void test_smi_every_card(void)
 }
 
 /* ppu.ko's parameters as loaded, "name=value ..." */
+static void module_params(const char *mod, char *out, size_t size);
+
 static void ppu_params(char *out, size_t size)
 {
-	const char *dir = "/sys/module/ppu/parameters";
-	struct dirent *de;
-	size_t n = 0;
-	DIR *d = opendir(dir);
-
-	out[0] = '\0';
-	igt_assert(d);
-	while ((de = readdir(d))) {
-		char val[128], name[64];
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(name, sizeof(name), "%.63s", de->d_name);
-		if (ppu_debugfs_read(dir, name, val, sizeof(val)) <= 0)
-			continue;
-		strip(val);
-		if (!val[0] || !strcmp(val, "(null)"))
-			continue;
-		n += (size_t)snprintf(out + n, size - n, "%s%s=%s", n ? " " : "", name, val);
-		igt_assert(n < size);
-	}
-	closedir(d);
+	module_params("ppu", out, size);
 }
 
 /*
@@ -892,18 +873,9 @@ static void test_reload_own_flash(void)
 #define RM_HOLD		6
 #define RM_BOUND_MS	60000	/* a wait or a fence must end within this */
 
-static uint64_t rm_splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static unsigned int rm_rnd(uint64_t *s, unsigned int n)
 {
-	return (unsigned int)(rm_splitmix64(s) % n);
+	return (unsigned int)(ppu_splitmix64(s) % n);
 }
 
 static uint64_t now_ms(void)
@@ -1659,7 +1631,7 @@ static unsigned int rm_seeds(const char *name, unsigned int def, uint64_t *seeds
 	igt_info("%s: base %" PRIu64 ", %u rounds (PPU_%s_BASE=%" PRIu64
 		 " runs the same; PPU_%s_SEED=S one round)\n", name, base, n, name, base, name);
 	for (unsigned int i = 0; i < n; i++)
-		seeds[i] = rm_splitmix64(&base) & 0xffffffffffffull;
+		seeds[i] = ppu_splitmix64(&base) & 0xffffffffffffull;
 	return n;
 }
 

@@ -45,6 +45,16 @@ static const char *const ppu_class_names[DRM_PPU_RING_CLASS_COUNT] = {
  * Open the PPU through igt's device selection. IGT_FORCE_DRIVER=ppu (set
  * here unless the caller set something else) keeps igt off other GPUs.
  */
+/* splitmix64: the seeded generator of the searched tests (chaos, removal) */
+static inline uint64_t ppu_splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
 static inline int ppu_open(void)
 {
 	drmVersionPtr v;

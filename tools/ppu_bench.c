@@ -170,26 +170,39 @@ static double median(double *v, unsigned int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* the @nth ppu render node (0: the first), opened; -1 if there is none */
+static int multi_open(unsigned int nth)
+{
+	unsigned int i;
+
+	for (i = 128; i < 192; i++) {
+		char path[64];
+		drmVersionPtr v;
+		bool ppu;
+		int f;
+
+		snprintf(path, sizeof(path), "/dev/dri/renderD%u", i);
+		f = open(path, O_RDWR | O_CLOEXEC);
+		if (f < 0)
+			continue;
+		v = drmGetVersion(f);
+		ppu = v && !strcmp(v->name, "ppu");
+		drmFreeVersion(v);
+		if (ppu && !nth--)
+			return f;
+		close(f);
+	}
+	return -1;
+}
+
 /* The render node and debugfs directory of the ppu device. */
 static void open_device(void)
 {
 	char path[64];
 	unsigned int i;
 
-	for (i = 128; i < 192 && fd < 0; i++) {
-		drmVersionPtr v;
-
-		snprintf(path, sizeof(path), "/dev/dri/renderD%u", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		v = drmGetVersion(fd);
-		if (!v || strcmp(v->name, "ppu")) {
-			close(fd);
-			fd = -1;
-		}
-		drmFreeVersion(v);
-	}
+	if (fd < 0)
+		fd = multi_open(0);
 	if (fd < 0)
 		fail("%s", "no ppu render node");
 
@@ -3717,30 +3730,6 @@ struct multi_shared {
 	unsigned int hangs, not_failed, errors;
 };
 
-/* the @nth ppu render node (0: the first), opened; -1 if there is none */
-static int multi_open(unsigned int nth)
-{
-	unsigned int i;
-
-	for (i = 128; i < 192; i++) {
-		char path[64];
-		drmVersionPtr v;
-		bool ppu;
-		int f;
-
-		snprintf(path, sizeof(path), "/dev/dri/renderD%u", i);
-		f = open(path, O_RDWR | O_CLOEXEC);
-		if (f < 0)
-			continue;
-		v = drmGetVersion(f);
-		ppu = v && !strcmp(v->name, "ppu");
-		drmFreeVersion(v);
-		if (ppu && !nth--)
-			return f;
-		close(f);
-	}
-	return -1;
-}
 
 /* @dfd's sysfs recovery/@name, a number or a word */
 static bool multi_rec_read(int dfd, const char *name, char *buf, size_t size)
