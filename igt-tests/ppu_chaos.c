@@ -37,12 +37,17 @@
  * besides the leader), ADD, WAIT for a met flag and WAIT for another
  * member's flag (met, as the members start together), and ADDs 1 to an
  * end counter of its own; a hang job's HANG moves to a member drawn
- * among them all.
+ * among them all. Last of all, a quarter of the HANGs that reproduce
+ * become a WAIT for a flag nobody writes (WAIT-NEVER, printed
+ * HANG-NEVER): a job that cannot complete and never hangs the engine,
+ * which the driver sees waiting and ends when it has been at its ring's
+ * head for ppu.ko's max_runtime_ms.
  *
  * The oracle (Documentation/drm_sched_serial.rst, "Liveness", "The
  * evidence rule", "Work that waits for other rings"):
  *
- * - L1: a hang job ends with an error, its counter 0, its context struck
+ * - L1: a hang job (a WAIT-NEVER one too) ends with an error, its
+ *   counter 0, its context struck
  *   (guilty_count + suspect_count >= 1); a HANG_ONCE job either does that
  *   or completes once (replayed, it does not hang): never an error
  *   without a strike, never twice;
@@ -102,6 +107,8 @@
 
 /* the flag job @k WRITEs; met flags are 0..NR_MET_FLAGS-1 */
 #define PROD_FLAG(k)	(8u + (k))
+/* a flag nobody writes: a WAIT-NEVER waits for it */
+#define NEVER_FLAG	4u
 /* the flag of job @k's HANG_ONCE */
 #define ONCE_FLAG(k)	(16u + (k))
 /* the flag member @m of job @k's gang WRITEs first thing */
@@ -153,7 +160,7 @@ struct chaos_member {
  */
 struct chaos_job {
 	unsigned int ring, nops, nadds;
-	bool hang, once, writes;
+	bool hang, once, never, writes;
 	struct chaos_step ops[MAX_OPS];
 	unsigned int nmemb, hang_memb;
 	struct chaos_member memb[MAX_MEMBERS - 1];
@@ -466,6 +473,15 @@ static void generate(struct scenario *sc, uint64_t seed)
 	}
 	gen_deps(&s, sc);
 	gen_gangs(&s, sc);
+	/*
+	 * A quarter of the hangs that reproduce become a WAIT for a value
+	 * nobody writes (WAIT-NEVER): a job that cannot complete without a
+	 * HANG, that the driver sees waiting, ended by max_runtime_ms.
+	 */
+	for (unsigned int c = 0; c <= KILLED; c++)
+		for (unsigned int k = 0; k < sc->cl[c].njobs; k++)
+			if (sc->cl[c].jobs[k].hang && !sc->cl[c].jobs[k].once)
+				sc->cl[c].jobs[k].never = !rnd(&s, 4);
 }
 
 static bool client_hangs(const struct chaos_client *cl)
@@ -496,6 +512,8 @@ static int fmt_ops(char *buf, size_t size, const struct chaos_job *j,
 			n += snprintf(buf + n, size - n, "(member%u)", ops[i].arg);
 		else if (ops[i].op == OP_HANG && j->once)
 			n += snprintf(buf + n, size - n, "-ONCE");
+		else if (ops[i].op == OP_HANG && j->never)
+			n += snprintf(buf + n, size - n, "-NEVER(f%u)", NEVER_FLAG);
 		n += snprintf(buf + n, size - n, " ");
 	}
 	n += snprintf(buf + n, size - n, "ADD-END");
@@ -582,6 +600,8 @@ static void build_cs(const struct chaos_job *j, unsigned int k, unsigned int m,
 		case OP_HANG:
 			if (j->once)
 				ppu_cs_hang_once(cs, 0, FLAG(ONCE_FLAG(k)));
+			else if (j->never)
+				ppu_cs_wait(cs, 0, FLAG(NEVER_FLAG), 1);
 			else
 				ppu_cs_hang(cs);
 			break;
