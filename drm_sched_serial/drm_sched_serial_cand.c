@@ -220,6 +220,77 @@ bool dss_waiting(struct drm_sched_serial_domain *d, unsigned int i,
 	return d->ops->may_wait && d->ops->may_wait(job);
 }
 
+/*
+ * Does a head of gang @key on shared ring @ring wait at its gang's start
+ * barrier for a member queued on another shared ring behind a job that is
+ * not of the gang (dss_gang_held())? Rings running: each pending list is
+ * read under its own lock. @off_head, if not NULL, is the head of ring
+ * @off_ring, off its pending list in that ring's timeout handler.
+ */
+static bool dss_gang_key_held(struct drm_sched_serial_domain *d,
+			      struct drm_sched_serial_ring *ring,
+			      const void *key,
+			      struct drm_sched_serial_ring *off_ring,
+			      struct drm_sched_job *off_head)
+{
+	unsigned int i;
+
+	if (!key || ring->independent ||
+	    d->params.mode != DRM_SCHED_SERIAL_MODE_SERIAL)
+		return false;
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_serial_ring *other = d->rings[i];
+
+		if (other == ring || other->independent)
+			continue;
+		if (dss_sched_gang_queued(other->sched, d, key, dss_job_gang,
+					  other == off_ring ? off_head : NULL))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Is @job, a gang member at the head of running shared ring @ring, held at
+ * its gang's start barrier: is another member still to run queued on
+ * another shared ring behind a job that is not of the gang? The hardware
+ * starts no member before every member still to run is at the head of its
+ * ring (the driver's gang rules make sure the partner comes): @job has
+ * not started, it waits for its partner, which waits for the job ahead of
+ * it. That job is judged on its own ring, by its own timeout or as a
+ * waiter or a job that progresses past max_runtime_ms; once it is gone the
+ * gang starts.
+ * The evidence is the rings' pending lists, not the hardware's state: a
+ * member whose stream holds no wait waits at the barrier as well. Must not
+ * sleep; @job must be off its pending list or otherwise kept alive.
+ */
+bool dss_gang_held(struct drm_sched_serial_domain *d,
+		   struct drm_sched_serial_ring *ring,
+		   struct drm_sched_job *job)
+{
+	const void *key;
+
+	if (dss_job_gang(d, job, &key) < 2)
+		return false;
+	return dss_gang_key_held(d, ring, key, NULL, NULL);
+}
+
+/*
+ * Is the first pending job of running @ring held (dss_gang_held())?
+ * @off_head, if not NULL, is the head of ring @off_ring, which that
+ * ring's timeout handler took off its pending list.
+ */
+bool dss_head_gang_held(struct drm_sched_serial_domain *d,
+			struct drm_sched_serial_ring *ring,
+			struct drm_sched_serial_ring *off_ring,
+			struct drm_sched_job *off_head)
+{
+	return dss_gang_key_held(d, ring,
+				 dss_sched_head_gang(ring->sched, d,
+						     dss_job_gang),
+				 off_ring, off_head);
+}
+
 enum drm_sched_serial_hint dss_classify(struct drm_sched_serial_domain *d,
 					struct drm_sched_serial_ring *ring)
 {

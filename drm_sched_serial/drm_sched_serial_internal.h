@@ -286,6 +286,13 @@ bool dss_finish_if_done(struct drm_sched_serial_domain *d,
 			struct drm_sched_job *job);
 bool dss_waiting(struct drm_sched_serial_domain *d, unsigned int i,
 		 struct drm_sched_job *job);
+bool dss_gang_held(struct drm_sched_serial_domain *d,
+		   struct drm_sched_serial_ring *ring,
+		   struct drm_sched_job *job);
+bool dss_head_gang_held(struct drm_sched_serial_domain *d,
+			struct drm_sched_serial_ring *ring,
+			struct drm_sched_serial_ring *off_ring,
+			struct drm_sched_job *off_head);
 enum drm_sched_serial_hint dss_classify(struct drm_sched_serial_domain *d,
 					struct drm_sched_serial_ring *ring);
 unsigned int dss_ring_timeout_ms(struct drm_sched_serial_ring *ring);

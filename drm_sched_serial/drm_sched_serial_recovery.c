@@ -212,12 +212,17 @@ static bool dss_waits_alone(struct drm_sched_serial_ring *ring,
 }
 
 /*
- * Does @ring's head wait (dss_waits_alone())? Its timeout would be a false
- * one: it does not join a recovery as timed out either.
+ * Does @ring's head wait (dss_waits_alone()), or is it a gang member held
+ * at its gang's start barrier (dss_gang_held())? Its timeout would be a
+ * false one: it does not join a recovery as timed out either. @bad, if
+ * not NULL, is the head of @bad_ring, which timed out.
  */
-static bool dss_head_waits_now(struct drm_sched_serial_ring *ring)
+static bool dss_head_waits_now(struct drm_sched_serial_ring *ring,
+			       struct drm_sched_serial_ring *bad_ring,
+			       struct drm_sched_job *bad)
 {
-	return dss_sched_head_waiting(ring->sched, ring, dss_waits_alone);
+	return dss_sched_head_waiting(ring->sched, ring, dss_waits_alone) ||
+	       dss_head_gang_held(ring->domain, ring, bad_ring, bad);
 }
 
 /*
@@ -366,7 +371,7 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 		d->cands[i].timed_out = ring == bad_ring ||
 			(cause != DRM_SCHED_SERIAL_CAUSE_WEDGE &&
 			 dss_timer_due(d, ring) && !d->cands[i].progressing &&
-			 !dss_head_waits_now(ring));
+			 !dss_head_waits_now(ring, bad_ring, bad));
 		d->cands[i].state = DSS_UNTRIED;
 		d->cands[i].hint = DRM_SCHED_SERIAL_HINT_UNKNOWN;
 		d->cands[i].probe = NULL;
@@ -492,11 +497,17 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 	 * A head that waits for another ring's value (the hardware says so)
 	 * or progresses is not hung until it did so for max_runtime_ms: a
 	 * false timeout, and others run now if it held the gate. Past that
-	 * it is hung, however it waited or progressed.
+	 * it is hung, however it waited or progressed. A gang member held
+	 * at its gang's start barrier by a partner queued behind another
+	 * ring's head has not started: a false timeout, for as long as that
+	 * head, judged on its own ring, holds the partner up. It starts no
+	 * recovery, which would reset that head and restart its count.
 	 */
 	if (dss_waits_alone(ring, job)) {
 		why = "waiting";
 		overrun = dss_wait_over(d, ring, job);
+	} else if (dss_gang_held(d, ring, job)) {
+		why = "waiting for its gang";
 	} else if (dss_progressing(d, ring)) {
 		why = "running";
 		overrun = dss_overrun(d, ring, job);

@@ -184,6 +184,69 @@ dss_sched_head_waiting(struct drm_gpu_scheduler *sched,
 }
 
 /*
+ * The gang key of @sched's first pending job, as @gang reads it, if more
+ * than one member of that gang is still to run; NULL otherwise. Read under
+ * the list's lock; the key is only compared afterwards, never followed.
+ * @gang must not sleep.
+ */
+static inline const void *
+dss_sched_head_gang(struct drm_gpu_scheduler *sched,
+		    struct drm_sched_serial_domain *d,
+		    unsigned int (*gang)(struct drm_sched_serial_domain *d,
+					 struct drm_sched_job *job,
+					 const void **key))
+{
+	struct drm_sched_job *job;
+	const void *key = NULL;
+
+	spin_lock(&sched->job_list_lock);
+	job = list_first_entry_or_null(&sched->pending_list,
+				       struct drm_sched_job, list);
+	if (job && gang(d, job, &key) < 2)
+		key = NULL;
+	spin_unlock(&sched->job_list_lock);
+	return key;
+}
+
+/*
+ * Is a member of the gang @key (as @gang reads it) on @sched's pending
+ * list behind a first pending job that is not of that gang? @off_head, if
+ * not NULL, is @sched's head, which a timeout handler took off the list:
+ * the whole list is behind it. Asked under the list's lock. @gang must not
+ * sleep.
+ */
+static inline bool
+dss_sched_gang_queued(struct drm_gpu_scheduler *sched,
+		      struct drm_sched_serial_domain *d, const void *key,
+		      unsigned int (*gang)(struct drm_sched_serial_domain *d,
+					   struct drm_sched_job *job,
+					   const void **key),
+		      struct drm_sched_job *off_head)
+{
+	struct drm_sched_job *job;
+	bool first = true, ret = false;
+	const void *k;
+
+	if (off_head) {
+		gang(d, off_head, &k);
+		if (k == key)
+			return false;
+		first = false;
+	}
+	spin_lock(&sched->job_list_lock);
+	list_for_each_entry(job, &sched->pending_list, list) {
+		gang(d, job, &k);
+		if (k == key) {
+			ret = !first;
+			break;
+		}
+		first = false;
+	}
+	spin_unlock(&sched->job_list_lock);
+	return ret;
+}
+
+/*
  * When @job became its ring's head: its scheduled fence's time, which
  * drm_sched's cleanup moves to the end of the job before it. 0 if unknown.
  */

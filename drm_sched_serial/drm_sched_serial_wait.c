@@ -171,17 +171,22 @@ bool dss_hung_alone(struct drm_sched_serial_domain *d, unsigned int i,
 }
 
 /*
- * Was the wait of ring @self's head unhindered since it was last looked
- * at: no recovery ran meanwhile, and no other shared ring stands stalled
+ * Was the wait of ring @self's head @job (off the pending list, in the
+ * ring's timeout handler) unhindered since it was last looked at: no
+ * recovery ran meanwhile, and no other shared ring stands stalled
  * now (work on it, no progress for half its timeout, and its head not
- * itself waiting, as the hardware says)? A stalled ring may hold what the
+ * itself waiting, as the hardware says, nor a gang member held at its
+ * gang's start barrier, dss_gang_held())? A stalled ring may hold what the
  * head waits for, behind a hang that its own timeout ends: that wait is no
  * doing of the head's, and is not counted. A ring whose head only waits is
  * not stalled: else two waiters of one client, each for a value nothing
- * writes, would each keep the other's wait from being counted.
+ * writes, would each keep the other's wait from being counted; nor is one
+ * whose head waits for a gang partner queued behind a head (maybe this
+ * one), which that head's own bound ends.
  */
 static bool dss_wait_unhindered(struct drm_sched_serial_domain *d,
-				struct drm_sched_serial_ring *self)
+				struct drm_sched_serial_ring *self,
+				struct drm_sched_job *job)
 {
 	unsigned int i;
 
@@ -194,7 +199,8 @@ static bool dss_wait_unhindered(struct drm_sched_serial_domain *d,
 			continue;
 		if (dss_sched_has_pending(ring->sched) &&
 		    !dss_progressing(d, ring) &&
-		    !dss_sched_head_waiting(ring->sched, ring, d->ops->waiting))
+		    !dss_sched_head_waiting(ring->sched, ring, d->ops->waiting) &&
+		    !dss_head_gang_held(d, ring, self, job))
 			return false;
 	}
 	return true;
@@ -227,7 +233,7 @@ bool dss_wait_over(struct drm_sched_serial_domain *d,
 	}
 	if (ktime_before(ring->wait_seen, ring->ext_since))
 		ring->wait_seen = ring->ext_since;
-	if (!dss_wait_unhindered(d, ring))
+	if (!dss_wait_unhindered(d, ring, job))
 		ring->ext_since = ktime_add(ring->ext_since,
 					    ktime_sub(now, ring->wait_seen));
 	ring->wait_seen = now;

@@ -412,6 +412,60 @@ static void waiters_do_not_shield_each_other(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 2);
 }
 
+/*
+ * Found by the igt fuzzer (ppu_chaos seed 6): the head of gfx waits for a
+ * value nothing writes; another client's gang has its leader queued on gfx
+ * behind it and its follower on compute1, where the hardware holds it at
+ * the gang's start barrier (its run parked, with no wait of its own in its
+ * stream). Each timeout of compute1 used to start a recovery, which reset
+ * the waiter and kept its wait from being counted: recovery after
+ * recovery, until suspect strikes banned the waiter's context. The
+ * follower's timeouts now reset nothing: the waiter is ended, guilty, once
+ * it waited max_runtime_ms, by one recovery; the gang then completes once
+ * and its client is never struck.
+ */
+static void wait_for_nothing_holds_gang_leader(struct kunit *test)
+{
+	struct dss_mock_ctx *cons_ctx, *prod_ctx, *lead_ctx, *follow_ctx;
+	struct dss_mock_job *producer, *consumer, *lead, *follow, *jobs[2];
+	struct dss_mock *mock = engine_wait_mock(test);
+
+	cons_ctx = dss_mock_ctx_new(mock, GFX);
+	prod_ctx = dss_mock_ctx_new(mock, COMPUTE0);
+	lead_ctx = dss_mock_ctx_new(mock, GFX);
+	follow_ctx = dss_mock_ctx_new(mock, COMPUTE1);
+
+	producer = dss_mock_job_new(prod_ctx, SHORT_US, 0);
+	consumer = submit_waiter(cons_ctx, producer);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(consumer, WAIT_MS));
+	lead = dss_mock_job_new(lead_ctx, SHORT_US, 0);
+	follow = dss_mock_job_new(follow_ctx, SHORT_US, 0);
+	jobs[0] = lead;
+	jobs[1] = follow;
+	dss_mock_gang(jobs, 2);
+	dss_mock_job_submit(lead);
+	dss_mock_job_submit(follow);
+
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(consumer,
+							   WAIT_RUNTIME_MS + WAIT_MS));
+	KUNIT_EXPECT_EQ(test, consumer->finished_error, -ETIME);
+	KUNIT_EXPECT_EQ(test, consumer->verdict, DRM_SCHED_SERIAL_GUILTY);
+	expect_finished(test, lead, 0);
+	expect_finished(test, follow, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&lead->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&follow->completions), 1);
+	dss_mock_job_submit(producer);
+	expect_finished(test, producer, 0);
+	sync_recovery(mock);
+	KUNIT_EXPECT_NE(test, follow->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_NE(test, follow->verdict, DRM_SCHED_SERIAL_SUSPECT);
+	expect_unstruck(test, lead_ctx);
+	expect_unstruck(test, follow_ctx);
+	expect_unstruck(test, prod_ctx);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
+}
+
 static struct kunit_case drm_sched_serial_wait_cases[] = {
 	KUNIT_CASE_PARAM(wait_consumer_behind_hang_not_convicted,
 			 wait_case_gen_params),
@@ -426,6 +480,8 @@ static struct kunit_case drm_sched_serial_wait_cases[] = {
 	KUNIT_CASE_PARAM(wait_for_nothing_on_shared_ring,
 			 engine_wait_case_gen_params),
 	KUNIT_CASE_PARAM(waiters_do_not_shield_each_other,
+			 engine_wait_case_gen_params),
+	KUNIT_CASE_PARAM(wait_for_nothing_holds_gang_leader,
 			 engine_wait_case_gen_params),
 	{}
 };
