@@ -161,6 +161,21 @@ static inline bool dss_sched_has_pending(struct drm_gpu_scheduler *sched)
 }
 
 /*
+ * Has a *running* @sched work queued behind its first pending job: work
+ * that cannot run before that job moves on? Asked under the list's lock.
+ */
+static inline bool dss_sched_has_queued(struct drm_gpu_scheduler *sched)
+{
+	bool ret;
+
+	spin_lock(&sched->job_list_lock);
+	ret = !list_empty(&sched->pending_list) &&
+	      !list_is_singular(&sched->pending_list);
+	spin_unlock(&sched->job_list_lock);
+	return ret;
+}
+
+/*
  * Does @sched's first pending job wait, as @waiting (the driver's
  * &drm_sched_serial_ops.waiting) reads it from the hardware? Asked under
  * the list's lock: the job cannot be freed meanwhile. @waiting must not

@@ -182,12 +182,20 @@ bool dss_hung_alone(struct drm_sched_serial_domain *d, unsigned int i,
  * not stalled: else two waiters of one client, each for a value nothing
  * writes, would each keep the other's wait from being counted; nor is one
  * whose head waits for a gang partner queued behind a head (maybe this
- * one), which that head's own bound ends.
+ * one), which that head's own bound ends. Nor was it unhindered, if @job
+ * holds no work queued behind it, while any other ring, independent ones
+ * included, holds work queued behind a head that makes no progress (one
+ * that waits too, say): that work may be what @job waits for, and the
+ * head ahead of it, which may be what blocks everyone, is counted first.
+ * A waiter with work behind it is counted regardless, so that waiters
+ * that hold each other's values are each counted and the first one past
+ * max_runtime_ms ends the deadlock.
  */
 static bool dss_wait_unhindered(struct drm_sched_serial_domain *d,
 				struct drm_sched_serial_ring *self,
 				struct drm_sched_job *job)
 {
+	bool blocks = dss_sched_has_pending(self->sched);
 	unsigned int i;
 
 	if (self->wait_recoveries != d->stats.recoveries)
@@ -195,7 +203,12 @@ static bool dss_wait_unhindered(struct drm_sched_serial_domain *d,
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_serial_ring *ring = d->rings[i];
 
-		if (ring == self || ring->independent)
+		if (ring == self)
+			continue;
+		if (!blocks && !dss_progressing(d, ring) &&
+		    dss_sched_has_queued(ring->sched))
+			return false;
+		if (ring->independent)
 			continue;
 		if (dss_sched_has_pending(ring->sched) &&
 		    !dss_progressing(d, ring) &&

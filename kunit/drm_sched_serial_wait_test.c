@@ -466,6 +466,55 @@ static void wait_for_nothing_holds_gang_leader(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
 }
 
+/*
+ * Found by the igt fuzzer (ppu_chaos seed 20): the head of sdma waits for
+ * a value nothing writes, and another client's producer is queued on sdma
+ * behind it; that client's consumer, the head of gfx, waits for the
+ * producer. Both waits used to count against max_runtime_ms alike, and
+ * the consumer, at the head longer, was convicted first: an innocent
+ * client struck. A waiter with nothing queued behind it is not counted
+ * while another ring holds work behind a head that makes no progress:
+ * the sdma waiter is ended, guilty, by one recovery, then the producer
+ * and the consumer complete once, their client not struck.
+ */
+static void wait_for_producer_behind_waiter(struct kunit *test)
+{
+	struct dss_mock_ctx *never_ctx, *nothing_ctx, *prod_ctx, *cons_ctx;
+	struct dss_mock_job *nothing, *never, *producer, *consumer;
+	struct dss_mock *mock = engine_wait_mock(test);
+
+	never_ctx = dss_mock_ctx_new(mock, SDMA);
+	nothing_ctx = dss_mock_ctx_new(mock, COMPUTE0);
+	prod_ctx = dss_mock_ctx_new(mock, SDMA);
+	cons_ctx = dss_mock_ctx_new(mock, GFX);
+
+	/* the consumer waits longest: it would reach max_runtime_ms first */
+	producer = dss_mock_job_new(prod_ctx, SHORT_US, 0);
+	consumer = submit_waiter(cons_ctx, producer);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(consumer, WAIT_MS));
+	msleep(WAIT_RUNTIME_MS / 2);
+	nothing = dss_mock_job_new(nothing_ctx, SHORT_US, 0);
+	never = submit_waiter(never_ctx, nothing);
+	dss_mock_job_submit(producer);
+
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(never,
+							   2 * WAIT_RUNTIME_MS + WAIT_MS));
+	KUNIT_EXPECT_EQ(test, never->finished_error, -ETIME);
+	KUNIT_EXPECT_EQ(test, never->verdict, DRM_SCHED_SERIAL_GUILTY);
+	expect_finished(test, producer, 0);
+	expect_finished(test, consumer, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&producer->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&consumer->completions), 1);
+	dss_mock_job_submit(nothing);
+	expect_finished(test, nothing, 0);
+	sync_recovery(mock);
+	expect_unstruck(test, prod_ctx);
+	expect_unstruck(test, cons_ctx);
+	expect_unstruck(test, nothing_ctx);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
+}
+
 static struct kunit_case drm_sched_serial_wait_cases[] = {
 	KUNIT_CASE_PARAM(wait_consumer_behind_hang_not_convicted,
 			 wait_case_gen_params),
@@ -482,6 +531,8 @@ static struct kunit_case drm_sched_serial_wait_cases[] = {
 	KUNIT_CASE_PARAM(waiters_do_not_shield_each_other,
 			 engine_wait_case_gen_params),
 	KUNIT_CASE_PARAM(wait_for_nothing_holds_gang_leader,
+			 engine_wait_case_gen_params),
+	KUNIT_CASE_PARAM(wait_for_producer_behind_waiter,
 			 engine_wait_case_gen_params),
 	{}
 };
