@@ -279,19 +279,19 @@ static void wait_on_independent_ring_behind_hang(struct kunit *test)
 }
 
 /*
- * The head of sdma waits for a value nothing writes, while another client
+ * The head of @ring waits for a value nothing writes, while another client
  * runs short jobs on gfx. Its timeouts reset nothing until it waited
  * max_runtime_ms unhindered; then it is ended, guilty, by one recovery.
  * The bystander's jobs all complete once, its client is not struck.
  */
-static void wait_for_nothing_on_independent_ring(struct kunit *test)
+static void expect_wait_for_nothing_ended(struct kunit *test, unsigned int ring)
 {
 	struct dss_mock_ctx *cons_ctx, *prod_ctx, *other;
 	struct dss_mock_job *producer, *consumer, *jobs[8];
 	struct dss_mock *mock = engine_wait_mock(test);
 	unsigned int i;
 
-	cons_ctx = dss_mock_ctx_new(mock, SDMA);
+	cons_ctx = dss_mock_ctx_new(mock, ring);
 	prod_ctx = dss_mock_ctx_new(mock, COMPUTE0);
 	other = dss_mock_ctx_new(mock, GFX);
 
@@ -320,48 +320,22 @@ static void wait_for_nothing_on_independent_ring(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
 }
 
+/* on sdma, an independent ring */
+static void wait_for_nothing_on_independent_ring(struct kunit *test)
+{
+	expect_wait_for_nothing_ended(test, SDMA);
+}
+
 /*
- * The same on a shared ring: the head of compute1 waits for a value nothing
- * writes while another client runs short jobs on gfx. A shared engine that
- * waits stalls nobody (a hang does; the hardware tells the two apart), so
- * its timeouts reset nothing either until it waited max_runtime_ms
- * unhindered; then one recovery ends it, guilty. It used to start a
- * recovery at every timeout of its ring, be struck suspect once it
- * outstayed max_runtime_ms, and end only when its context was banned.
+ * The same on compute1, a shared ring. A shared engine that waits stalls
+ * nobody (a hang does; the hardware tells the two apart), so its timeouts
+ * reset nothing either. It used to start a recovery at every timeout of
+ * its ring, be struck suspect once it outstayed max_runtime_ms, and end
+ * only when its context was banned.
  */
 static void wait_for_nothing_on_shared_ring(struct kunit *test)
 {
-	struct dss_mock_ctx *cons_ctx, *prod_ctx, *other;
-	struct dss_mock_job *producer, *consumer, *jobs[8];
-	struct dss_mock *mock = engine_wait_mock(test);
-	unsigned int i;
-
-	cons_ctx = dss_mock_ctx_new(mock, COMPUTE1);
-	prod_ctx = dss_mock_ctx_new(mock, COMPUTE0);
-	other = dss_mock_ctx_new(mock, GFX);
-
-	producer = dss_mock_job_new(prod_ctx, SHORT_US, 0);
-	consumer = submit_waiter(cons_ctx, producer);
-	for (i = 0; i < ARRAY_SIZE(jobs); i++) {
-		jobs[i] = submit(other, SHORT_US, 0);
-		msleep(WAIT_RUNTIME_MS / ARRAY_SIZE(jobs));
-	}
-
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(consumer,
-							   WAIT_RUNTIME_MS + WAIT_MS));
-	KUNIT_EXPECT_EQ(test, consumer->finished_error, -ETIME);
-	KUNIT_EXPECT_EQ(test, consumer->verdict, DRM_SCHED_SERIAL_GUILTY);
-	dss_mock_job_submit(producer);
-	expect_finished(test, producer, 0);
-	for (i = 0; i < ARRAY_SIZE(jobs); i++) {
-		expect_finished(test, jobs[i], 0);
-		KUNIT_EXPECT_EQ(test, atomic_read(&jobs[i]->completions), 1);
-	}
-	sync_recovery(mock);
-	expect_unstruck(test, other);
-	expect_unstruck(test, prod_ctx);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
+	expect_wait_for_nothing_ended(test, COMPUTE1);
 }
 
 /*
