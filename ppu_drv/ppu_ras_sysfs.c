@@ -15,6 +15,7 @@
 #include "ppu_drv.h"
 #include "ppu_ras.h"
 #include "ppu_ras_internal.h"
+#include "ppu_sysfs_text.h"
 
 static struct ppu_device *dev_to_ppu(struct device *dev)
 {
@@ -99,31 +100,24 @@ static ssize_t retired_pages_read(struct file *file, struct kobject *kobj,
 				  char *buf, loff_t off, size_t count)
 {
 	struct ppu_ras *ras = &dev_to_ppu(kobj_to_dev(kobj))->ras;
+	struct ppu_sysfs_cursor cur = { .buf = buf, .off = off, .count = count };
 	char line[PPU_RAS_PAGE_LINE];
 	struct ppu_ras_page *p;
-	size_t done = 0;
-	loff_t pos = 0;
 
 	mutex_lock(&ras->lock);
 	list_for_each_entry(p, &ras->pages, link) {
-		size_t len, skip, n;
+		size_t len;
 
 		len = scnprintf(line, sizeof(line), "0x%llx %s %s %llu\n",
 				p->addr, ppu_ras_page_cause_name(p->cause),
 				ppu_ras_page_state_name(p->state),
 				p->timestamp);
-		if (pos + len > off) {
-			skip = off > pos ? off - pos : 0;
-			n = min(len - skip, count - done);
-			memcpy(buf + done, line + skip, n);
-			done += n;
-			if (done == count)
-				break;
-		}
-		pos += len;
+		ppu_sysfs_copy_line(&cur, line, len);
+		if (ppu_sysfs_cursor_full(&cur))
+			break;
 	}
 	mutex_unlock(&ras->lock);
-	return done;
+	return cur.done;
 }
 static PPU_BIN_ATTR_CONST struct bin_attribute bin_attr_retired_pages =
 	__BIN_ATTR_RO(retired_pages, 0);
