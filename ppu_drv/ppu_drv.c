@@ -78,14 +78,15 @@ static int ppu_open(struct drm_device *dev, struct drm_file *file)
 	pfile = kzalloc(sizeof(*pfile), GFP_KERNEL);
 	if (!pfile)
 		return -ENOMEM;
-	pfile->usage = ppu_usage_create(&to_ppu(dev)->clients);
+	pfile->client_id = atomic64_inc_return(&ppu_client_ids);
+	pfile->usage = ppu_usage_create(&to_ppu(dev)->clients,
+					pfile->client_id);
 	if (!pfile->usage) {
 		kfree(pfile);
 		return -ENOMEM;
 	}
 	pfile->ppu = to_ppu(dev);
 	pfile->file = file;
-	pfile->client_id = atomic64_inc_return(&ppu_client_ids);
 	xa_init_flags(&pfile->ctxs, XA_FLAGS_ALLOC1);
 	file->driver_priv = pfile;
 	mutex_lock(&pfile->ppu->files_lock);

@@ -18,8 +18,11 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
 
 #include "ppu_limits.h"
+#include "ppu_sysfs_text.h"
 
 static unsigned int max_contexts_per_file = 1024;
 module_param(max_contexts_per_file, uint, 0444);
@@ -193,6 +196,70 @@ static unsigned int ppu_user_strike(struct ppu_user *user)
 	return hold;
 }
 
+/* Entries of @user->history recorded, oldest first from index @first. */
+static unsigned int ppu_user_history_span(const struct ppu_user *user,
+					  unsigned int *first)
+{
+	unsigned int n = min_t(unsigned int, user->nr_history,
+			       PPU_USER_HISTORY);
+
+	*first = user->nr_history - n;
+	return n;
+}
+
+/*
+ * Has @user a closed file on record that has not expired? Called with
+ * @user->lock held.
+ */
+static bool ppu_user_history_live(const struct ppu_user *user)
+{
+	unsigned int i, first, n = ppu_user_history_span(user, &first);
+
+	for (i = 0; i < n; i++)
+		if (time_before(jiffies, user->history[(first + i) %
+						       PPU_USER_HISTORY].expires))
+			return true;
+	return false;
+}
+
+/*
+ * The file of @usage is closed and its last job and buffer freed: if it
+ * had a verdict or a ban, what it had goes to its user's record, in the
+ * place of the user's oldest. Spinlock only: the last reference may go
+ * where a job is freed.
+ */
+static void ppu_usage_record(struct ppu_usage *usage)
+{
+	struct ppu_user *user = usage->client->user;
+	struct ppu_file_record *r;
+	u32 innocent = atomic_read(&usage->innocent);
+	u32 suspect = atomic_read(&usage->suspect);
+	u32 guilty = atomic_read(&usage->strikes.guilty);
+	u32 banned = 0;
+	unsigned int c;
+
+	if (atomic_read(&usage->strikes.banned))
+		banned |= PPU_BANNED_FILE;
+	if (atomic_read(&usage->client->strikes.banned))
+		banned |= PPU_BANNED_CLIENT;
+	if (!innocent && !suspect && !guilty && !banned)
+		return;
+	spin_lock(&user->lock);
+	r = &user->history[user->nr_history++ % PPU_USER_HISTORY];
+	r->closed = ktime_get_real_seconds();
+	r->expires = jiffies + msecs_to_jiffies(file_strike_window_ms);
+	r->client_id = usage->client_id;
+	for (c = 0; c < DRM_PPU_RING_CLASS_COUNT; c++)
+		r->busy_ns[c] = atomic64_read(&usage->busy_ns[c]);
+	r->pid = pid_nr(usage->client->tgid);
+	r->innocent = innocent;
+	r->suspect = suspect;
+	r->guilty = guilty;
+	r->banned = banned;
+	memcpy(r->comm, usage->comm, sizeof(r->comm));
+	spin_unlock(&user->lock);
+}
+
 /*
  * May @user leave the list? When no process record holds it and it has no
  * guilty verdict within the window. Called with &ppu_clients.lock held.
@@ -204,7 +271,7 @@ static bool ppu_user_stale(struct ppu_user *user)
 	if (kref_read(&user->refcount) != 1)
 		return false;
 	spin_lock(&user->lock);
-	recent = ppu_user_recent(user);
+	recent = ppu_user_recent(user) || ppu_user_history_live(user);
 	spin_unlock(&user->lock);
 	return !recent;
 }
@@ -358,15 +425,23 @@ void ppu_clients_fini(struct ppu_clients *clients)
  * ppu_usage_create - the usage counters of a new file
  * @clients: the device's process records: the file shares the record of
  *	the process opening it
+ * @client_id: the file's drm-client-id, for its record once closed
  *
  * Return: the counters with the file's reference, or NULL.
  */
-struct ppu_usage *ppu_usage_create(struct ppu_clients *clients)
+struct ppu_usage *ppu_usage_create(struct ppu_clients *clients, u64 client_id)
 {
 	struct ppu_usage *usage = kzalloc(sizeof(*usage), GFP_KERNEL);
+	unsigned int i;
 
 	if (!usage)
 		return NULL;
+	usage->client_id = client_id;
+	get_task_comm(usage->comm, current->group_leader);
+	/* one line per record in recovery/clients: no control characters */
+	for (i = 0; usage->comm[i]; i++)
+		if (usage->comm[i] < ' ' || usage->comm[i] == 0x7f)
+			usage->comm[i] = '?';
 	usage->client = ppu_client_get(clients);
 	if (!usage->client) {
 		kfree(usage);
@@ -472,6 +547,7 @@ static void ppu_usage_release(struct kref *kref)
 	struct ppu_usage *usage = container_of(kref, struct ppu_usage,
 					       refcount);
 
+	ppu_usage_record(usage);
 	kref_put(&usage->client->refcount, ppu_client_release);
 	kfree(usage);
 }
@@ -546,4 +622,66 @@ void ppu_usage_vram_sub(struct ppu_usage *usage, u64 bytes)
 {
 	atomic64_sub(bytes, &usage->vram);
 	ppu_usage_put(usage);
+}
+
+/* "no", "file" or "process": what &ppu_file_record.banned says */
+static const char *ppu_banned_name(u32 banned)
+{
+	if (banned & PPU_BANNED_CLIENT)
+		return "process";
+	return banned & PPU_BANNED_FILE ? "file" : "no";
+}
+
+/**
+ * ppu_clients_history_read - read recovery/clients
+ * @clients: the device's process and user records
+ * @buf: where to copy
+ * @off: offset in the text of the whole list
+ * @count: bytes wanted
+ *
+ * The closed files with a verdict or a ban that have not expired, a line
+ * each, by user, oldest first within a user:
+ * "<closed> <pid> <uid> <client id> <innocent> <suspect> <guilty>
+ * <banned> <gfx ns> <compute ns> <sdma ns> <name>". Each read formats the
+ * list afresh (ppu_sysfs_copy_line()).
+ *
+ * Return: bytes copied.
+ */
+ssize_t ppu_clients_history_read(struct ppu_clients *clients, char *buf,
+				 loff_t off, size_t count)
+{
+	struct ppu_sysfs_cursor cur = { .buf = buf, .off = off, .count = count };
+	char line[160];
+	struct ppu_user *user;
+	unsigned int i, n, first;
+
+	spin_lock(&clients->lock);
+	list_for_each_entry(user, &clients->users, link) {
+		spin_lock(&user->lock);
+		n = ppu_user_history_span(user, &first);
+		for (i = 0; i < n && !ppu_sysfs_cursor_full(&cur); i++) {
+			const struct ppu_file_record *r =
+				&user->history[(first + i) % PPU_USER_HISTORY];
+			size_t len;
+
+			if (!time_before(jiffies, r->expires))
+				continue;
+			len = scnprintf(line, sizeof(line),
+					"%llu %d %u %llu %u %u %u %s %llu %llu %llu %s\n",
+					r->closed, r->pid,
+					from_kuid(&init_user_ns, user->uid),
+					r->client_id, r->innocent, r->suspect,
+					r->guilty, ppu_banned_name(r->banned),
+					r->busy_ns[DRM_PPU_RING_GFX],
+					r->busy_ns[DRM_PPU_RING_COMPUTE],
+					r->busy_ns[DRM_PPU_RING_SDMA],
+					r->comm);
+			ppu_sysfs_copy_line(&cur, line, len);
+		}
+		spin_unlock(&user->lock);
+		if (ppu_sysfs_cursor_full(&cur))
+			break;
+	}
+	spin_unlock(&clients->lock);
+	return cur.done;
 }

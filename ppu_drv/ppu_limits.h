@@ -8,6 +8,7 @@
 #include <linux/atomic.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
@@ -39,17 +40,53 @@ struct ppu_limits {
 
 struct pid;
 
+/* Closed files with verdicts a user's record keeps (its oldest make way). */
+#define PPU_USER_HISTORY	16
+
+/**
+ * struct ppu_file_record - what is left of a closed file with verdicts
+ * @closed: when the file's last reference went (its last job or buffer
+ *	freed after the close), seconds since the epoch
+ * @expires: jiffies after which the record goes: file_strike_window_ms
+ *	after @closed, as the user's guilty verdicts go
+ * @client_id: the file's drm-client-id
+ * @busy_ns: its fdinfo drm-engine-<class>, ns per ring class
+ * @pid: the process that opened it, in the initial PID namespace
+ * @innocent: its fdinfo ppu-reset-innocent
+ * @suspect: its fdinfo ppu-reset-suspect
+ * @guilty: its fdinfo ppu-reset-guilty
+ * @banned: PPU_BANNED_FILE and/or PPU_BANNED_CLIENT: the file, or the
+ *	process, was banned
+ * @comm: the process's name when it opened the file
+ */
+struct ppu_file_record {
+	u64 closed;
+	unsigned long expires;
+	u64 client_id;
+	u64 busy_ns[DRM_PPU_RING_CLASS_COUNT];
+	pid_t pid;
+	u32 innocent;
+	u32 suspect;
+	u32 guilty;
+	u32 banned;
+	char comm[TASK_COMM_LEN];
+};
+
 /**
  * struct ppu_user - the hang record of a user, shared by its processes
  * @refcount: one for &ppu_clients.users while listed, one per
  *	&ppu_client of the user
  * @link: entry in &ppu_clients.users
  * @uid: the user: the real uid of the processes that opened the device
- * @lock: protects @stamps, @nr_stamps and @hold_until
+ * @lock: protects @stamps, @nr_stamps, @hold_until, @history and
+ *	@nr_history
  * @stamps: jiffies of its last guilty verdicts, a ring buffer
  * @nr_stamps: guilty verdicts recorded in @stamps
  * @hold_until: jiffies until which its held processes wait at submit
  *	(ppu_usage_hold()); in the past when none do
+ * @history: its processes' closed files that had a verdict or a ban, a
+ *	ring buffer (recovery/clients)
+ * @nr_history: files recorded in @history
  *
  * A process banned for its hangs can fork a fresh one: nothing of a
  * process record survives a fork. The user's record does. Past
@@ -63,10 +100,12 @@ struct ppu_user {
 	struct kref refcount;
 	struct list_head link;
 	kuid_t uid;
-	spinlock_t lock; /* protects stamps, nr_stamps, hold_until */
+	spinlock_t lock; /* protects stamps, nr_stamps, hold_until, history */
 	unsigned long stamps[PPU_USAGE_MAX_STRIKES];
 	unsigned int nr_stamps;
 	unsigned long hold_until;
+	struct ppu_file_record history[PPU_USER_HISTORY];
+	unsigned int nr_history;
 };
 
 /**
@@ -136,6 +175,8 @@ struct ppu_clients {
  *	(fdinfo drm-engine-<class>), completed runs only
  * @innocent: innocent verdicts on the file's jobs (fdinfo)
  * @suspect: suspect verdicts on them (fdinfo)
+ * @client_id: the file's drm-client-id
+ * @comm: the name of the process that opened the file, then
  *
  * Contexts are counted by the file's context table itself.
  */
@@ -148,6 +189,8 @@ struct ppu_usage {
 	atomic64_t busy_ns[DRM_PPU_RING_CLASS_COUNT];
 	atomic_t innocent;
 	atomic_t suspect;
+	u64 client_id;
+	char comm[TASK_COMM_LEN];
 };
 
 /* What a verdict banned: ppu_usage_strike(). */
@@ -157,7 +200,9 @@ struct ppu_usage {
 void ppu_limits_init(struct ppu_limits *limits, u64 vram_size);
 void ppu_clients_init(struct ppu_clients *clients);
 void ppu_clients_fini(struct ppu_clients *clients);
-struct ppu_usage *ppu_usage_create(struct ppu_clients *clients);
+struct ppu_usage *ppu_usage_create(struct ppu_clients *clients, u64 client_id);
+ssize_t ppu_clients_history_read(struct ppu_clients *clients, char *buf,
+				 loff_t off, size_t count);
 bool ppu_usage_banned(const struct ppu_usage *usage);
 void ppu_usage_put(struct ppu_usage *usage);
 int ppu_usage_job_add(struct ppu_usage *usage, const struct ppu_limits *limits);

@@ -7,7 +7,9 @@
  * (Documentation/ABI/sysfs-driver-ppu). The values come from
  * drm_sched_serial_get_status() and drm_sched_serial_get_ring_status():
  * counters and verdicts, readable by every user, with nothing that
- * identifies a client. debugfs ring_recovery stays the developer's view.
+ * identifies a client; and recovery/clients, root only, what is left of
+ * the closed files that had verdicts. debugfs ring_recovery stays the
+ * developer's view.
  */
 #include <linux/kobject.h>
 #include <linux/overflow.h>
@@ -187,7 +189,37 @@ static struct attribute *ppu_recovery_attrs[] = {
 	&last_guilty_ring_attr.attr,
 	NULL,
 };
-ATTRIBUTE_GROUPS(ppu_recovery);
+
+/*
+ * recovery/clients: the closed files with verdicts that their users'
+ * records keep (ppu_clients_history_read()). It names processes and
+ * users: root only, unlike the counters.
+ */
+static ssize_t clients_read(struct file *file, struct kobject *kobj,
+			    PPU_BIN_ATTR_CONST struct bin_attribute *attr,
+			    char *buf, loff_t off, size_t count)
+{
+	return ppu_clients_history_read(&to_rkobj(kobj)->ppu->clients, buf,
+					off, count);
+}
+static PPU_BIN_ATTR_CONST struct bin_attribute bin_attr_clients =
+	__BIN_ATTR(clients, 0400, clients_read, NULL, 0);
+
+static PPU_BIN_ATTR_CONST struct bin_attribute *PPU_BIN_ATTR_CONST
+ppu_recovery_bin_attrs[] = {
+	&bin_attr_clients,
+	NULL,
+};
+
+static const struct attribute_group ppu_recovery_group = {
+	.attrs = ppu_recovery_attrs,
+	.bin_attrs = ppu_recovery_bin_attrs,
+};
+
+static const struct attribute_group *ppu_recovery_groups[] = {
+	&ppu_recovery_group,
+	NULL,
+};
 
 static int ppu_recovery_ring_status(struct kobject *kobj,
 				    struct drm_sched_serial_ring_status *rs)
