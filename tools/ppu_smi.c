@@ -13,6 +13,9 @@
  *   ppu-smi health           one health verdict per device, in the exit code
  *   ppu-smi --processes      the clients of each device (fdinfo): engine
  *                            time, memory, verdicts, ban; with --json too
+ *   ppu-smi --closed-processes
+ *                            the closed clients with verdicts that ppu.ko
+ *                            keeps (sysfs recovery/clients, root only)
  *   ppu-smi -L               one line per device: index, serial, bus id
  *   ppu-smi --query-gpu=FIELDS --format=csv[,noheader][,nounits]
  *                            the fields asked for, one CSV line per device
@@ -86,7 +89,10 @@ struct dev {
 	unsigned int nprocs;
 };
 
-/* --processes: collect() also reads the clients of each device */
+/*
+ * --processes (1): collect() also reads the clients of each device;
+ * --closed-processes (2): the closed ones the driver keeps instead
+ */
 static int want_procs;
 /* -L: collect() reads the identity (info, serial) alone */
 static int want_identity_only;
@@ -113,21 +119,27 @@ static int fail(ppu_return_t r, const char *what, unsigned int idx)
 	return exit_of(r);
 }
 
-/* the clients of @h into @d->procs: the count, then room for a few more */
+/*
+ * The clients of @h into @d->procs, open ones or closed ones by
+ * want_procs: the count, then room for a few more
+ */
 static ppu_return_t get_processes(ppu_device_t *h, struct dev *d)
 {
+	ppu_return_t (*get)(ppu_device_t *dev, void *procs, size_t size,
+			    unsigned int *count);
 	unsigned int want = 0, tries;
 	ppu_return_t r;
 
-	r = ppu_device_get_processes(h, NULL, sizeof(ppu_process_t), &want);
+	get = want_procs == 2 ? ppu_device_get_closed_clients :
+	      ppu_device_get_processes;
+	r = get(h, NULL, sizeof(ppu_process_t), &want);
 	for (tries = 0; !r && tries < 3; tries++) {
 		free(d->procs);
 		d->procs = calloc(want + 8, sizeof(*d->procs));
 		if (!d->procs)
 			return PPU_ERROR_NO_MEMORY;
 		d->nprocs = want + 8;
-		r = ppu_device_get_processes(h, d->procs, sizeof(ppu_process_t),
-					     &d->nprocs);
+		r = get(h, d->procs, sizeof(ppu_process_t), &d->nprocs);
 		if (r != PPU_ERROR_INSUFFICIENT_SIZE)
 			break;
 		want = d->nprocs;
@@ -202,13 +214,20 @@ static int collect(unsigned int idx, struct dev *d)
 		d->rec_ret = ppu_device_get_wedges(h, &d->wedges);
 	d->flash_ret = ppu_device_get_flash(h, &d->flash);
 	r = ppu_device_get_health(h, &d->health);
-	if (!r && want_procs)
+	if (r) {
+		ppu_device_close(h);
+		free(d->pages);
+		d->pages = NULL;
+		return fail(r, "health", idx);
+	}
+	if (want_procs)
 		r = get_processes(h, d);
 	ppu_device_close(h);
 	if (r) {
 		free(d->pages);
 		d->pages = NULL;
-		return fail(r, "health", idx);
+		return fail(r, want_procs == 2 ? "recovery/clients" :
+			    "clients", idx);
 	}
 	return 0;
 }
@@ -987,6 +1006,17 @@ static void print_ms(uint64_t ns)
 	printf(" %10" PRIu64 ".%03" PRIu64, ns / 1000000, ns / 1000 % 1000);
 }
 
+/* @p's name as one word, so that the columns stay columns */
+static void proc_name(const ppu_process_t *p, char name[sizeof(p->name)])
+{
+	char *c;
+
+	snprintf(name, sizeof(p->name), "%s", p->name[0] ? p->name : "-");
+	for (c = name; *c; c++)
+		if (*c == ' ' || *c == '\t')
+			*c = '_';
+}
+
 /*
  * --processes: one line per client of each device, as fdinfo has it:
  * a fixed header and fixed columns, for people and for awk alike.
@@ -1003,13 +1033,8 @@ static void print_processes(const struct dev *devs, unsigned int n)
 		for (j = 0; j < devs[i].nprocs; j++) {
 			const ppu_process_t *p = &devs[i].procs[j];
 			char name[sizeof(p->name)];
-			char *c;
 
-			/* one word, so that the columns stay columns */
-			snprintf(name, sizeof(name), "%s", p->name[0] ? p->name : "-");
-			for (c = name; *c; c++)
-				if (*c == ' ' || *c == '\t')
-					*c = '_';
+			proc_name(p, name);
 			printf("%-3u %-7u %-15s %-6" PRIu64, devs[i].index,
 			       p->pid, name, p->client_id);
 			print_ms(p->engine_ns[PPU_ENGINE_GFX]);
@@ -1050,10 +1075,80 @@ static void print_processes_json(const struct dev *devs, unsigned int n)
 	printf("%s]\n}\n", k ? "\n  " : "");
 }
 
+static const char *closed_banned(const ppu_process_t *p)
+{
+	if (p->banned_process)
+		return "process";
+	return p->banned ? "file" : "no";
+}
+
+/*
+ * --closed-processes: one line per closed file with verdicts that the
+ * driver keeps (recovery/clients), the columns of --processes without the
+ * memory, then the uid and when the file was closed.
+ */
+static void print_closed(const struct dev *devs, unsigned int n)
+{
+	unsigned int i, j;
+	char ts[32];
+
+	printf("%-3s %-7s %-15s %-6s %14s %14s %14s %8s %7s %6s %-7s %-6s %s\n",
+	       "PPU", "PID", "NAME", "CLIENT", "GFX_MS", "COMPUTE_MS",
+	       "SDMA_MS", "INNOCENT", "SUSPECT", "GUILTY", "BANNED", "UID",
+	       "CLOSED");
+	for (i = 0; i < n; i++)
+		for (j = 0; j < devs[i].nprocs; j++) {
+			const ppu_process_t *p = &devs[i].procs[j];
+			char name[sizeof(p->name)];
+
+			proc_name(p, name);
+			printf("%-3u %-7u %-15s %-6" PRIu64, devs[i].index,
+			       p->pid, name, p->client_id);
+			print_ms(p->engine_ns[PPU_ENGINE_GFX]);
+			print_ms(p->engine_ns[PPU_ENGINE_COMPUTE]);
+			print_ms(p->engine_ns[PPU_ENGINE_SDMA]);
+			fmt_time(p->closed, ts, sizeof(ts));
+			printf(" %8u %7u %6u %-7s %-6u %s\n", p->resets_innocent,
+			       p->resets_suspect, p->resets_guilty,
+			       closed_banned(p), p->uid, ts);
+		}
+}
+
+static void print_closed_json(const struct dev *devs, unsigned int n)
+{
+	unsigned int i, j, k = 0;
+
+	printf("{\n  \"driver_version\": ");
+	jstr(n ? devs[0].info.driver_version : "");
+	printf(",\n  \"closed_processes\": [");
+	for (i = 0; i < n; i++)
+		for (j = 0; j < devs[i].nprocs; j++) {
+			const ppu_process_t *p = &devs[i].procs[j];
+
+			printf("%s\n    {\"gpu\": %u, \"pid\": %u, \"name\": ",
+			       k++ ? "," : "", devs[i].index, p->pid);
+			jstr(p->name);
+			printf(", \"client_id\": %" PRIu64 ", \"uid\": %u"
+			       ", \"closed\": %" PRIu64 ", \"engine_ns\": {\"gfx\": %" PRIu64
+			       ", \"compute\": %" PRIu64 ", \"sdma\": %" PRIu64 "}"
+			       ", \"resets\": {\"innocent\": %u, \"suspect\": %u"
+			       ", \"guilty\": %u}, \"banned\": ",
+			       p->client_id, p->uid, p->closed,
+			       p->engine_ns[PPU_ENGINE_GFX],
+			       p->engine_ns[PPU_ENGINE_COMPUTE],
+			       p->engine_ns[PPU_ENGINE_SDMA], p->resets_innocent,
+			       p->resets_suspect, p->resets_guilty);
+			jstr(closed_banned(p));
+			printf("}");
+		}
+	printf("%s]\n}\n", k ? "\n  " : "");
+}
+
 /* ------------------------------------------------------------------ */
 
 /* the form of the output; -l repeats it */
-enum fmt { TABLE, QUERY, JSON, PROM, HEALTH, PROCS, PROCS_JSON, LIST, CSV };
+enum fmt { TABLE, QUERY, JSON, PROM, HEALTH, PROCS, PROCS_JSON, CLOSED,
+	   CLOSED_JSON, LIST, CSV };
 
 /*
  * --query-gpu: the fields, in the order of ppu-smi(1), each with its unit
@@ -1355,6 +1450,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: ppu-smi [-i N] [-f FILE] [-l SEC | -lms MS] [-q [-d SECTIONS] | --json | --prometheus]\n"
 		"       ppu-smi [-i N] [-f FILE] [-l SEC | -lms MS] --processes [--json]\n"
+		"       ppu-smi [-i N] [-f FILE] [-l SEC | -lms MS] --closed-processes [--json]\n"
 		"       ppu-smi [-i N] [-f FILE] [-l SEC | -lms MS] --query-gpu=FIELDS\n"
 		"               --format=csv[,noheader][,nounits]\n"
 		"       ppu-smi [-i N] [-f FILE] health\n"
@@ -1371,6 +1467,9 @@ static void usage(FILE *f)
 		"  -P, --processes     the clients of each device: PID, name, engine\n"
 		"                      time, memory, verdicts, ban (root: every\n"
 		"                      process, else your own); with -j as JSON\n"
+		"  --closed-processes  the closed clients that had a recovery verdict\n"
+		"                      or a ban, as ppu.ko keeps them (root only):\n"
+		"                      verdicts, engine time, uid, when closed\n"
 		"  --query-gpu=FIELDS  the FIELDS of each device (comma separated, the\n"
 		"                      list in --help-query-gpu), one CSV line per device\n"
 		"  --format=csv[,noheader][,nounits]\n"
@@ -1583,6 +1682,12 @@ static int run_once(struct run *o)
 		case PROCS_JSON:
 			print_processes_json(devs, n);
 			break;
+		case CLOSED:
+			print_closed(devs, n);
+			break;
+		case CLOSED_JSON:
+			print_closed_json(devs, n);
+			break;
 		case LIST:
 			print_list(devs, n);
 			break;
@@ -1667,7 +1772,7 @@ static int loop(struct run *o, long period_ms)
 int main(int argc, char **argv)
 {
 	enum { OPT_QUERY_GPU = 256, OPT_FORMAT, OPT_VERSION, OPT_LOOP_MS,
-	       OPT_HELP_QUERY_GPU };
+	       OPT_HELP_QUERY_GPU, OPT_CLOSED };
 	static const struct option opts[] = {
 		{ "id", required_argument, NULL, 'i' },
 		{ "filename", required_argument, NULL, 'f' },
@@ -1676,6 +1781,7 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "prometheus", no_argument, NULL, 'p' },
 		{ "processes", no_argument, NULL, 'P' },
+		{ "closed-processes", no_argument, NULL, OPT_CLOSED },
 		{ "query-gpu", required_argument, NULL, OPT_QUERY_GPU },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "loop", required_argument, NULL, 'l' },
@@ -1730,7 +1836,10 @@ int main(int argc, char **argv)
 			o.fmt = PROM;
 			break;
 		case 'P':
-			want_procs = 1;
+			want_procs |= 1;
+			break;
+		case OPT_CLOSED:
+			want_procs |= 2;
 			break;
 		case OPT_QUERY_GPU:
 			if (!parse_query_gpu(optarg, &o))
@@ -1802,12 +1911,19 @@ int main(int argc, char **argv)
 		o.fmt = LIST;
 	if (o.nfields)
 		o.fmt = CSV;
+	if (want_procs == 3) {
+		fprintf(stderr, "ppu-smi: --processes or --closed-processes, not both\n");
+		return EXIT_INVALID_ARGUMENT;
+	}
 	if (want_procs) {
 		if (o.fmt != TABLE && o.fmt != JSON) {
-			fprintf(stderr, "ppu-smi: --processes goes with --json only\n");
+			fprintf(stderr, "ppu-smi: --processes and --closed-processes go with --json only\n");
 			return EXIT_INVALID_ARGUMENT;
 		}
-		o.fmt = o.fmt == JSON ? PROCS_JSON : PROCS;
+		if (want_procs == 2)
+			o.fmt = o.fmt == JSON ? CLOSED_JSON : CLOSED;
+		else
+			o.fmt = o.fmt == JSON ? PROCS_JSON : PROCS;
 	}
 	if (period && (o.fmt == HEALTH || o.fmt == LIST)) {
 		fprintf(stderr, "ppu-smi: -l and -lms go with neither health nor -L\n");

@@ -1177,18 +1177,109 @@ static ppu_return_t processes_scan(ppu_device_t *dev, ppu_process_t **out,
 	return PPU_SUCCESS;
 }
 
-ppu_return_t ppu_device_get_processes(ppu_device_t *dev, void *procs,
-				      size_t size, unsigned int *count)
+/*
+ * One line of sysfs recovery/clients: "<closed> <pid> <uid> <client id>
+ * <innocent> <suspect> <guilty> <banned> <gfx ns> <compute ns> <sdma ns>
+ * <name>", the name being the rest of the line.
+ */
+static int parse_closed_line(const char *line, ppu_process_t *p)
 {
-	ppu_process_t *list;
-	unsigned int n, i;
-	ppu_return_t r;
+	unsigned long long closed, id, ns[PPU_ENGINE_COUNT];
+	unsigned int pid, uid, inn, sus, gui;
+	char banned[16];
+	int name = -1;
 
-	if (!dev || !count || !size)
-		return PPU_ERROR_INVALID_ARGUMENT;
-	r = processes_scan(dev, &list, &n);
-	if (r)
-		return r;
+	if (sscanf(line, "%llu %u %u %llu %u %u %u %15s %llu %llu %llu %n",
+		   &closed, &pid, &uid, &id, &inn, &sus, &gui, banned,
+		   &ns[PPU_ENGINE_GFX], &ns[PPU_ENGINE_COMPUTE],
+		   &ns[PPU_ENGINE_SDMA], &name) != 11 || name < 0)
+		return -EINVAL;
+	memset(p, 0, sizeof(*p));
+	if (!strcmp(banned, "process"))
+		p->banned = p->banned_process = 1;
+	else if (!strcmp(banned, "file"))
+		p->banned = 1;
+	else if (strcmp(banned, "no"))
+		return -EINVAL;
+	p->closed = closed;
+	p->pid = pid;
+	p->uid = uid;
+	p->client_id = id;
+	p->resets_innocent = inn;
+	p->resets_suspect = sus;
+	p->resets_guilty = gui;
+	memcpy(p->engine_ns, ns, sizeof(p->engine_ns));
+	snprintf(p->name, sizeof(p->name), "%.*s",
+		 (int)strcspn(line + name, "\n"), line + name);
+	return 0;
+}
+
+static int closed_cmp(const void *a, const void *b)
+{
+	const ppu_process_t *x = a, *y = b;
+
+	if (x->closed != y->closed)
+		return x->closed < y->closed ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->client_id < y->client_id ? -1 : x->client_id > y->client_id;
+}
+
+/* Every entry of sysfs recovery/clients into a new array; its length in @n. */
+static ppu_return_t closed_scan(ppu_device_t *dev, ppu_process_t **out,
+				unsigned int *n)
+{
+	ppu_process_t *list = NULL, *tmp;
+	unsigned int len = 0, room = 0;
+	char path[128], line[256];
+	FILE *f;
+
+	if (dev->card_minor < 0)
+		return PPU_ERROR_NOT_SUPPORTED;
+	snprintf(path, sizeof(path), SYS_DRM "/card%d/device/recovery/clients",
+		 dev->card_minor);
+	f = fopen(path, "r");
+	if (!f)
+		return errno_to_ret(errno);
+	while (fgets(line, sizeof(line), f)) {
+		if (len == room) {
+			room = room ? 2 * room : 16;
+			tmp = realloc(list, room * sizeof(*list));
+			if (!tmp) {
+				fclose(f);
+				free(list);
+				return PPU_ERROR_NO_MEMORY;
+			}
+			list = tmp;
+		}
+		if (parse_closed_line(line, &list[len])) {
+			fclose(f);
+			free(list);
+			return PPU_ERROR_UNKNOWN;
+		}
+		len++;
+	}
+	if (ferror(f)) {
+		fclose(f);
+		free(list);
+		return PPU_ERROR_UNKNOWN;
+	}
+	fclose(f);
+	if (len)
+		qsort(list, len, sizeof(*list), closed_cmp);
+	*out = list;
+	*n = len;
+	return PPU_SUCCESS;
+}
+
+/* @n entries of @list into the caller's @procs of @size bytes each. */
+static ppu_return_t processes_copy(ppu_process_t *list, unsigned int n,
+				   void *procs, size_t size,
+				   unsigned int *count)
+{
+	ppu_return_t r;
+	unsigned int i;
+
 	for (i = 0; procs && i < n && i < *count; i++) {
 		char *dst = (char *)procs + i * size;
 
@@ -1199,4 +1290,34 @@ ppu_return_t ppu_device_get_processes(ppu_device_t *dev, void *procs,
 	r = procs && n > *count ? PPU_ERROR_INSUFFICIENT_SIZE : PPU_SUCCESS;
 	*count = n;
 	return r;
+}
+
+ppu_return_t ppu_device_get_processes(ppu_device_t *dev, void *procs,
+				      size_t size, unsigned int *count)
+{
+	ppu_process_t *list;
+	unsigned int n;
+	ppu_return_t r;
+
+	if (!dev || !count || !size)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	r = processes_scan(dev, &list, &n);
+	if (r)
+		return r;
+	return processes_copy(list, n, procs, size, count);
+}
+
+ppu_return_t ppu_device_get_closed_clients(ppu_device_t *dev, void *procs,
+					   size_t size, unsigned int *count)
+{
+	ppu_process_t *list = NULL;
+	unsigned int n;
+	ppu_return_t r;
+
+	if (!dev || !count || !size)
+		return PPU_ERROR_INVALID_ARGUMENT;
+	r = closed_scan(dev, &list, &n);
+	if (r)
+		return r;
+	return processes_copy(list, n, procs, size, count);
 }

@@ -306,6 +306,10 @@ typedef struct {
 	unsigned int resets_suspect;	/* ppu-reset-suspect */
 	unsigned int resets_guilty;	/* ppu-reset-guilty */
 	int banned;			/* ppu-banned */
+	/* libppu 1.3: set by ppu_device_get_closed_clients() only */
+	uint64_t closed;		/* seconds since the epoch; 0: open */
+	unsigned int uid;		/* closed: the process's real uid */
+	int banned_process;		/* closed: its process was banned */
 } ppu_process_t;
 
 /*
@@ -315,6 +319,21 @@ typedef struct {
  */
 ppu_return_t ppu_device_get_processes(ppu_device_t *dev, void *procs,
 				      size_t size, unsigned int *count);
+
+/*
+ * The closed files that had a recovery verdict or a ban, as the driver
+ * keeps them after their process closed them or exited (sysfs
+ * recovery/clients, root only): the same entries as
+ * ppu_device_get_processes() with @closed, @uid and @banned_process set,
+ * @vram_bytes and @system_bytes 0, @name the process's name when it opened
+ * the file. The driver keeps each for file_strike_window_ms (ppu.ko),
+ * at most 16 per user. Sorted by @closed, oldest first.
+ * PPU_ERROR_NO_PERMISSION for a user other than root,
+ * PPU_ERROR_NOT_SUPPORTED from an older driver; @count and @size as for
+ * ppu_device_get_processes().
+ */
+ppu_return_t ppu_device_get_closed_clients(ppu_device_t *dev, void *procs,
+					   size_t size, unsigned int *count);
 
 #if defined(__cplusplus)
 }
