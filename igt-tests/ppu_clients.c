@@ -1450,6 +1450,169 @@ static void test_unprivileged_learns(void)
 		closedir(d);
 }
 
+/* the name prefix of the processes test_closed_record() records */
+#define REC_COMM	"ppu-rec-"
+/* the hanging root processes it forks: one more than a user keeps */
+#define REC_FLOOD	17
+
+/*
+ * The lines of @rec_dir/clients whose name starts with REC_COMM, read as
+ * root, into @l (at most @max); returns how many.
+ */
+struct rec_line {
+	unsigned long long closed, client, ns[3];
+	unsigned int pid, uid, innocent, suspect, guilty;
+	char banned[16], name[32];
+};
+
+static unsigned int rec_read(const char *rec_dir, struct rec_line *l,
+			     unsigned int max)
+{
+	char path[200], line[256];
+	unsigned int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/clients", rec_dir);
+	f = fopen(path, "r");
+	igt_assert_f(f, "%s: %s\n", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		struct rec_line r;
+
+		igt_assert_f(sscanf(line, "%llu %u %u %llu %u %u %u %15s %llu %llu %llu %31s",
+				    &r.closed, &r.pid, &r.uid, &r.client,
+				    &r.innocent, &r.suspect, &r.guilty, r.banned,
+				    &r.ns[0], &r.ns[1], &r.ns[2], r.name) == 12,
+			     "recovery/clients: bad line: %s", line);
+		if (strncmp(r.name, REC_COMM, strlen(REC_COMM)))
+			continue;
+		if (n < max)
+			l[n] = r;
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static const struct rec_line *rec_find(const struct rec_line *l,
+				       unsigned int n, unsigned int pid)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (l[i].pid == pid)
+			return &l[i];
+	return NULL;
+}
+
+/*
+ * In a child: name ourselves @comm (before the open: the driver keeps the
+ * name at open), open the render node, as another user if @unpriv, run
+ * one job (a hang on sdma0 if @hang), close.
+ */
+static void rec_client(bool unpriv, const char *comm, bool hang,
+		       unsigned int *pid)
+{
+	uint32_t ctx;
+	int f;
+
+	prctl(PR_SET_NAME, comm, 0, 0, 0);
+	*pid = getpid();
+	f = unpriv ? unprivileged_open() : ppu_open();
+	ctx = ppu_ctx_create(f);
+	if (hang)
+		igt_assert_lt(ppu_wait_status(f, submit_hang(f, ctx, 0),
+					      PPU_HANG_WAIT_NS), 0);
+	else
+		check_job_runs(f, ctx);
+	close(f);
+}
+
+/*
+ * What is left of a client once it is gone (recovery/clients, ppu-smi
+ * --closed-processes): a file with a verdict leaves a line with its pid,
+ * uid, name and verdicts once closed; one without leaves nothing. Each
+ * user keeps its last 16: a user that forks REC_FLOOD hanging processes
+ * pushes out its own oldest, never another user's line. Root reads the
+ * file, another user gets EACCES.
+ */
+static void test_closed_record(void)
+{
+	unsigned int *pids = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct rec_line l[64];
+	const struct rec_line *r;
+	char rec_dir[160];
+	unsigned int n, i, uid0;
+	double t;
+
+	igt_assert(pids != MAP_FAILED);
+	require_unprivileged();
+	snprintf(rec_dir, sizeof(rec_dir), "%.*s/recovery",
+		 (int)(strlen(ras_dir) - strlen("/ras")), ras_dir);
+	/* another user's hang, then a root client with no verdict */
+	igt_fork(child, 1) {
+		rec_client(true, REC_COMM "other", true, &pids[0]);
+		pids[REC_FLOOD + 2] = getuid();
+	}
+	igt_waitchildren();
+	igt_fork(child, 1)
+		rec_client(false, REC_COMM "clean", false, &pids[1]);
+	igt_waitchildren();
+	/* root's flood: one hanging process after the other */
+	for (i = 0; i < REC_FLOOD; i++) {
+		igt_fork(child, 1) {
+			char comm[16];
+
+			snprintf(comm, sizeof(comm), REC_COMM "%02u", i);
+			rec_client(false, comm, true, &pids[2 + i]);
+		}
+		igt_waitchildren();
+	}
+	/* a line is written when the file's last job is freed: soon after */
+	t = now_s();
+	do {
+		n = rec_read(rec_dir, l, ARRAY_SIZE(l));
+		r = rec_find(l, n, pids[2 + REC_FLOOD - 1]);
+	} while (!r && now_s() - t < 10 && !usleep(100000));
+	igt_assert_f(r, "no line for the last flooding process %u\n",
+		     pids[2 + REC_FLOOD - 1]);
+
+	r = rec_find(l, n, pids[0]);
+	igt_assert_f(r, "the other user's line was pushed out\n");
+	igt_assert_eq_u32(r->uid, pids[REC_FLOOD + 2]);	/* its uid */
+	igt_assert_eq_u32(r->guilty, 1);
+	igt_assert_eq_u32(r->innocent + r->suspect, 0);
+	igt_assert_eq(strcmp(r->banned, "no"), 0);
+	igt_assert_eq(strcmp(r->name, REC_COMM "other"), 0);
+	igt_assert_f(r->ns[2] > 0, "its sdma time is 0\n");
+	igt_assert_f(!rec_find(l, n, pids[1]), "a client with no verdict left a line\n");
+	igt_assert_f(!rec_find(l, n, pids[2]), "root's oldest of %u was not pushed out\n",
+		     REC_FLOOD);
+	for (i = 1, uid0 = 0; i < REC_FLOOD; i++) {
+		char comm[16];
+
+		snprintf(comm, sizeof(comm), REC_COMM "%02u", i);
+		r = rec_find(l, n, pids[2 + i]);
+		igt_assert_f(r, "no line for flooding process %u (%s)\n", i, comm);
+		igt_assert_eq_u32(r->uid, 0);
+		igt_assert_eq_u32(r->guilty, 1);
+		igt_assert_eq(strcmp(r->name, comm), 0);
+	}
+	for (i = 0; i < n && i < ARRAY_SIZE(l); i++)
+		uid0 += l[i].uid == 0;
+	igt_assert_eq_u32(uid0, REC_FLOOD - 1);
+
+	/* who hung is root's to read */
+	igt_fork(child, 1) {
+		char path[200];
+
+		igt_drop_root();
+		snprintf(path, sizeof(path), "%s/clients", rec_dir);
+		igt_assert_eq(open(path, O_RDONLY | O_CLOEXEC), -1);
+		igt_assert_eq(errno, EACCES);
+	}
+	igt_waitchildren();
+	munmap(pids, 4096);
+}
+
 static void test_unprivileged_limits(void)
 {
 	bool vram = has_vram();
@@ -1606,6 +1769,10 @@ igt_main
 	igt_describe("unprivileged: the device's recovery counts are public, who hung is not");
 	igt_subtest("unprivileged-learns")
 		test_unprivileged_learns();
+
+	igt_describe("closed clients with verdicts: root's record, 16 per user");
+	igt_subtest("closed-record")
+		test_closed_record();
 
 	igt_describe("unprivileged: the per-file limits hold");
 	igt_subtest("unprivileged-limits")

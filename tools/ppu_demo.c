@@ -4,6 +4,9 @@
  *
  * ppu-demo: a narrated tour of the PPU driver, run by `make demo` in the VM.
  * Submits work on every ring, then hangs rings and shows who got blamed.
+ * The tests also run it as one client of a kind: "worker NAME [SEC]"
+ * (short compute jobs), "hold SEC [vram]" (a file kept open), "newctx"
+ * (one context) and "hang" (one HANG on sdma0, its client guilty).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -377,6 +380,20 @@ int main(int argc, char **argv)
 			xioctl(DRM_IOCTL_PPU_GEM_CREATE, &vc, "GEM_CREATE VRAM");
 		}
 		sleep(atoi(argv[2]));
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "hang")) {
+		/*
+		 * A client with one guilty verdict: a HANG on sdma0, an
+		 * independent ring, whose own timeout proves it guilty.
+		 */
+		cmd = bo_new(4096);
+		data = bo_new(4096);
+		cmd.map[0] = DRM_PPU_CMD(DRM_PPU_OP_HANG, 0);
+		ctx = ctx_new();
+		sync[0] = submit(ctx, DRM_PPU_RING_SDMA, 0, &cmd, 0, 1, &data);
+		printf("    [hang] pid %d: sdma0 job: %s\n", getpid(),
+		       status_str(job_status(sync[0])));
 		return 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "newctx")) {

@@ -977,6 +977,54 @@ wait "$PA" "$PB" 2> /dev/null
 smi --processes
 check "after they exit: neither listed" \
 	sh -c "! awk 'NR > 1 && (\$2 == $PA || \$2 == $PB)' /tmp/smi.out | grep -q ."
+# --closed-processes: what the driver keeps of a closed file with a
+# verdict (recovery/clients); neither of the two above had one
+"$DEMO" hang > /tmp/hang.out 2>&1
+sed 's/^/ppu-smi-test:   /' /tmp/hang.out
+PH=$(sed -n 's/.*\[hang\] pid \([0-9]*\):.*/\1/p' /tmp/hang.out)
+check "ppu-demo hang: its job failed (pid $PH)" grep -q "sdma0 job: error" /tmp/hang.out
+REC=/sys/class/drm/card0/device/recovery/clients
+i=0
+while ! awk -v p="$PH" '$2 == p' "$REC" | grep -q . && [ $i -lt 50 ]; do
+	sleep 0.1; i=$((i + 1))
+done
+sed 's/^/ppu-smi-test:   clients: /' "$REC"
+smi --closed-processes
+check "--closed-processes exits 0 (got $smi_rc)" [ "$smi_rc" = 0 ]
+sed 's/^/ppu-smi-test:   /' /tmp/smi.out
+check "--closed-processes header" grep -qE '^PPU +PID +NAME +CLIENT +GFX_MS +COMPUTE_MS +SDMA_MS +INNOCENT +SUSPECT +GUILTY +BANNED +UID +CLOSED$' /tmp/smi.out
+row=$(awk -v p="$PH" 'NR > 1 && $2 == p' /tmp/smi.out)
+rec=$(awk -v p="$PH" '$2 == p' "$REC")
+eq "closed: one line for ppu-demo hang" "$(echo "$row" | grep -c .)" 1
+eq "closed: one line in recovery/clients" "$(echo "$rec" | grep -c .)" 1
+# shellcheck disable=SC2086 # the columns
+set -- $rec
+r_closed=$1 r_client=$4 r_guilty=$7 r_sdma=${11}
+# shellcheck disable=SC2086 # the columns
+set -- $row
+eq "closed: NAME" "$3" ppu-demo
+eq "closed: CLIENT" "$4" "$r_client"
+eq "closed: SDMA_MS" "$7" "$(printf '%d.%03d' $((r_sdma / 1000000)) $((r_sdma / 1000 % 1000)))"
+eq "closed: GUILTY" "${10}" 1
+eq "closed: GUILTY = recovery/clients" "${10}" "$r_guilty"
+eq "closed: BANNED" "${11}" no
+eq "closed: UID" "${12}" 0
+check "closed: CLOSED is a UTC time (${13})" sh -c "echo '${13}' | grep -qE '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$'"
+check "closed: no line for the clients without a verdict" \
+	sh -c "! awk 'NR > 1 && (\$2 == $PA || \$2 == $PB)' /tmp/smi.out | grep -q ."
+"$SMI" --closed-processes --json > /tmp/json-closed.out 2>&1
+echo "PPU-SMI-JSON: BEGIN closed-processes"
+cat /tmp/json-closed.out
+echo "PPU-SMI-JSON: END"
+check "--closed-processes --json: pid $PH, closed $r_closed" \
+	grep -q "\"pid\": $PH, \"name\": \"ppu-demo\", \"client_id\": $r_client, \"uid\": 0, \"closed\": $r_closed," /tmp/json-closed.out
+expect_rc "--processes with --closed-processes" 2 --processes --closed-processes
+if [ -z "$skip" ]; then
+	as_nobody "$SMI --closed-processes" > /tmp/smi.out 2> /tmp/smi.err
+	r=$?
+	sed 's/^/ppu-smi-test:   nobody: /' /tmp/smi.out /tmp/smi.err
+	check "as nobody: --closed-processes exits 4 (got $r)" [ $r = 4 ]
+fi
 if [ $step_ok = 1 ] && [ -n "$skip" ]; then end skip; else end; fi
 
 # ------------------------------------------------------------------------
