@@ -35,6 +35,9 @@
  *   node) and one per thread; any of them is closed and reopened at random
  *   while other threads are inside ioctls on it. Forked children inherit
  *   them, open their own, work for a while and exit or are SIGKILLed.
+ *   With several ppu devices the fds go to each in turn, two by two (a
+ *   render and a primary node): handles, PRIME fds and syncobjs of one
+ *   device reach the ioctls of another.
  *
  * Reproducing: the seed is printed first. Each thread's stream is derived
  * from the seed and its index; each operation draws its arguments from a
@@ -49,9 +52,9 @@
  * the recent calls of every thread are printed at once), a thread stuck in
  * one operation longer than --watchdog seconds (with its kernel stack), a
  * crash of the tool or of a child, a fault touching a mapping the kernel
- * granted, and the final check: after the fuzzing, on a fresh fd, a new
- * context runs a WRITE + ADD job on every ring; the values must land and
- * each job must have run once. Errors
+ * granted, and the final check: after the fuzzing, on a fresh fd of each
+ * device, a new context runs a WRITE + ADD job on every ring; the values
+ * must land and each job must have run once. Errors
  * returned by ioctls are expected and only counted.
  *
  * With --unprivileged the tool drops to user nobody after its setup, as an
@@ -98,6 +101,7 @@
 
 #define FZ_MAX_THREADS		16
 #define FZ_SHARED_SLOTS		2	/* fds every thread uses */
+#define FZ_MAX_DEVS		8	/* ppu devices fuzzed at once */
 #define FZ_MAX_SLOTS		(FZ_SHARED_SLOTS + FZ_MAX_THREADS)
 #define FZ_POOL			24	/* live objects of one kind per fd */
 #define FZ_STALE		32	/* closed handles remembered per fd */
@@ -290,6 +294,7 @@ struct fz_obj {
  * @fd: the fd; swapped by the close-fd operation while others use it
  * @index: position in fz_slots
  * @primary: a /dev/dri/card node rather than a render node
+ * @dev: the ppu device of its node, an index of fz.render and fz.card
  * @pool: live objects, per &enum fz_pool_kind
  * @count: entries of each pool
  * @stale: ring of handles that were closed (of every kind)
@@ -300,6 +305,7 @@ struct fz_slot {
 	_Atomic int fd;
 	unsigned int index;
 	bool primary;
+	unsigned int dev;
 	struct fz_obj pool[FZ_NPOOLS][FZ_POOL];
 	unsigned int count[FZ_NPOOLS];
 	uint32_t stale[FZ_STALE];
@@ -382,7 +388,8 @@ static struct {
 	uint64_t max_ops;
 	bool keep_going, verbose, seed_given, unprivileged;
 	char disable[256];
-	char render[300], card[300], vgem[300];
+	char render[FZ_MAX_DEVS][300], card[FZ_MAX_DEVS][300], vgem[300];
+	unsigned int ndevs;
 	const char *status_file;
 	int vgem_fd;
 	uint32_t rings[DRM_PPU_RING_CLASS_COUNT];
@@ -786,11 +793,15 @@ static int fz_fd(struct fz_slot *s)
 	return atomic_load(&s->fd);
 }
 
-static int fz_open_node(bool primary)
+/* the node of ppu device @dev a slot opens: its primary or its render node */
+static const char *fz_node(unsigned int dev, bool primary)
 {
-	const char *path = primary && fz.card[0] ? fz.card : fz.render;
+	return primary && fz.card[dev][0] ? fz.card[dev] : fz.render[dev];
+}
 
-	return open(path, O_RDWR | O_CLOEXEC);
+static int fz_open_node(unsigned int dev, bool primary)
+{
+	return open(fz_node(dev, primary), O_RDWR | O_CLOEXEC);
 }
 
 static void fz_stale_push_locked(struct fz_slot *s, uint32_t handle)
@@ -2143,11 +2154,11 @@ static void op_close_fd(struct fz_worker *w, struct fz_rng *r)
 {
 	struct fz_slot *s = fz_chance(r, 60) ? &fz_slots[fz_below(r, FZ_SHARED_SLOTS)] : w->own;
 	struct fz_trace_ent *e;
-	int nfd = fz_open_node(s->primary), old;
+	int nfd = fz_open_node(s->dev, s->primary), old;
 	unsigned int k, i;
 
 	if (nfd < 0) {
-		fz_note("reopening %s: %s", s->primary ? fz.card : fz.render, strerror(errno));
+		fz_note("reopening %s: %s", fz_node(s->dev, s->primary), strerror(errno));
 		return;
 	}
 	pthread_mutex_lock(&s->lock);
@@ -2183,7 +2194,7 @@ fz_child(struct fz_worker *parent, uint64_t seed, unsigned int nops, bool own_fd
 	c->is_child = true;
 	fz_self = c;
 	if (own_fd) {
-		int fd = fz_open_node(c->own->primary);
+		int fd = fz_open_node(c->own->dev, c->own->primary);
 
 		/* the inherited fd stays open (and shared with the parent) */
 		if (fd >= 0) {
@@ -2499,7 +2510,8 @@ static void fz_atfork_child(void)
  *
  * Return: true if every job signalled without error and wrote its value.
  */
-static bool fz_check_once(struct fz_worker *w, char *why, size_t len, bool *timeout)
+static bool fz_check_once(struct fz_worker *w, unsigned int dev, char *why, size_t len,
+			  bool *timeout)
 {
 	uint32_t syncs[64], nr = 0, c, i, k;
 	struct drm_ppu_ctx_create cc = { 0 };
@@ -2510,9 +2522,9 @@ static bool fz_check_once(struct fz_worker *w, char *why, size_t len, bool *time
 	int fd, ret;
 
 	*timeout = false;
-	fd = open(fz.render, O_RDWR | O_CLOEXEC);
+	fd = open(fz.render[dev], O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
-		snprintf(why, len, "open %.100s: %s", fz.render, strerror(errno));
+		snprintf(why, len, "open %.100s: %s", fz.render[dev], strerror(errno));
 		return false;
 	}
 	if (fz_call(w, NULL, fd, FZ_CTX_CREATE, 0, &cc, "check") ||
@@ -2627,21 +2639,22 @@ static bool fz_check_once(struct fz_worker *w, char *why, size_t len, bool *time
 		munmap((void *)vals, FZ_PAGE);
 	}
 	if (ok)
-		snprintf(why, len, "%u rings each ran a WRITE + ADD job once", nr);
+		snprintf(why, len, "%s: %u rings each ran a WRITE + ADD job once",
+			 fz.render[dev], nr);
 out:
 	close(fd);
 	return ok;
 }
 
-/* the device must still run jobs; one retry if a late recovery got in the way */
-static bool fz_final_check(struct fz_worker *w)
+/* each device must still run jobs; one retry if a late recovery got in the way */
+static bool fz_final_check_dev(struct fz_worker *w, unsigned int dev)
 {
-	char why[200];
+	char why[400];
 	bool timeout;
 	int attempt;
 
 	for (attempt = 1; attempt <= 2; attempt++) {
-		if (fz_check_once(w, why, sizeof(why), &timeout)) {
+		if (fz_check_once(w, dev, why, sizeof(why), &timeout)) {
 			fz_out("final check: %s%s", why, attempt > 1 ? " (second attempt)" : "");
 			return true;
 		}
@@ -2651,6 +2664,16 @@ static bool fz_final_check(struct fz_worker *w)
 		sleep(2);
 	}
 	return false;
+}
+
+static bool fz_final_check(struct fz_worker *w)
+{
+	bool ok = true;
+	unsigned int d;
+
+	for (d = 0; d < fz.ndevs; d++)
+		ok &= fz_final_check_dev(w, d);
+	return ok;
 }
 
 /* --------------------------------------------------------------- startup */
@@ -2691,6 +2714,62 @@ static bool fz_find_node(const char *driver, const char *prefix, char *path, siz
 	if (!found)
 		path[0] = '\0';
 	return found;
+}
+
+/* the device behind /dev/dri/@name, as sysfs resolves it, into @dev */
+static bool fz_node_device(const char *name, char *dev)
+{
+	char link[300];
+
+	snprintf(link, sizeof(link), "/sys/class/drm/%.200s/device", name);
+	return realpath(link, dev) != NULL;
+}
+
+static int fz_strcmp(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/*
+ * Every ppu render node, sorted by name, into fz.render, and the primary
+ * node of the same device (by sysfs) beside it in fz.card: ppu_sim has
+ * one device or several, and fds of every one are fuzzed together.
+ */
+static bool fz_find_ppu_nodes(void)
+{
+	char names[FZ_MAX_DEVS][256], path[300];
+	char rdev[PATH_MAX], cdev[PATH_MAX];
+	unsigned int n = 0, i;
+	struct dirent *de;
+	DIR *d = opendir("/dev/dri");
+
+	if (!d)
+		return false;
+	while (n < FZ_MAX_DEVS && (de = readdir(d))) {
+		if (strncmp(de->d_name, "renderD", 7))
+			continue;
+		snprintf(path, sizeof(path), "/dev/dri/%s", de->d_name);
+		if (fz_is_driver(path, "ppu"))
+			snprintf(names[n++], sizeof(names[0]), "%s", de->d_name);
+	}
+	qsort(names, n, sizeof(names[0]), fz_strcmp);
+	for (i = 0; i < n; i++) {
+		snprintf(fz.render[i], sizeof(fz.render[i]), "/dev/dri/%.200s", names[i]);
+		fz.card[i][0] = '\0';
+		if (!fz_node_device(names[i], rdev))
+			continue;
+		rewinddir(d);
+		while ((de = readdir(d))) {
+			if (strncmp(de->d_name, "card", 4) ||
+			    !fz_node_device(de->d_name, cdev) || strcmp(rdev, cdev))
+				continue;
+			snprintf(fz.card[i], sizeof(fz.card[i]), "/dev/dri/%s", de->d_name);
+			break;
+		}
+	}
+	closedir(d);
+	fz.ndevs = n;
+	return n > 0;
 }
 
 static void fz_print_stats(void)
@@ -2867,12 +2946,13 @@ static bool fz_parse_args(int argc, char **argv)
  */
 static bool fz_drop_root(void)
 {
-	const char *nodes[] = { fz.render, fz.card, fz.vgem };
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(nodes); i++)
-		if (nodes[i][0] && chmod(nodes[i], 0666))
+	for (i = 0; i < fz.ndevs; i++)
+		if (chmod(fz.render[i], 0666) || (fz.card[i][0] && chmod(fz.card[i], 0666)))
 			return false;
+	if (fz.vgem[0] && chmod(fz.vgem, 0666))
+		return false;
 	return !setgroups(0, NULL) && !setgid(65534) && !setuid(65534);
 }
 
@@ -2928,9 +3008,13 @@ static bool fz_setup_slots(void)
 
 		pthread_mutex_init(&s->lock, NULL);
 		s->index = i;
-		/* shared: render + primary; own: alternate */
+		/*
+		 * shared: render + primary; own: alternate; the devices in
+		 * turn, a render and a primary slot each
+		 */
 		s->primary = i < FZ_SHARED_SLOTS ? i == 1 : (i % 2) == 1;
-		fd = fz_open_node(s->primary);
+		s->dev = (i / 2) % fz.ndevs;
+		fd = fz_open_node(s->dev, s->primary);
 		if (fd < 0) {
 			fprintf(stderr, "ppu-fuzz: open: %s\n", strerror(errno));
 			return false;
@@ -2982,18 +3066,21 @@ int main(int argc, char **argv)
 	       fz.disable[0] ? " disable=" : "", fz.disable);
 	fz_print_repro();
 
-	if (!fz_find_node("ppu", "renderD", fz.render, sizeof(fz.render))) {
+	if (!fz_find_ppu_nodes()) {
 		fz_out("no ppu render node in /dev/dri");
 		return 2;
 	}
-	fz_find_node("ppu", "card", fz.card, sizeof(fz.card));
 	if (!fz_op_off[FZ_OFF_VGEM] && fz_find_node("vgem", "card", fz.vgem, sizeof(fz.vgem)))
 		fz.vgem_fd = open(fz.vgem, O_RDWR | O_CLOEXEC);
-	fz_out("devices: %s %s%s%s", fz.render, fz.card[0] ? fz.card : "(no primary node)",
-	       fz.vgem_fd >= 0 ? ", vgem " : "", fz.vgem_fd >= 0 ? fz.vgem : "");
-	ctl = open(fz.render, O_RDWR | O_CLOEXEC);
+	for (i = 0; i < fz.ndevs; i++)
+		fz_out("device %u: %s %s", i, fz.render[i],
+		       fz.card[i][0] ? fz.card[i] : "(no primary node)");
+	if (fz.vgem_fd >= 0)
+		fz_out("vgem: %s", fz.vgem);
+	/* the devices are alike: the first one's rings and sizes stand for all */
+	ctl = open(fz.render[0], O_RDWR | O_CLOEXEC);
 	if (ctl < 0 || !fz_setup_device(ctl)) {
-		fz_out("cannot query %s: %s", fz.render, strerror(errno));
+		fz_out("cannot query %s: %s", fz.render[0], strerror(errno));
 		return 2;
 	}
 	fz_out("rings: %u gfx, %u compute, %u sdma; max BO %llu MiB", fz.rings[0], fz.rings[1],
@@ -3105,7 +3192,7 @@ int main(int argc, char **argv)
 
 	fz_print_stats();
 	fz_out("%" PRIu64 " ops in %.1f s; %" PRIu64 " jobs queued (%" PRIu64 " stalling, %"
-	       PRIu64 " with a gang extension), %s device resets; fences waited: %" PRIu64 " ok, %" PRIu64
+	       PRIu64 " with a gang extension), %s resets of device 0; fences waited: %" PRIu64 " ok, %" PRIu64
 	       " error, %" PRIu64 " timed out; %" PRIu64 " children (%" PRIu64
 	       " killed), %" PRIu64 " fd closes; %" PRIu64 " notes",
 	       atomic_load(&sh->ops), (fz_now_ns() - fz_t0) / 1e9, atomic_load(&sh->jobs),
