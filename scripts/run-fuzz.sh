@@ -23,6 +23,9 @@
 #   PPU_FUZZ_ARGS     more ppu-fuzz options (see ppu-fuzz --help), e.g.
 #                     "--disable ctx-destroy,vram-export --keep-going"
 #   PPU_FUZZ_VGEM=0   do not load vgem in the guest even if it is there
+#   PPU_FUZZ_DEVICES  simulated cards (ppu_sim.ko devices=N, default 2):
+#                     ppu-fuzz opens the nodes of every one, and checks
+#                     that each still runs a job on every ring at the end
 #   PPU_VM_KERNEL     prod (default): Debian's 6.1 kernel; debug: the
 #                     lockdep + KASAN + kmemleak guest kernel (run-vm.sh)
 #   PPU_FUZZ_LOG      serial log (default: PPU_IGT_LOG if set, else
@@ -39,6 +42,7 @@ ROOT=$(cd "$HERE/.." && pwd)
 LOG=${PPU_FUZZ_LOG:-${PPU_IGT_LOG:-$ROOT/build/fuzz/serial.log}}
 SECS=${PPU_FUZZ_SECONDS:-60}
 THREADS=${PPU_FUZZ_THREADS:-4}
+DEVS=${PPU_FUZZ_DEVICES:-2}
 SEED=${PPU_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 # No per-process bans: the fuzzer is one process that hangs the device on
 # purpose, run after run; banned, it would fuzz little else than -ECANCELED
@@ -56,9 +60,10 @@ else
 	export PPU_VM_TIMEOUT=${PPU_VM_TIMEOUT:-$((SECS + 420))}
 fi
 
-case $SECS$THREADS in
-*[!0-9]*) echo "fuzz: PPU_FUZZ_SECONDS and PPU_FUZZ_THREADS must be numbers"; exit 1 ;;
+case $SECS$THREADS$DEVS in
+*[!0-9]*) echo "fuzz: PPU_FUZZ_SECONDS, PPU_FUZZ_THREADS and PPU_FUZZ_DEVICES must be numbers"; exit 1 ;;
 esac
+export PPU_SIM_PARAMS="${PPU_SIM_PARAMS:-} devices=$DEVS"
 
 if [ "${PPU_SKIP_BUILD:-0}" != 1 ]; then
 	# (for the debug kernel, mkinitramfs.sh builds the modules against it)
@@ -82,7 +87,8 @@ trap 'rm -rf "$WORK"' EXIT
 repro="make fuzz SEED=$SEED SECONDS=$SECS THREADS=$THREADS"
 [ -n "${PPU_FUZZ_ARGS:-}" ] && repro="PPU_FUZZ_ARGS='$PPU_FUZZ_ARGS' $repro"
 [ "$PPU_VM_KERNEL" != prod ] && repro="PPU_VM_KERNEL=$PPU_VM_KERNEL $repro"
-echo "fuzz: seed $SEED, $SECS s, $THREADS threads (reproduce: $repro)"
+[ "$DEVS" != 2 ] && repro="PPU_FUZZ_DEVICES=$DEVS $repro"
+echo "fuzz: seed $SEED, $SECS s, $THREADS threads, $DEVS cards (reproduce: $repro)"
 
 mkdir -p "$(dirname "$LOG")"
 start=$(date +%s)
