@@ -1017,6 +1017,19 @@ static void proc_name(const ppu_process_t *p, char name[sizeof(p->name)])
 			*c = '_';
 }
 
+/* the columns --processes and --closed-processes start with: PPU to SDMA_MS */
+static void print_proc_start(const struct dev *d, const ppu_process_t *p)
+{
+	char name[sizeof(p->name)];
+
+	proc_name(p, name);
+	printf("%-3u %-7u %-15s %-6" PRIu64, d->index, p->pid, name,
+	       p->client_id);
+	print_ms(p->engine_ns[PPU_ENGINE_GFX]);
+	print_ms(p->engine_ns[PPU_ENGINE_COMPUTE]);
+	print_ms(p->engine_ns[PPU_ENGINE_SDMA]);
+}
+
 /*
  * --processes: one line per client of each device, as fdinfo has it:
  * a fixed header and fixed columns, for people and for awk alike.
@@ -1032,14 +1045,8 @@ static void print_processes(const struct dev *devs, unsigned int n)
 	for (i = 0; i < n; i++)
 		for (j = 0; j < devs[i].nprocs; j++) {
 			const ppu_process_t *p = &devs[i].procs[j];
-			char name[sizeof(p->name)];
 
-			proc_name(p, name);
-			printf("%-3u %-7u %-15s %-6" PRIu64, devs[i].index,
-			       p->pid, name, p->client_id);
-			print_ms(p->engine_ns[PPU_ENGINE_GFX]);
-			print_ms(p->engine_ns[PPU_ENGINE_COMPUTE]);
-			print_ms(p->engine_ns[PPU_ENGINE_SDMA]);
+			print_proc_start(&devs[i], p);
 			printf(" %12" PRIu64 " %12" PRIu64 " %8u %7u %6u %s\n",
 			       p->vram_bytes >> 10, p->system_bytes >> 10,
 			       p->resets_innocent, p->resets_suspect,
@@ -1047,13 +1054,24 @@ static void print_processes(const struct dev *devs, unsigned int n)
 		}
 }
 
-static void print_processes_json(const struct dev *devs, unsigned int n)
+static const char *closed_banned(const ppu_process_t *p)
+{
+	if (p->banned_process)
+		return "process";
+	return p->banned ? "file" : "no";
+}
+
+/*
+ * --processes --json, or with @closed --closed-processes --json: the same
+ * members, plus uid and closed and less the memory for a closed client
+ */
+static void print_procs_json(const struct dev *devs, unsigned int n, int closed)
 {
 	unsigned int i, j, k = 0;
 
 	printf("{\n  \"driver_version\": ");
 	jstr(n ? devs[0].info.driver_version : "");
-	printf(",\n  \"processes\": [");
+	printf(",\n  \"%s\": [", closed ? "closed_processes" : "processes");
 	for (i = 0; i < n; i++)
 		for (j = 0; j < devs[i].nprocs; j++) {
 			const ppu_process_t *p = &devs[i].procs[j];
@@ -1061,25 +1079,28 @@ static void print_processes_json(const struct dev *devs, unsigned int n)
 			printf("%s\n    {\"gpu\": %u, \"pid\": %u, \"name\": ",
 			       k++ ? "," : "", devs[i].index, p->pid);
 			jstr(p->name);
-			printf(", \"client_id\": %" PRIu64 ", \"engine_ns\": {\"gfx\": %" PRIu64
-			       ", \"compute\": %" PRIu64 ", \"sdma\": %" PRIu64 "}"
-			       ", \"vram_bytes\": %" PRIu64 ", \"system_bytes\": %" PRIu64
-			       ", \"resets\": {\"innocent\": %u, \"suspect\": %u"
-			       ", \"guilty\": %u}, \"banned\": %s}",
-			       p->client_id, p->engine_ns[PPU_ENGINE_GFX],
+			printf(", \"client_id\": %" PRIu64, p->client_id);
+			if (closed)
+				printf(", \"uid\": %u, \"closed\": %" PRIu64, p->uid,
+				       p->closed);
+			printf(", \"engine_ns\": {\"gfx\": %" PRIu64 ", \"compute\": %"
+			       PRIu64 ", \"sdma\": %" PRIu64 "}",
+			       p->engine_ns[PPU_ENGINE_GFX],
 			       p->engine_ns[PPU_ENGINE_COMPUTE],
-			       p->engine_ns[PPU_ENGINE_SDMA], p->vram_bytes,
-			       p->system_bytes, p->resets_innocent,
-			       p->resets_suspect, p->resets_guilty, jb(p->banned));
+			       p->engine_ns[PPU_ENGINE_SDMA]);
+			if (!closed)
+				printf(", \"vram_bytes\": %" PRIu64 ", \"system_bytes\": %"
+				       PRIu64, p->vram_bytes, p->system_bytes);
+			printf(", \"resets\": {\"innocent\": %u, \"suspect\": %u"
+			       ", \"guilty\": %u}, \"banned\": ", p->resets_innocent,
+			       p->resets_suspect, p->resets_guilty);
+			if (closed)
+				jstr(closed_banned(p));
+			else
+				printf("%s", jb(p->banned));
+			printf("}");
 		}
 	printf("%s]\n}\n", k ? "\n  " : "");
-}
-
-static const char *closed_banned(const ppu_process_t *p)
-{
-	if (p->banned_process)
-		return "process";
-	return p->banned ? "file" : "no";
 }
 
 /*
@@ -1099,14 +1120,8 @@ static void print_closed(const struct dev *devs, unsigned int n)
 	for (i = 0; i < n; i++)
 		for (j = 0; j < devs[i].nprocs; j++) {
 			const ppu_process_t *p = &devs[i].procs[j];
-			char name[sizeof(p->name)];
 
-			proc_name(p, name);
-			printf("%-3u %-7u %-15s %-6" PRIu64, devs[i].index,
-			       p->pid, name, p->client_id);
-			print_ms(p->engine_ns[PPU_ENGINE_GFX]);
-			print_ms(p->engine_ns[PPU_ENGINE_COMPUTE]);
-			print_ms(p->engine_ns[PPU_ENGINE_SDMA]);
+			print_proc_start(&devs[i], p);
 			fmt_time(p->closed, ts, sizeof(ts));
 			printf(" %8u %7u %6u %-7s %-6u %s\n", p->resets_innocent,
 			       p->resets_suspect, p->resets_guilty,
@@ -1114,35 +1129,6 @@ static void print_closed(const struct dev *devs, unsigned int n)
 		}
 }
 
-static void print_closed_json(const struct dev *devs, unsigned int n)
-{
-	unsigned int i, j, k = 0;
-
-	printf("{\n  \"driver_version\": ");
-	jstr(n ? devs[0].info.driver_version : "");
-	printf(",\n  \"closed_processes\": [");
-	for (i = 0; i < n; i++)
-		for (j = 0; j < devs[i].nprocs; j++) {
-			const ppu_process_t *p = &devs[i].procs[j];
-
-			printf("%s\n    {\"gpu\": %u, \"pid\": %u, \"name\": ",
-			       k++ ? "," : "", devs[i].index, p->pid);
-			jstr(p->name);
-			printf(", \"client_id\": %" PRIu64 ", \"uid\": %u"
-			       ", \"closed\": %" PRIu64 ", \"engine_ns\": {\"gfx\": %" PRIu64
-			       ", \"compute\": %" PRIu64 ", \"sdma\": %" PRIu64 "}"
-			       ", \"resets\": {\"innocent\": %u, \"suspect\": %u"
-			       ", \"guilty\": %u}, \"banned\": ",
-			       p->client_id, p->uid, p->closed,
-			       p->engine_ns[PPU_ENGINE_GFX],
-			       p->engine_ns[PPU_ENGINE_COMPUTE],
-			       p->engine_ns[PPU_ENGINE_SDMA], p->resets_innocent,
-			       p->resets_suspect, p->resets_guilty);
-			jstr(closed_banned(p));
-			printf("}");
-		}
-	printf("%s]\n}\n", k ? "\n  " : "");
-}
 
 /* ------------------------------------------------------------------ */
 
@@ -1680,13 +1666,13 @@ static int run_once(struct run *o)
 			print_processes(devs, n);
 			break;
 		case PROCS_JSON:
-			print_processes_json(devs, n);
+			print_procs_json(devs, n, 0);
 			break;
 		case CLOSED:
 			print_closed(devs, n);
 			break;
 		case CLOSED_JSON:
-			print_closed_json(devs, n);
+			print_procs_json(devs, n, 1);
 			break;
 		case LIST:
 			print_list(devs, n);
