@@ -1133,8 +1133,7 @@ static void print_closed(const struct dev *devs, unsigned int n)
 /* ------------------------------------------------------------------ */
 
 /* the form of the output; -l repeats it */
-enum fmt { TABLE, QUERY, JSON, PROM, HEALTH, PROCS, PROCS_JSON, CLOSED,
-	   CLOSED_JSON, LIST, CSV };
+enum fmt { TABLE, QUERY, JSON, PROM, HEALTH, PROCS, PROCS_JSON, LIST, CSV };
 
 /*
  * --query-gpu: the fields, in the order of ppu-smi(1), each with its unit
@@ -1663,16 +1662,14 @@ static int run_once(struct run *o)
 			print_health(devs, n);
 			break;
 		case PROCS:
-			print_processes(devs, n);
+			/* want_procs says which clients: open (1), closed (2) */
+			if (want_procs == 2)
+				print_closed(devs, n);
+			else
+				print_processes(devs, n);
 			break;
 		case PROCS_JSON:
-			print_procs_json(devs, n, 0);
-			break;
-		case CLOSED:
-			print_closed(devs, n);
-			break;
-		case CLOSED_JSON:
-			print_procs_json(devs, n, 1);
+			print_procs_json(devs, n, want_procs == 2);
 			break;
 		case LIST:
 			print_list(devs, n);
@@ -1906,10 +1903,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "ppu-smi: --processes and --closed-processes go with --json only\n");
 			return EXIT_INVALID_ARGUMENT;
 		}
-		if (want_procs == 2)
-			o.fmt = o.fmt == JSON ? CLOSED_JSON : CLOSED;
-		else
-			o.fmt = o.fmt == JSON ? PROCS_JSON : PROCS;
+		o.fmt = o.fmt == JSON ? PROCS_JSON : PROCS;
 	}
 	if (period && (o.fmt == HEALTH || o.fmt == LIST)) {
 		fprintf(stderr, "ppu-smi: -l and -lms go with neither health nor -L\n");
