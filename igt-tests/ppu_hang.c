@@ -218,6 +218,22 @@ static const struct param_set gfx_late = {
 	},
 };
 
+/*
+ * How long a closed client's record lasts in closed-record-expires: short
+ * beside ppu.ko's 600 s, long beside the time the test needs to read it.
+ */
+#define REC_WINDOW_MS	8000u
+
+/* fast, with closed-client records (and strikes) kept REC_WINDOW_MS */
+static const struct param_set short_window = {
+	"short-window", {
+		{ "gfx_timeout_ms", FAST_TMO_MS }, { "compute_timeout_ms", FAST_TMO_MS },
+		{ "sdma_timeout_ms", FAST_TMO_MS }, { "coalesce_ms", FAST_TMO_MS },
+		{ "probe_timeout_ms", PROBE_MS }, { "replay_budget_ms", BUDGET_MS },
+		{ "file_strike_window_ms", REC_WINDOW_MS },
+	},
+};
+
 static struct param boot_params[MAX_PARAMS];
 static unsigned int nr_boot_params;
 static bool params_changed;
@@ -2024,6 +2040,102 @@ static void test_wait_for_nothing(void)
 	close(vfd);
 }
 
+/*
+ * The line of @dir/clients (recovery/) for process @pid: true with its
+ * closed time (real seconds) and guilty count if there is one.
+ */
+static bool closed_line(const char *dir, unsigned int pid,
+			unsigned long long *closed, unsigned int *guilty)
+{
+	char path[200], line[256];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/clients", dir);
+	f = fopen(path, "r");
+	igt_assert_f(f, "%s: %s\n", path, strerror(errno));
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned long long c;
+		unsigned int p, g;
+
+		igt_assert_f(sscanf(line, "%llu %u %*u %*u %*u %*u %u", &c, &p, &g) == 3,
+			     "recovery/clients: bad line: %s", line);
+		if (p != pid)
+			continue;
+		*closed = c;
+		*guilty = g;
+		found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+static double real_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * A process hangs sdma0 (a guilty verdict) and exits: its file leaves a
+ * line in recovery/clients, which stays for file_strike_window_ms after
+ * the close and then goes. The lower bound is checked against the line's
+ * own close time, so a slow guest cannot fail it; the wait for the line
+ * to go is bounded only as a liveness check.
+ */
+static void test_closed_record_expires(void)
+{
+	unsigned int *pid = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	unsigned long long closed = 0;
+	unsigned int guilty = 0;
+	char dir[160];
+	struct stat st;
+	bool seen = false;
+	double t0, gone;
+
+	igt_assert(pid != MAP_FAILED);
+	use_params(&short_window);
+	prepare();
+	igt_assert_eq(fstat(fd, &st), 0);
+	snprintf(dir, sizeof(dir), "/sys/dev/char/%u:%u/device/recovery",
+		 major(st.st_rdev), minor(st.st_rdev));
+
+	igt_fork(child, 1) {
+		int f = hang_open();
+		uint32_t ctx = ppu_ctx_create(f);
+		uint32_t bo = ppu_bo_create(f, PPU_PAGE_SIZE);
+
+		*pid = getpid();
+		igt_assert_lt(ppu_wait_status(f, submit_hang(f, ctx, SDMA0, bo, NULL),
+					      30000000000ull), 0);
+		close(f);
+	}
+	igt_waitchildren();
+
+	/* written when the file's last job is freed: soon after the exit */
+	for (t0 = real_s(); !seen && real_s() - t0 < 30; usleep(50 * 1000))
+		seen = closed_line(dir, *pid, &closed, &guilty);
+	igt_assert_f(seen, "no line for process %u in %s/clients\n", *pid, dir);
+	igt_assert_eq_u32(guilty, 1);
+
+	for (t0 = real_s(); real_s() - t0 < REC_WINDOW_MS / 1000 + 60; usleep(50 * 1000))
+		if (!closed_line(dir, *pid, &closed, &guilty))
+			break;
+	gone = real_s();
+	igt_assert_f(!closed_line(dir, *pid, &closed, &guilty),
+		     "the line of process %u is still there 60 s after its window\n",
+		     *pid, 60);
+	igt_info("line closed at %llu, gone at %.1f: %.1f s, window %u ms\n",
+		 closed, gone, gone - (double)closed, REC_WINDOW_MS);
+	igt_assert_f(gone >= (double)closed + REC_WINDOW_MS / 1000.0,
+		     "the line went %.1f s after the close, before its %u ms window\n",
+		     gone - (double)closed, REC_WINDOW_MS);
+	munmap(pid, 4096);
+}
+
 igt_main
 {
 	igt_fixture {
@@ -2109,6 +2221,10 @@ igt_main
 	igt_describe("waiters for nothing on gfx0 and sdma0 are ended after max_runtime_ms, a bystander unharmed");
 	igt_subtest("wait-for-nothing")
 		test_wait_for_nothing();
+
+	igt_describe("a closed client's record lasts file_strike_window_ms, then goes");
+	igt_subtest("closed-record-expires")
+		test_closed_record_expires();
 
 	/* the one scenario with other job timeouts: the last, one reload less */
 	igt_describe("a non-reproducing hang beside a stalled bystander: nobody convicted or struck");
