@@ -32,6 +32,8 @@
 #define ppu_buddy_fini			gpu_buddy_fini
 #define ppu_buddy_alloc_blocks		gpu_buddy_alloc_blocks
 #define ppu_buddy_block_offset		gpu_buddy_block_offset
+#define ppu_buddy_block_size		gpu_buddy_block_size
+#define ppu_buddy_free_block		gpu_buddy_free_block
 #define PPU_BUDDY_RANGE_ALLOCATION	GPU_BUDDY_RANGE_ALLOCATION
 static inline void ppu_buddy_free_list(struct gpu_buddy *mm,
 				       struct list_head *blocks)
@@ -45,6 +47,8 @@ static inline void ppu_buddy_free_list(struct gpu_buddy *mm,
 #define ppu_buddy_fini			drm_buddy_fini
 #define ppu_buddy_alloc_blocks		drm_buddy_alloc_blocks
 #define ppu_buddy_block_offset		drm_buddy_block_offset
+#define ppu_buddy_block_size		drm_buddy_block_size
+#define ppu_buddy_free_block		drm_buddy_free_block
 #define PPU_BUDDY_RANGE_ALLOCATION	DRM_BUDDY_RANGE_ALLOCATION
 #define ppu_buddy_free_list		drm_buddy_free_list
 #endif

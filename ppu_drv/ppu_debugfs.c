@@ -265,6 +265,9 @@ static int ppu_debugfs_vram_clear_show(struct seq_file *m, void *data)
 		   READ_ONCE(vram->clear), atomic64_read(&vram->clears),
 		   atomic64_read(&vram->clear_bytes),
 		   atomic64_read(&vram->clear_ns));
+	seq_printf(m, "backlog_bytes %llu\nbg_clears %lld\nbg_bytes %lld\n",
+		   ppu_vram_backlog(vram), atomic64_read(&vram->bg_clears),
+		   atomic64_read(&vram->bg_clear_bytes));
 	return 0;
 }
 
@@ -280,7 +283,7 @@ static int ppu_debugfs_vram_clear_set(struct ppu_device *ppu, char *cmd)
 		drm_info(&ppu->drm, "vram_clear: '%s' is not 0 or 1\n", cmd);
 		return -EINVAL;
 	}
-	WRITE_ONCE(ppu->ras.vram.clear, on);
+	ppu_vram_set_clear(&ppu->ras.vram, on);
 	if (!on)
 		drm_warn(&ppu->drm, "vram_clear: new VRAM buffers are NOT cleared (benchmark only)\n");
 	return 0;

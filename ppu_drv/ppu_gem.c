@@ -212,6 +212,7 @@ static int ppu_gem_create_vram(struct drm_device *dev, struct drm_file *file,
 	struct ppu_file *pfile = file->driver_priv;
 	struct ppu_device *ppu = to_ppu(dev);
 	struct ppu_vram_bo *bo;
+	bool clean;
 	s64 size;
 	int ret;
 
@@ -225,7 +226,7 @@ static int ppu_gem_create_vram(struct drm_device *dev, struct drm_file *file,
 	INIT_LIST_HEAD(&bo->blocks);
 	INIT_LIST_HEAD(&bo->owners);
 	size = ppu_vram_alloc(&ppu->ras.vram, args->size, &bo->blocks,
-			      &bo->addr);
+			      &bo->addr, &clean);
 	if (size < 0) {
 		kfree(bo);
 		drm_dbg_driver(dev, "gem_create: no %llu bytes of VRAM: %lld\n",
@@ -238,7 +239,8 @@ static int ppu_gem_create_vram(struct drm_device *dev, struct drm_file *file,
 			       size, ppu->limits.max_vram);
 		goto err_free;
 	}
-	ret = ppu_gem_vram_clear(ppu, bo, size);
+	/* Cleared in the background since it was freed: nothing to do. */
+	ret = clean ? 0 : ppu_gem_vram_clear(ppu, bo, size);
 	if (ret) {
 		ppu_usage_vram_sub(pfile->usage, size);
 		drm_dbg_driver(dev, "gem_create: clearing VRAM failed: %d\n", ret);

@@ -155,6 +155,25 @@ static const struct ppu_flash_ops ppu_ras_flash_ops = {
 	.erase = ppu_ras_flash_erase,
 };
 
+/* The background clear of freed VRAM: the same clear engine as gem_create. */
+static int ppu_ras_vram_clear(struct ppu_vram *vram, u64 addr, u64 size)
+{
+	struct ppu_ras *ras = container_of(vram, struct ppu_ras, vram);
+	struct ppu_hw *hw = ras->ppu->hw;
+	int ret;
+
+	ret = hw->ras_ops->hbm_clear(hw, addr, size);
+	if (ret)
+		drm_err_ratelimited(&ras->ppu->drm, "background clear of VRAM 0x%llx+0x%llx failed: %d\n",
+				    addr, size, ret);
+	return ret;
+}
+
+static const struct ppu_vram_clear_ops ppu_ras_vram_clear_ops = {
+	.clear = ppu_ras_vram_clear,
+	.release = ppu_ras_vram_release,
+};
+
 /**
  * ppu_ras_init - load the ECC history, repair and retire, set the VRAM up
  * @ppu: the device, before any allocation of device memory
@@ -223,6 +242,8 @@ int ppu_ras_init(struct ppu_device *ppu)
 		ret = -EIO;
 		goto err_flash;
 	}
+	/* Retired pages are reserved: clear the rest in the background. */
+	ppu_vram_start(&ras->vram, &ppu_ras_vram_clear_ops);
 	return 0;
 
 err_flash:
@@ -273,6 +294,8 @@ void ppu_ras_fini(struct ppu_device *ppu)
 	struct ppu_ras *ras = &ppu->ras;
 
 	if (ras->hbm) {
+		/* the worker's release takes ras->lock and announces */
+		ppu_vram_stop(&ras->vram);
 		ppu_flash_fini(&ras->flash);
 		ppu_vram_fini(&ras->vram);
 	}

@@ -102,6 +102,7 @@ bool ppu_ras_pending(struct ppu_device *ppu);
 bool ppu_ras_pending_locked(struct ppu_ras *ras);
 void ppu_ras_last_close(struct ppu_device *ppu);
 void ppu_ras_vram_free(struct ppu_device *ppu, struct list_head *blocks);
+void ppu_ras_vram_release(struct ppu_vram *vram, struct list_head *blocks);
 void ppu_ras_job_poisoned(struct ppu_ctx *ctx);
 int ppu_ras_device_reset(struct ppu_device *ppu);
 void ppu_ras_debugfs_init(struct drm_minor *minor);

@@ -267,3 +267,22 @@ void ppu_ras_vram_free(struct ppu_device *ppu, struct list_head *blocks)
 	ppu_ras_announce(ras);
 	mutex_unlock(&ras->lock);
 }
+
+/**
+ * ppu_ras_vram_release - &ppu_vram_clear_ops.release: give blocks the
+ *	background clear zeroed back to the allocator
+ * @vram: the allocator
+ * @blocks: the cleared blocks
+ *
+ * A retired page that waited in one of them is reserved in the same step.
+ */
+void ppu_ras_vram_release(struct ppu_vram *vram, struct list_head *blocks)
+{
+	struct ppu_ras *ras = container_of(vram, struct ppu_ras, vram);
+
+	mutex_lock(&ras->lock);
+	ppu_vram_free_clean_then(vram, blocks, ppu_ras_reserve_pending_locked,
+				 ras);
+	ppu_ras_announce(ras);
+	mutex_unlock(&ras->lock);
+}

@@ -5,11 +5,21 @@
  * Device memory (HBM) allocator on drm_buddy. Retired pages are allocated
  * once, by range, and never given back: the allocator cannot hand them out
  * again, and the device memory an operator sees shrinks by their size.
+ *
+ * With clear ops (ppu_vram_start()), freed blocks do not go back to the
+ * buddy allocator at once: they wait on a dirty list until a worker of
+ * this device has cleared them, and only then return to it. Every block
+ * in the buddy allocator is then clean and a new buffer needs no clear. An
+ * allocation that finds no room while blocks wait clears them itself
+ * (flushes the worker) and tries again.
  */
 #include <linux/log2.h>
+#include <linux/sched.h>
 #include <linux/sizes.h>
 
 #include "ppu_vram.h"
+
+static void ppu_vram_clear_work(struct work_struct *work);
 
 /**
  * ppu_vram_init - set the allocator up over the whole HBM
@@ -29,7 +39,128 @@ int ppu_vram_init(struct ppu_vram *vram, u64 size)
 	atomic64_set(&vram->clears, 0);
 	atomic64_set(&vram->clear_bytes, 0);
 	atomic64_set(&vram->clear_ns, 0);
+	vram->ops = NULL;
+	INIT_LIST_HEAD(&vram->dirty);
+	vram->dirty_bytes = 0;
+	vram->unclean = false;
+	INIT_WORK(&vram->clear_work, ppu_vram_clear_work);
+	atomic64_set(&vram->bg_clears, 0);
+	atomic64_set(&vram->bg_clear_bytes, 0);
 	return ppu_buddy_init(&vram->mm, size, SZ_4K);
+}
+
+/*
+ * Move every free block of the buddy allocator to the dirty list, largest
+ * first: memory nobody cleared yet (at start, or after @clear was off).
+ */
+static void ppu_vram_dirty_all_locked(struct ppu_vram *vram)
+{
+	struct ppu_buddy_block *block;
+	LIST_HEAD(blocks);
+	int order, ret = 0;
+
+	lockdep_assert_held(&vram->lock);
+	for (order = vram->mm.max_order; order >= 0; order--) {
+		u64 size = vram->mm.chunk_size << order;
+
+		do {
+			ret = ppu_buddy_alloc_blocks(&vram->mm, 0, vram->size,
+						     size, size, &blocks, 0);
+		} while (!ret);
+		if (ret != -ENOSPC)
+			break;
+	}
+	list_for_each_entry(block, &blocks, link)
+		vram->dirty_bytes += ppu_buddy_block_size(&vram->mm, block);
+	list_splice_tail(&blocks, &vram->dirty);
+	/* -ENOMEM: what is left in the allocator is still unclean */
+	vram->unclean = ret != -ENOSPC;
+}
+
+/**
+ * ppu_vram_start - clear freed memory in the background from now on
+ * @vram: the allocator, its retired pages reserved
+ * @ops: how to clear and give cleared blocks back
+ *
+ * The free memory was never cleared: it all goes to the worker first.
+ */
+void ppu_vram_start(struct ppu_vram *vram,
+		    const struct ppu_vram_clear_ops *ops)
+{
+	mutex_lock(&vram->lock);
+	vram->ops = ops;
+	ppu_vram_dirty_all_locked(vram);
+	mutex_unlock(&vram->lock);
+	queue_work(system_unbound_wq, &vram->clear_work);
+}
+
+/**
+ * ppu_vram_stop - stop clearing in the background
+ * @vram: the allocator, no buffer left
+ *
+ * Waits for the worker; what it did not clear is freed by ppu_vram_fini().
+ */
+void ppu_vram_stop(struct ppu_vram *vram)
+{
+	mutex_lock(&vram->lock);
+	vram->ops = NULL;
+	mutex_unlock(&vram->lock);
+	cancel_work_sync(&vram->clear_work);
+}
+
+/**
+ * ppu_vram_set_clear - turn the clearing of new buffers on or off
+ * @vram: the allocator
+ * @on: false for a benchmark's baseline only
+ *
+ * Turned on again, the free memory, which may hold old data, is cleared
+ * again in the background.
+ */
+void ppu_vram_set_clear(struct ppu_vram *vram, bool on)
+{
+	bool queue = false;
+
+	mutex_lock(&vram->lock);
+	WRITE_ONCE(vram->clear, on);
+	if (on && vram->ops && vram->unclean) {
+		ppu_vram_dirty_all_locked(vram);
+		queue = true;
+	}
+	mutex_unlock(&vram->lock);
+	if (queue)
+		queue_work(system_unbound_wq, &vram->clear_work);
+}
+
+/**
+ * ppu_vram_backlog - bytes freed and not cleared yet
+ * @vram: the allocator
+ *
+ * Return: bytes.
+ */
+u64 ppu_vram_backlog(struct ppu_vram *vram)
+{
+	u64 bytes;
+
+	mutex_lock(&vram->lock);
+	bytes = vram->dirty_bytes;
+	mutex_unlock(&vram->lock);
+	return bytes;
+}
+
+/**
+ * ppu_vram_flush - clear the backlog now
+ * @vram: the allocator; no lock held (the worker takes them)
+ */
+void ppu_vram_flush(struct ppu_vram *vram)
+{
+	bool queue;
+
+	mutex_lock(&vram->lock);
+	queue = vram->ops && !list_empty(&vram->dirty);
+	mutex_unlock(&vram->lock);
+	if (queue)
+		queue_work(system_unbound_wq, &vram->clear_work);
+	flush_work(&vram->clear_work);
 }
 
 /**
@@ -38,27 +169,91 @@ int ppu_vram_init(struct ppu_vram *vram, u64 size)
  */
 void ppu_vram_fini(struct ppu_vram *vram)
 {
+	cancel_work_sync(&vram->clear_work);
 	mutex_lock(&vram->lock);
+	ppu_buddy_free_list(&vram->mm, &vram->dirty);
+	vram->dirty_bytes = 0;
 	ppu_buddy_free_list(&vram->mm, &vram->reserved);
 	ppu_buddy_fini(&vram->mm);
 	mutex_unlock(&vram->lock);
 	mutex_destroy(&vram->lock);
 }
 
+/* Take [@start, @end) of the allocator back to the dirty list. */
+static void ppu_vram_redirty_locked(struct ppu_vram *vram, u64 start, u64 end)
+{
+	struct ppu_buddy_block *block;
+	LIST_HEAD(blocks);
+
+	if (start >= end)
+		return;
+	if (ppu_buddy_alloc_blocks(&vram->mm, start, end, end - start, SZ_4K,
+				   &blocks, PPU_BUDDY_RANGE_ALLOCATION)) {
+		vram->unclean = true;
+		return;
+	}
+	list_for_each_entry(block, &blocks, link)
+		vram->dirty_bytes += ppu_buddy_block_size(&vram->mm, block);
+	list_splice_tail(&blocks, &vram->dirty);
+}
+
+#define PPU_VRAM_MAX_SPLIT	16
+
 static int __ppu_vram_reserve(struct ppu_vram *vram, u64 start, u64 size)
 {
+	struct { u64 start, end; } split[PPU_VRAM_MAX_SPLIT];
+	struct ppu_buddy_block *block, *tmp;
+	unsigned int n = 0, i;
 	LIST_HEAD(blocks);
 	int ret;
 
 	lockdep_assert_held(&vram->lock);
 	if (start >= vram->size || size > vram->size - start)
 		return -EINVAL;
+again:
 	ret = ppu_buddy_alloc_blocks(&vram->mm, start, start + size, size,
 				     SZ_4K, &blocks,
 				     PPU_BUDDY_RANGE_ALLOCATION);
+	if (ret == -ENOSPC && !n) {
+		/*
+		 * A dirty block, not handed to the worker yet, in the way:
+		 * give it back, reserve, and send the rest of it back to the
+		 * dirty list. No allocation runs meanwhile (our lock).
+		 */
+		list_for_each_entry_safe(block, tmp, &vram->dirty, link) {
+			u64 bs = ppu_buddy_block_offset(block);
+			u64 be = bs + ppu_buddy_block_size(&vram->mm, block);
+
+			if (be <= start || bs >= start + size)
+				continue;
+			if (n == PPU_VRAM_MAX_SPLIT)
+				break;
+			split[n].start = bs;
+			split[n++].end = be;
+			vram->dirty_bytes -= be - bs;
+			list_del(&block->link);
+			ppu_buddy_free_block(&vram->mm, block);
+		}
+		if (n)
+			goto again;
+	}
 	if (!ret) {
 		list_splice_tail(&blocks, &vram->reserved);
 		vram->retired_bytes += size;
+	}
+	for (i = 0; i < n; i++) {
+		if (ret) {
+			ppu_vram_redirty_locked(vram, split[i].start,
+						split[i].end);
+			continue;
+		}
+		ppu_vram_redirty_locked(vram, split[i].start,
+					clamp(start, split[i].start,
+					      split[i].end));
+		ppu_vram_redirty_locked(vram, clamp(start + size,
+						    split[i].start,
+						    split[i].end),
+					split[i].end);
 	}
 	return ret;
 }
@@ -105,16 +300,102 @@ int ppu_vram_reserve_locked(struct ppu_vram *vram, u64 start, u64 size)
  * @data: argument of @reserve
  *
  * No allocation can run between the free and @reserve: a bad page that
- * was waiting for this buffer never reaches another one.
+ * was waiting for this buffer never reaches another one. With background
+ * clearing the blocks go to the dirty list; @reserve takes a bad page out
+ * of it (__ppu_vram_reserve()).
  */
 void ppu_vram_free_then(struct ppu_vram *vram, struct list_head *blocks,
 			void (*reserve)(struct ppu_vram *vram, void *data),
 			void *data)
 {
+	struct ppu_buddy_block *block;
+	bool queue = false;
+
 	mutex_lock(&vram->lock);
-	ppu_buddy_free_list(&vram->mm, blocks);
+	if (vram->ops && READ_ONCE(vram->clear)) {
+		list_for_each_entry(block, blocks, link)
+			vram->dirty_bytes += ppu_buddy_block_size(&vram->mm,
+								  block);
+		list_splice_tail_init(blocks, &vram->dirty);
+		queue = true;
+	} else {
+		ppu_buddy_free_list(&vram->mm, blocks);
+		if (!READ_ONCE(vram->clear))
+			vram->unclean = true;
+	}
 	reserve(vram, data);
 	mutex_unlock(&vram->lock);
+	if (queue)
+		queue_work(system_unbound_wq, &vram->clear_work);
+}
+
+/**
+ * ppu_vram_free_clean_then - give cleared blocks back, then reserve
+ * @vram: the allocator
+ * @blocks: blocks the worker cleared
+ * @reserve: as for ppu_vram_free_then(), or NULL
+ * @data: argument of @reserve
+ *
+ * From &ppu_vram_clear_ops.release: a bad page that waited for a block
+ * on the dirty list is reserved in the same step.
+ */
+void ppu_vram_free_clean_then(struct ppu_vram *vram, struct list_head *blocks,
+			      void (*reserve)(struct ppu_vram *vram,
+					      void *data),
+			      void *data)
+{
+	struct ppu_buddy_block *block;
+
+	mutex_lock(&vram->lock);
+	list_for_each_entry(block, blocks, link)
+		vram->dirty_bytes -= ppu_buddy_block_size(&vram->mm, block);
+	ppu_buddy_free_list(&vram->mm, blocks);
+	if (reserve)
+		reserve(vram, data);
+	mutex_unlock(&vram->lock);
+}
+
+/*
+ * The worker: clear the dirty blocks without the allocator's lock, give
+ * them back as clean. A block that fails to clear waits on the dirty list
+ * for the next free or a flush.
+ */
+static void ppu_vram_clear_work(struct work_struct *work)
+{
+	struct ppu_vram *vram = container_of(work, struct ppu_vram,
+					     clear_work);
+	struct ppu_buddy_block *block, *tmp;
+	const struct ppu_vram_clear_ops *ops;
+	LIST_HEAD(failed);
+	LIST_HEAD(todo);
+	LIST_HEAD(done);
+
+	mutex_lock(&vram->lock);
+	ops = vram->ops;
+	if (ops)
+		list_splice_init(&vram->dirty, &todo);
+	mutex_unlock(&vram->lock);
+	if (!ops)
+		return;
+	list_for_each_entry_safe(block, tmp, &todo, link) {
+		u64 size = ppu_buddy_block_size(&vram->mm, block);
+
+		if (ops->clear(vram, ppu_buddy_block_offset(block), size)) {
+			list_move_tail(&block->link, &failed);
+		} else {
+			list_move_tail(&block->link, &done);
+			atomic64_inc(&vram->bg_clears);
+			atomic64_add(size, &vram->bg_clear_bytes);
+		}
+		cond_resched();
+	}
+	if (!list_empty(&done))
+		ops->release(vram, &done);
+	if (!list_empty(&failed)) {
+		mutex_lock(&vram->lock);
+		list_splice_tail(&failed, &vram->dirty);
+		mutex_unlock(&vram->lock);
+	}
 }
 
 /**
@@ -123,27 +404,46 @@ void ppu_vram_free_then(struct ppu_vram *vram, struct list_head *blocks,
  * @size: bytes wanted; rounded up to a power of two of at least 64 KB
  * @blocks: list that receives the block, owned by the caller
  * @addr: first byte of the range
+ * @clean: set when the range is known to hold zeros (cleared in the
+ *	background); else the caller clears it
+ *
+ * When there is no room but freed blocks wait to be cleared, clears them
+ * now and tries again. Sleeps; call it without the allocator's lock.
  *
  * Return: the rounded size, or -ENOSPC / -ENOMEM / -EINVAL.
  */
 s64 ppu_vram_alloc(struct ppu_vram *vram, u64 size, struct list_head *blocks,
-		   u64 *addr)
+		   u64 *addr, bool *clean)
 {
 	struct ppu_buddy_block *block;
+	bool flushed = false;
+	bool backlog;
 	int ret;
 
 	size = roundup_pow_of_two(max_t(u64, size, SZ_64K));
 	if (size > vram->size)
 		return -ENOSPC;
+again:
 	mutex_lock(&vram->lock);
 	ret = ppu_buddy_alloc_blocks(&vram->mm, 0, vram->size, size, size,
 				     blocks, 0);
+	*clean = vram->ops && !vram->unclean;
+	backlog = vram->ops && vram->dirty_bytes;
 	mutex_unlock(&vram->lock);
+	if (ret == -ENOSPC && backlog && !flushed) {
+		ppu_vram_flush(vram);
+		flushed = true;
+		goto again;
+	}
 	if (ret)
 		return ret;
 	block = list_first_entry(blocks, struct ppu_buddy_block, link);
 	*addr = ppu_buddy_block_offset(block);
 	return size;
+}
+
+static void ppu_vram_reserve_nothing(struct ppu_vram *vram, void *data)
+{
 }
 
 /**
@@ -153,9 +453,7 @@ s64 ppu_vram_alloc(struct ppu_vram *vram, u64 size, struct list_head *blocks,
  */
 void ppu_vram_free(struct ppu_vram *vram, struct list_head *blocks)
 {
-	mutex_lock(&vram->lock);
-	ppu_buddy_free_list(&vram->mm, blocks);
-	mutex_unlock(&vram->lock);
+	ppu_vram_free_then(vram, blocks, ppu_vram_reserve_nothing, NULL);
 }
 
 /**
@@ -192,14 +490,14 @@ u64 ppu_vram_total(struct ppu_vram *vram)
  * ppu_vram_available - device memory free for allocation
  * @vram: the allocator
  *
- * Return: bytes.
+ * Return: bytes, those waiting to be cleared included.
  */
 u64 ppu_vram_available(struct ppu_vram *vram)
 {
 	u64 avail;
 
 	mutex_lock(&vram->lock);
-	avail = vram->mm.avail;
+	avail = vram->mm.avail + vram->dirty_bytes;
 	mutex_unlock(&vram->lock);
 	return avail;
 }

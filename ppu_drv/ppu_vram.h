@@ -8,6 +8,7 @@
 #include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/workqueue.h>
 #include "ppu_compat.h"
 
 /**
@@ -23,6 +24,16 @@
  * @clears: buffers cleared
  * @clear_bytes: bytes cleared
  * @clear_ns: time spent clearing
+ * @ops: background clearing; NULL: every new buffer is cleared by its
+ *	creator
+ * @dirty: freed blocks not cleared yet, out of @mm until cleared
+ * @dirty_bytes: bytes on @dirty or being cleared by @clear_work: the
+ *	clear backlog
+ * @unclean: @mm may hold blocks that were not cleared (freed while @clear
+ *	was off, or a failed split): new buffers are cleared by their creator
+ * @clear_work: clears @dirty and gives it back to @mm
+ * @bg_clears: blocks cleared by @clear_work
+ * @bg_clear_bytes: bytes cleared by @clear_work
  */
 struct ppu_vram {
 	struct mutex lock; /* protects mm and reserved */
@@ -35,13 +46,41 @@ struct ppu_vram {
 	atomic64_t clears;
 	atomic64_t clear_bytes;
 	atomic64_t clear_ns;
+	const struct ppu_vram_clear_ops *ops;
+	struct list_head dirty;
+	u64 dirty_bytes;
+	bool unclean;
+	struct work_struct clear_work;
+	atomic64_t bg_clears;
+	atomic64_t bg_clear_bytes;
+};
+
+/**
+ * struct ppu_vram_clear_ops - how the allocator clears freed memory
+ * @clear: write zeros to [@addr, @addr + @size), no allocator lock held
+ * @release: give cleared @blocks back with ppu_vram_free_clean_then(); no
+ *	lock held
+ */
+struct ppu_vram_clear_ops {
+	int (*clear)(struct ppu_vram *vram, u64 addr, u64 size);
+	void (*release)(struct ppu_vram *vram, struct list_head *blocks);
 };
 
 int ppu_vram_init(struct ppu_vram *vram, u64 size);
+void ppu_vram_start(struct ppu_vram *vram,
+		    const struct ppu_vram_clear_ops *ops);
+void ppu_vram_stop(struct ppu_vram *vram);
 void ppu_vram_fini(struct ppu_vram *vram);
+void ppu_vram_set_clear(struct ppu_vram *vram, bool on);
+void ppu_vram_flush(struct ppu_vram *vram);
+u64 ppu_vram_backlog(struct ppu_vram *vram);
+void ppu_vram_free_clean_then(struct ppu_vram *vram, struct list_head *blocks,
+			      void (*reserve)(struct ppu_vram *vram,
+					      void *data),
+			      void *data);
 int ppu_vram_reserve(struct ppu_vram *vram, u64 start, u64 size);
 s64 ppu_vram_alloc(struct ppu_vram *vram, u64 size, struct list_head *blocks,
-		   u64 *addr);
+		   u64 *addr, bool *clean);
 void ppu_vram_free(struct ppu_vram *vram, struct list_head *blocks);
 int ppu_vram_reserve_locked(struct ppu_vram *vram, u64 start, u64 size);
 void ppu_vram_free_then(struct ppu_vram *vram, struct list_head *blocks,
