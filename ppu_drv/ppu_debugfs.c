@@ -265,9 +265,10 @@ static int ppu_debugfs_vram_clear_show(struct seq_file *m, void *data)
 		   READ_ONCE(vram->clear), atomic64_read(&vram->clears),
 		   atomic64_read(&vram->clear_bytes),
 		   atomic64_read(&vram->clear_ns));
-	seq_printf(m, "backlog_bytes %llu\nbg_clears %lld\nbg_bytes %lld\n",
+	seq_printf(m, "backlog_bytes %llu\nbg_clears %lld\nbg_bytes %lld\nbg_ns %lld\n",
 		   ppu_vram_backlog(vram), atomic64_read(&vram->bg_clears),
-		   atomic64_read(&vram->bg_clear_bytes));
+		   atomic64_read(&vram->bg_clear_bytes),
+		   atomic64_read(&vram->bg_clear_ns));
 	return 0;
 }
 

@@ -13,6 +13,7 @@
  * allocation that finds no room while blocks wait clears them itself
  * (flushes the worker) and tries again.
  */
+#include <linux/ktime.h>
 #include <linux/log2.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
@@ -46,6 +47,7 @@ int ppu_vram_init(struct ppu_vram *vram, u64 size)
 	INIT_WORK(&vram->clear_work, ppu_vram_clear_work);
 	atomic64_set(&vram->bg_clears, 0);
 	atomic64_set(&vram->bg_clear_bytes, 0);
+	atomic64_set(&vram->bg_clear_ns, 0);
 	return ppu_buddy_init(&vram->mm, size, SZ_4K);
 }
 
@@ -379,8 +381,13 @@ static void ppu_vram_clear_work(struct work_struct *work)
 		return;
 	list_for_each_entry_safe(block, tmp, &todo, link) {
 		u64 size = ppu_buddy_block_size(&vram->mm, block);
+		ktime_t start = ktime_get();
+		int ret;
 
-		if (ops->clear(vram, ppu_buddy_block_offset(block), size)) {
+		ret = ops->clear(vram, ppu_buddy_block_offset(block), size);
+		atomic64_add(ktime_to_ns(ktime_sub(ktime_get(), start)),
+			     &vram->bg_clear_ns);
+		if (ret) {
 			list_move_tail(&block->link, &failed);
 		} else {
 			list_move_tail(&block->link, &done);

@@ -34,6 +34,7 @@
  * @clear_work: clears @dirty and gives it back to @mm
  * @bg_clears: blocks cleared by @clear_work
  * @bg_clear_bytes: bytes cleared by @clear_work
+ * @bg_clear_ns: time @clear_work spent clearing
  */
 struct ppu_vram {
 	struct mutex lock; /* protects mm and reserved */
@@ -53,6 +54,7 @@ struct ppu_vram {
 	struct work_struct clear_work;
 	atomic64_t bg_clears;
 	atomic64_t bg_clear_bytes;
+	atomic64_t bg_clear_ns;
 };
 
 /**
