@@ -280,9 +280,15 @@ void ppu_ras_stop(struct ppu_device *ppu)
 	if (!hw->ras_ops)
 		return;
 	hw->ras_ops->set_ras_handler(hw, NULL, NULL);
+	if (!ppu->ras.hbm)
+		return;
+	/*
+	 * The hardware may go before the last buffer: from now on frees go
+	 * straight back to the allocator, the worker touches it no more.
+	 */
+	ppu_vram_stop(&ppu->ras.vram);
 	/* No event comes any more: what the wear policy kept in RAM goes. */
-	if (ppu->ras.hbm)
-		ppu_flash_flush(&ppu->ras.flash);
+	ppu_flash_flush(&ppu->ras.flash);
 }
 
 /**
@@ -294,8 +300,6 @@ void ppu_ras_fini(struct ppu_device *ppu)
 	struct ppu_ras *ras = &ppu->ras;
 
 	if (ras->hbm) {
-		/* the worker's release takes ras->lock and announces */
-		ppu_vram_stop(&ras->vram);
 		ppu_flash_fini(&ras->flash);
 		ppu_vram_fini(&ras->vram);
 	}
