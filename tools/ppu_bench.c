@@ -1935,7 +1935,8 @@ static int bench_nop(void)
  * 64 KB the loop runs back to back; for 64 MB every create waits, untimed,
  * until the backlog is 0 (the memory was freed long enough before). N is
  * chosen once per size and setting, from a short calibration, so that
- * every run takes about VRAM_RUN_S of timed work. Runs with clearing on
+ * every run takes about VRAM_RUN_S of timed work (settled runs: at most
+ * VRAM_SETTLE_RUN buffers). Runs with clearing on
  * and off alternate (ABBA) for VRAM_ROUNDS rounds; the figure is the
  * median over the rounds of the round's on/off throughput ratio (1.0:
  * clearing is free). After a run has drained the backlog, a run with
@@ -1962,8 +1963,13 @@ static int bench_nop(void)
 #define VRAM_CALIB_S		0.25
 #define VRAM_CLEAR_SAMPLES	9
 #define VRAM_64K_TARGET		0.50
-/* at most this many settled (backlog 0) creates in a calibration */
-#define VRAM_SETTLE_MAX		2000
+/*
+ * Settled runs (each create after the backlog drained) wait for a clear
+ * per buffer: at most VRAM_SETTLE_CALIB creates in a calibration and
+ * VRAM_SETTLE_RUN in a run.
+ */
+#define VRAM_SETTLE_CALIB	20
+#define VRAM_SETTLE_RUN		100
 #define COPY_RUN_S		1.0
 #define COPY_RUNS		3
 #define COPY_ATTEMPTS		6
@@ -2134,8 +2140,10 @@ static unsigned int vram_alloc_calibrate(uint64_t size, bool clear,
 		gem_close(vram_new(size));
 		t += now_ns() - t0;
 		i++;
-	} while (t < VRAM_CALIB_S * 1e9 && i < VRAM_SETTLE_MAX);
+	} while (t < VRAM_CALIB_S * 1e9 && (!settle || i < VRAM_SETTLE_CALIB));
 	n = i * (VRAM_RUN_S * 1e9 / t);
+	if (settle && n > VRAM_SETTLE_RUN)
+		n = VRAM_SETTLE_RUN;
 	return n < 1 ? 1 : n;
 }
 
