@@ -93,7 +93,7 @@ void ppu_vram_start(struct ppu_vram *vram,
 	vram->ops = ops;
 	ppu_vram_dirty_all_locked(vram);
 	mutex_unlock(&vram->lock);
-	queue_work(system_unbound_wq, &vram->clear_work);
+	queue_work(ppu_unbound_wq, &vram->clear_work);
 }
 
 /**
@@ -130,7 +130,7 @@ void ppu_vram_set_clear(struct ppu_vram *vram, bool on)
 	}
 	mutex_unlock(&vram->lock);
 	if (queue)
-		queue_work(system_unbound_wq, &vram->clear_work);
+		queue_work(ppu_unbound_wq, &vram->clear_work);
 }
 
 /**
@@ -161,7 +161,7 @@ void ppu_vram_flush(struct ppu_vram *vram)
 	queue = vram->ops && !list_empty(&vram->dirty);
 	mutex_unlock(&vram->lock);
 	if (queue)
-		queue_work(system_unbound_wq, &vram->clear_work);
+		queue_work(ppu_unbound_wq, &vram->clear_work);
 	flush_work(&vram->clear_work);
 }
 
@@ -328,7 +328,7 @@ void ppu_vram_free_then(struct ppu_vram *vram, struct list_head *blocks,
 	reserve(vram, data);
 	mutex_unlock(&vram->lock);
 	if (queue)
-		queue_work(system_unbound_wq, &vram->clear_work);
+		queue_work(ppu_unbound_wq, &vram->clear_work);
 }
 
 /**
