@@ -22,6 +22,18 @@
 
 static void ppu_vram_clear_work(struct work_struct *work);
 
+/*
+ * A free arms the worker for the next tick instead of waking it: waking
+ * the idle worker from the free was most of the free's time, and the
+ * timer does it outside the caller's path. The clear starts a tick later.
+ */
+#define PPU_VRAM_CLEAR_DELAY	1
+
+static void ppu_vram_queue(struct ppu_vram *vram, unsigned long delay)
+{
+	queue_delayed_work(ppu_unbound_wq, &vram->clear_work, delay);
+}
+
 /**
  * ppu_vram_init - set the allocator up over the whole HBM
  * @vram: the allocator, embedded in the device
@@ -44,7 +56,7 @@ int ppu_vram_init(struct ppu_vram *vram, u64 size)
 	INIT_LIST_HEAD(&vram->dirty);
 	vram->dirty_bytes = 0;
 	vram->unclean = false;
-	INIT_WORK(&vram->clear_work, ppu_vram_clear_work);
+	INIT_DELAYED_WORK(&vram->clear_work, ppu_vram_clear_work);
 	atomic64_set(&vram->bg_clears, 0);
 	atomic64_set(&vram->bg_clear_bytes, 0);
 	atomic64_set(&vram->bg_clear_ns, 0);
@@ -93,7 +105,7 @@ void ppu_vram_start(struct ppu_vram *vram,
 	vram->ops = ops;
 	ppu_vram_dirty_all_locked(vram);
 	mutex_unlock(&vram->lock);
-	queue_work(ppu_unbound_wq, &vram->clear_work);
+	ppu_vram_queue(vram, 0);
 }
 
 /**
@@ -107,7 +119,7 @@ void ppu_vram_stop(struct ppu_vram *vram)
 	mutex_lock(&vram->lock);
 	vram->ops = NULL;
 	mutex_unlock(&vram->lock);
-	cancel_work_sync(&vram->clear_work);
+	cancel_delayed_work_sync(&vram->clear_work);
 }
 
 /**
@@ -130,7 +142,7 @@ void ppu_vram_set_clear(struct ppu_vram *vram, bool on)
 	}
 	mutex_unlock(&vram->lock);
 	if (queue)
-		queue_work(ppu_unbound_wq, &vram->clear_work);
+		ppu_vram_queue(vram, 0);
 }
 
 /**
@@ -160,9 +172,10 @@ void ppu_vram_flush(struct ppu_vram *vram)
 	mutex_lock(&vram->lock);
 	queue = vram->ops && !list_empty(&vram->dirty);
 	mutex_unlock(&vram->lock);
+	/* a worker armed by a free runs now */
 	if (queue)
-		queue_work(ppu_unbound_wq, &vram->clear_work);
-	flush_work(&vram->clear_work);
+		mod_delayed_work(ppu_unbound_wq, &vram->clear_work, 0);
+	flush_delayed_work(&vram->clear_work);
 }
 
 /**
@@ -171,7 +184,7 @@ void ppu_vram_flush(struct ppu_vram *vram)
  */
 void ppu_vram_fini(struct ppu_vram *vram)
 {
-	cancel_work_sync(&vram->clear_work);
+	cancel_delayed_work_sync(&vram->clear_work);
 	mutex_lock(&vram->lock);
 	ppu_buddy_free_list(&vram->mm, &vram->dirty);
 	vram->dirty_bytes = 0;
@@ -328,7 +341,7 @@ void ppu_vram_free_then(struct ppu_vram *vram, struct list_head *blocks,
 	reserve(vram, data);
 	mutex_unlock(&vram->lock);
 	if (queue)
-		queue_work(ppu_unbound_wq, &vram->clear_work);
+		ppu_vram_queue(vram, PPU_VRAM_CLEAR_DELAY);
 }
 
 /**
@@ -364,8 +377,8 @@ void ppu_vram_free_clean_then(struct ppu_vram *vram, struct list_head *blocks,
  */
 static void ppu_vram_clear_work(struct work_struct *work)
 {
-	struct ppu_vram *vram = container_of(work, struct ppu_vram,
-					     clear_work);
+	struct ppu_vram *vram = container_of(to_delayed_work(work),
+					     struct ppu_vram, clear_work);
 	struct ppu_buddy_block *block, *tmp;
 	const struct ppu_vram_clear_ops *ops;
 	LIST_HEAD(failed);

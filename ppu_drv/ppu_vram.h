@@ -31,7 +31,8 @@
  *	clear backlog
  * @unclean: @mm may hold blocks that were not cleared (freed while @clear
  *	was off, or a failed split): new buffers are cleared by their creator
- * @clear_work: clears @dirty and gives it back to @mm
+ * @clear_work: clears @dirty and gives it back to @mm; a free arms it
+ *	for the next tick (PPU_VRAM_CLEAR_DELAY) instead of waking a worker
  * @bg_clears: blocks cleared by @clear_work
  * @bg_clear_bytes: bytes cleared by @clear_work
  * @bg_clear_ns: time @clear_work spent clearing
@@ -51,7 +52,7 @@ struct ppu_vram {
 	struct list_head dirty;
 	u64 dirty_bytes;
 	bool unclean;
-	struct work_struct clear_work;
+	struct delayed_work clear_work;
 	atomic64_t bg_clears;
 	atomic64_t bg_clear_bytes;
 	atomic64_t bg_clear_ns;
