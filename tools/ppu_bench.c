@@ -1933,7 +1933,10 @@ static int bench_nop(void)
  * run creates and closes N buffers of one size in a loop, one buffer at a
  * time; its figure is buffers per second of the timed create+close. For
  * 64 KB the loop runs back to back; for 64 MB every create waits, untimed,
- * until the backlog is 0 (the memory was freed long enough before). N is
+ * until VRAM_SETTLE_MS passed since the last close and the backlog is 0
+ * (the memory was freed long enough before), with clearing on and off
+ * alike: timed after an idle gap, a create+close took several times as
+ * long as back to back, so the gap must be the same on both sides. N is
  * chosen once per size and setting, from a short calibration, so that
  * every run takes about VRAM_RUN_S of timed work (settled runs: at most
  * VRAM_SETTLE_RUN buffers). Runs with clearing on
@@ -1970,6 +1973,7 @@ static int bench_nop(void)
  */
 #define VRAM_SETTLE_CALIB	20
 #define VRAM_SETTLE_RUN		100
+#define VRAM_SETTLE_MS		30
 #define COPY_RUN_S		1.0
 #define COPY_RUNS		3
 #define COPY_ATTEMPTS		6
@@ -2065,6 +2069,18 @@ static void vram_settle(void)
 	}
 }
 
+/*
+ * Settled runs: wait until VRAM_SETTLE_MS passed since @t_close (the last
+ * close, now_ns()) and the backlog is 0. Runs with clearing off wait the
+ * same way: both settings time a create+close after the same idle gap.
+ */
+static void vram_settle_gap(uint64_t t_close)
+{
+	while (now_ns() - t_close < VRAM_SETTLE_MS * 1000000ull)
+		usleep(1000);
+	vram_settle();
+}
+
 static uint32_t vram_new(uint64_t size)
 {
 	struct drm_ppu_gem_create c = {
@@ -2084,26 +2100,41 @@ static void gem_close(uint32_t handle)
 
 /*
  * Create and close @n VRAM buffers of @size; buffers per second. Adds the
- * clear engine's time (vram_clear ns) to *@clear_ns.
+ * clear engine's time (vram_clear ns) to *@clear_ns. Settled runs store
+ * the median create and close, us, in @med[0] and @med[1].
  */
 static double vram_alloc_run(uint64_t size, unsigned int n, bool clear,
-			     bool settle, uint64_t *clear_ns)
+			     bool settle, uint64_t *clear_ns, double *med)
 {
+	double tc[VRAM_SETTLE_RUN], tx[VRAM_SETTLE_RUN];
 	struct vram_clear c0, c1, c;
-	unsigned int i;
-	uint64_t t = 0, t0;
+	uint64_t t = 0, t0, t1, t2;
+	unsigned int i, k = 0;
+	uint32_t h;
 
 	set_vram_clear(clear);
 	vram_settle();
 	read_vram_clear(&c0);
+	t2 = now_ns();
 	for (i = 0; i < n; i++) {
 		if (settle)
-			vram_settle();
+			vram_settle_gap(t2);
 		t0 = now_ns();
-		gem_close(vram_new(size));
-		t += now_ns() - t0;
+		h = vram_new(size);
+		t1 = now_ns();
+		gem_close(h);
+		t2 = now_ns();
+		t += t2 - t0;
+		if (settle && k < VRAM_SETTLE_RUN) {
+			tc[k] = (t1 - t0) / 1e3;
+			tx[k++] = (t2 - t1) / 1e3;
+		}
 		if (settle && read_vram_clear(&c) && c.backlog > vram_backlog_max)
 			vram_backlog_max = c.backlog;
+	}
+	if (k) {
+		med[0] = median(tc, k);
+		med[1] = median(tx, k);
 	}
 	vram_settle();
 	read_vram_clear(&c1);
@@ -2127,18 +2158,20 @@ static unsigned int vram_alloc_calibrate(uint64_t size, bool clear,
 					 bool settle)
 {
 	unsigned int i = 0;
-	uint64_t t = 0, t0;
+	uint64_t t = 0, t0, t1;
 	double n;
 
 	set_vram_clear(clear);
 	vram_settle();
 	gem_close(vram_new(size)); /* warm up */
+	t1 = now_ns();
 	do {
 		if (settle)
-			vram_settle();
+			vram_settle_gap(t1);
 		t0 = now_ns();
 		gem_close(vram_new(size));
-		t += now_ns() - t0;
+		t1 = now_ns();
+		t += t1 - t0;
 		i++;
 	} while (t < VRAM_CALIB_S * 1e9 && (!settle || i < VRAM_SETTLE_CALIB));
 	n = i * (VRAM_RUN_S * 1e9 / t);
@@ -2151,6 +2184,9 @@ static unsigned int vram_alloc_calibrate(uint64_t size, bool clear,
 static double vram_alloc_figure(const char *name, uint64_t size, bool settle)
 {
 	double on[VRAM_ROUNDS], off[VRAM_ROUNDS], ratio[VRAM_ROUNDS];
+	double mon_c[VRAM_ROUNDS], mon_x[VRAM_ROUNDS], med[2];
+	double moff_c[VRAM_ROUNDS], moff_x[VRAM_ROUNDS];
+	char how[160] = "";
 	unsigned int n_on = vram_alloc_calibrate(size, true, settle);
 	unsigned int n_off = vram_alloc_calibrate(size, false, settle), i;
 	uint64_t clear_ns = 0;
@@ -2159,18 +2195,31 @@ static double vram_alloc_figure(const char *name, uint64_t size, bool settle)
 	for (i = 0; i < VRAM_ROUNDS; i++) {
 		bool on_first = !(i % 2);
 
-		if (on_first)
-			on[i] = vram_alloc_run(size, n_on, true, settle, &clear_ns);
-		off[i] = vram_alloc_run(size, n_off, false, settle, &clear_ns);
-		if (!on_first)
-			on[i] = vram_alloc_run(size, n_on, true, settle, &clear_ns);
+		if (on_first) {
+			on[i] = vram_alloc_run(size, n_on, true, settle,
+					       &clear_ns, med);
+			mon_c[i] = med[0];
+			mon_x[i] = med[1];
+		}
+		off[i] = vram_alloc_run(size, n_off, false, settle, &clear_ns,
+					med);
+		moff_c[i] = med[0];
+		moff_x[i] = med[1];
+		if (!on_first) {
+			on[i] = vram_alloc_run(size, n_on, true, settle,
+					       &clear_ns, med);
+			mon_c[i] = med[0];
+			mon_x[i] = med[1];
+		}
 		ratio[i] = on[i] / off[i];
 	}
 	set_vram_clear(true);
+	if (settle)
+		snprintf(how, sizeof(how), " timed, each at least %u ms after the last close and after the clear backlog was 0, clearing on or off",
+			 VRAM_SETTLE_MS);
 	printf("# %s: %u rounds (ABBA) of create+close of a %llu KB VRAM buffer, %u times with clearing on, %u times off (~%.1f s a run%s), buffers/s on/off:",
 	       name, VRAM_ROUNDS, (unsigned long long)(size >> 10), n_on,
-	       n_off, VRAM_RUN_S,
-	       settle ? " timed, each after the clear backlog was 0" : "");
+	       n_off, VRAM_RUN_S, how);
 	for (i = 0; i < VRAM_ROUNDS; i++)
 		printf(" %.0f/%.0f", on[i], off[i]);
 	printf("\n");
@@ -2180,6 +2229,12 @@ static double vram_alloc_figure(const char *name, uint64_t size, bool settle)
 	printf("# %s: per buffer %.1f us with clearing, %.1f us without; the clear engine itself %.1f us (vram_clear ns + bg_ns / buffers)\n",
 	       name, 1e6 / mon, 1e6 / moff,
 	       clear_ns / 1e3 / ((double)n_on * VRAM_ROUNDS));
+	if (settle)
+		printf("# %s: median create %.1f us and close %.1f us with clearing, %.1f and %.1f us without (medians over the rounds of each run's median)\n",
+		       name, median(mon_c, VRAM_ROUNDS),
+		       median(mon_x, VRAM_ROUNDS),
+		       median(moff_c, VRAM_ROUNDS),
+		       median(moff_x, VRAM_ROUNDS));
 	printf("bench: %s_clear_per_s %.1f buffers/s\n", name, mon);
 	printf("bench: %s_noclear_per_s %.1f buffers/s\n", name, moff);
 	printf("bench: %s_clear_ratio %.3f ratio\n", name, r);
