@@ -29,6 +29,9 @@ static void ppu_vram_clear_work(struct work_struct *work);
  */
 #define PPU_VRAM_CLEAR_DELAY	1
 
+/* the worker clears at most this much in one call of &ppu_vram_clear_ops.clear */
+#define PPU_VRAM_CLEAR_CHUNK	SZ_2M
+
 static void ppu_vram_queue(struct ppu_vram *vram, unsigned long delay)
 {
 	queue_delayed_work(ppu_unbound_wq, &vram->clear_work, delay);
@@ -394,23 +397,33 @@ static void ppu_vram_clear_work(struct work_struct *work)
 		return;
 	list_for_each_entry_safe(block, tmp, &todo, link) {
 		u64 size = ppu_buddy_block_size(&vram->mm, block);
-		ktime_t start = ktime_get();
-		int ret;
+		u64 addr = ppu_buddy_block_offset(block), off;
+		int ret = 0;
 
-		ret = ops->clear(vram, ppu_buddy_block_offset(block), size);
-		atomic64_add(ktime_to_ns(ktime_sub(ktime_get(), start)),
-			     &vram->bg_clear_ns);
+		/*
+		 * In pieces: one clear of a large block (all of the HBM at
+		 * load) holds the memory controller for its whole length.
+		 */
+		for (off = 0; off < size && !ret; off += PPU_VRAM_CLEAR_CHUNK) {
+			ktime_t start = ktime_get();
+
+			ret = ops->clear(vram, addr + off,
+					 min_t(u64, size - off,
+					       PPU_VRAM_CLEAR_CHUNK));
+			atomic64_add(ktime_to_ns(ktime_sub(ktime_get(), start)),
+				     &vram->bg_clear_ns);
+			cond_resched();
+		}
 		if (ret) {
 			list_move_tail(&block->link, &failed);
-		} else {
-			list_move_tail(&block->link, &done);
-			atomic64_inc(&vram->bg_clears);
-			atomic64_add(size, &vram->bg_clear_bytes);
+			continue;
 		}
-		cond_resched();
-	}
-	if (!list_empty(&done))
+		atomic64_inc(&vram->bg_clears);
+		atomic64_add(size, &vram->bg_clear_bytes);
+		/* each block back as soon as it is clean */
+		list_move_tail(&block->link, &done);
 		ops->release(vram, &done);
+	}
 	if (!list_empty(&failed)) {
 		mutex_lock(&vram->lock);
 		list_splice_tail(&failed, &vram->dirty);
