@@ -8,11 +8,14 @@
  *
  * With clear ops (ppu_vram_start()), freed blocks do not go back to the
  * buddy allocator at once: they wait on a dirty list until a worker of
- * this device has cleared them, and only then return to it. Every block
- * in the buddy allocator is then clean and a new buffer needs no clear. An
- * allocation that finds no room while blocks wait clears them itself
- * (flushes the worker) and tries again.
+ * this device has cleared them, and only then return to it, marked clean
+ * in a bitmap of 64 KB granules. A new buffer whose granules are all
+ * clean needs no clear; any other (memory not handed out since the
+ * bind, or freed while clearing was off) is cleared by its creator, as
+ * without background clearing. An allocation that finds no room while
+ * blocks wait clears them itself (flushes the worker) and tries again.
  */
+#include <linux/bitmap.h>
 #include <linux/ktime.h>
 #include <linux/log2.h>
 #include <linux/sched.h>
@@ -32,6 +35,9 @@ static void ppu_vram_clear_work(struct work_struct *work);
 /* the worker clears at most this much in one call of &ppu_vram_clear_ops.clear */
 #define PPU_VRAM_CLEAR_CHUNK	SZ_2M
 
+/* the granule of &ppu_vram.clean: the smallest buffer */
+#define PPU_VRAM_GRANULE_SHIFT	16
+
 static void ppu_vram_queue(struct ppu_vram *vram, unsigned long delay)
 {
 	queue_delayed_work(ppu_unbound_wq, &vram->clear_work, delay);
@@ -42,10 +48,17 @@ static void ppu_vram_queue(struct ppu_vram *vram, unsigned long delay)
  * @vram: the allocator, embedded in the device
  * @size: bytes of HBM
  *
- * Return: 0 or a negative errno from ppu_buddy_init().
+ * Return: 0, -ENOMEM, or a negative errno from ppu_buddy_init().
  */
 int ppu_vram_init(struct ppu_vram *vram, u64 size)
 {
+	int ret;
+
+	/* nothing is known to be clean yet */
+	vram->clean = bitmap_zalloc(DIV_ROUND_UP_ULL(size, 1ull << PPU_VRAM_GRANULE_SHIFT),
+				    GFP_KERNEL);
+	if (!vram->clean)
+		return -ENOMEM;
 	mutex_init(&vram->lock);
 	INIT_LIST_HEAD(&vram->reserved);
 	INIT_LIST_HEAD(&vram->bos);
@@ -58,40 +71,29 @@ int ppu_vram_init(struct ppu_vram *vram, u64 size)
 	vram->ops = NULL;
 	INIT_LIST_HEAD(&vram->dirty);
 	vram->dirty_bytes = 0;
-	vram->unclean = false;
 	INIT_DELAYED_WORK(&vram->clear_work, ppu_vram_clear_work);
 	atomic64_set(&vram->bg_clears, 0);
 	atomic64_set(&vram->bg_clear_bytes, 0);
 	atomic64_set(&vram->bg_clear_ns, 0);
-	return ppu_buddy_init(&vram->mm, size, SZ_4K);
+	ret = ppu_buddy_init(&vram->mm, size, SZ_4K);
+	if (ret) {
+		mutex_destroy(&vram->lock);
+		bitmap_free(vram->clean);
+		vram->clean = NULL;
+	}
+	return ret;
 }
 
-/*
- * Move every free block of the buddy allocator to the dirty list, largest
- * first: memory nobody cleared yet (at start, or after @clear was off).
- */
-static void ppu_vram_dirty_all_locked(struct ppu_vram *vram)
+/* the granules wholly inside [@addr, @addr + @size): [*@first, *@last) */
+static void ppu_vram_granules(u64 addr, u64 size, unsigned long *first,
+			      unsigned long *last)
 {
-	struct ppu_buddy_block *block;
-	LIST_HEAD(blocks);
-	int order, ret = 0;
+	const u64 g = 1ull << PPU_VRAM_GRANULE_SHIFT;
 
-	lockdep_assert_held(&vram->lock);
-	for (order = vram->mm.max_order; order >= 0; order--) {
-		u64 size = vram->mm.chunk_size << order;
-
-		do {
-			ret = ppu_buddy_alloc_blocks(&vram->mm, 0, vram->size,
-						     size, size, &blocks, 0);
-		} while (!ret);
-		if (ret != -ENOSPC)
-			break;
-	}
-	list_for_each_entry(block, &blocks, link)
-		vram->dirty_bytes += ppu_buddy_block_size(&vram->mm, block);
-	list_splice_tail(&blocks, &vram->dirty);
-	/* -ENOMEM: what is left in the allocator is still unclean */
-	vram->unclean = ret != -ENOSPC;
+	*first = DIV_ROUND_UP_ULL(addr, g);
+	*last = (addr + size) >> PPU_VRAM_GRANULE_SHIFT;
+	if (*last < *first)
+		*last = *first;
 }
 
 /**
@@ -99,16 +101,17 @@ static void ppu_vram_dirty_all_locked(struct ppu_vram *vram)
  * @vram: the allocator, its retired pages reserved
  * @ops: how to clear and give cleared blocks back
  *
- * The free memory was never cleared: it all goes to the worker first.
+ * Only what is freed from now on is cleared in the background: the memory
+ * not handed out yet is cleared by whoever allocates it first. Clearing
+ * all of it here would hold the memory controller for seconds after
+ * every bind, while the first jobs run.
  */
 void ppu_vram_start(struct ppu_vram *vram,
 		    const struct ppu_vram_clear_ops *ops)
 {
 	mutex_lock(&vram->lock);
 	vram->ops = ops;
-	ppu_vram_dirty_all_locked(vram);
 	mutex_unlock(&vram->lock);
-	ppu_vram_queue(vram, 0);
 }
 
 /**
@@ -130,22 +133,15 @@ void ppu_vram_stop(struct ppu_vram *vram)
  * @vram: the allocator
  * @on: false for a benchmark's baseline only
  *
- * Turned on again, the free memory, which may hold old data, is cleared
- * again in the background.
+ * Blocks freed while it is off go back to the allocator without a clear
+ * and are not marked clean: turned on again, a new buffer on them is
+ * cleared by its creator.
  */
 void ppu_vram_set_clear(struct ppu_vram *vram, bool on)
 {
-	bool queue = false;
-
 	mutex_lock(&vram->lock);
 	WRITE_ONCE(vram->clear, on);
-	if (on && vram->ops && vram->unclean) {
-		ppu_vram_dirty_all_locked(vram);
-		queue = true;
-	}
 	mutex_unlock(&vram->lock);
-	if (queue)
-		ppu_vram_queue(vram, 0);
 }
 
 /**
@@ -195,6 +191,8 @@ void ppu_vram_fini(struct ppu_vram *vram)
 	ppu_buddy_fini(&vram->mm);
 	mutex_unlock(&vram->lock);
 	mutex_destroy(&vram->lock);
+	bitmap_free(vram->clean);
+	vram->clean = NULL;
 }
 
 /* Take [@start, @end) of the allocator back to the dirty list. */
@@ -205,11 +203,10 @@ static void ppu_vram_redirty_locked(struct ppu_vram *vram, u64 start, u64 end)
 
 	if (start >= end)
 		return;
+	/* on failure the range stays in the allocator, not marked clean */
 	if (ppu_buddy_alloc_blocks(&vram->mm, start, end, end - start, SZ_4K,
-				   &blocks, PPU_BUDDY_RANGE_ALLOCATION)) {
-		vram->unclean = true;
+				   &blocks, PPU_BUDDY_RANGE_ALLOCATION))
 		return;
-	}
 	list_for_each_entry(block, &blocks, link)
 		vram->dirty_bytes += ppu_buddy_block_size(&vram->mm, block);
 	list_splice_tail(&blocks, &vram->dirty);
@@ -337,9 +334,8 @@ void ppu_vram_free_then(struct ppu_vram *vram, struct list_head *blocks,
 		list_splice_tail_init(blocks, &vram->dirty);
 		queue = true;
 	} else {
+		/* not cleared: their granules stay unmarked */
 		ppu_buddy_free_list(&vram->mm, blocks);
-		if (!READ_ONCE(vram->clear))
-			vram->unclean = true;
 	}
 	reserve(vram, data);
 	mutex_unlock(&vram->lock);
@@ -365,8 +361,15 @@ void ppu_vram_free_clean_then(struct ppu_vram *vram, struct list_head *blocks,
 	struct ppu_buddy_block *block;
 
 	mutex_lock(&vram->lock);
-	list_for_each_entry(block, blocks, link)
-		vram->dirty_bytes -= ppu_buddy_block_size(&vram->mm, block);
+	list_for_each_entry(block, blocks, link) {
+		u64 size = ppu_buddy_block_size(&vram->mm, block);
+		unsigned long first, last;
+
+		vram->dirty_bytes -= size;
+		ppu_vram_granules(ppu_buddy_block_offset(block), size,
+				  &first, &last);
+		bitmap_set(vram->clean, first, last - first);
+	}
 	ppu_buddy_free_list(&vram->mm, blocks);
 	if (reserve)
 		reserve(vram, data);
@@ -437,8 +440,8 @@ static void ppu_vram_clear_work(struct work_struct *work)
  * @size: bytes wanted; rounded up to a power of two of at least 64 KB
  * @blocks: list that receives the block, owned by the caller
  * @addr: first byte of the range
- * @clean: set when the range is known to hold zeros (cleared in the
- *	background); else the caller clears it
+ * @clean: set when every granule of the range was cleared in the
+ *	background since it was last handed out; else the caller clears it
  *
  * When there is no room but freed blocks wait to be cleared, clears them
  * now and tries again. Sleeps; call it without the allocator's lock.
@@ -449,6 +452,7 @@ s64 ppu_vram_alloc(struct ppu_vram *vram, u64 size, struct list_head *blocks,
 		   u64 *addr, bool *clean)
 {
 	struct ppu_buddy_block *block;
+	unsigned long first, last;
 	bool flushed = false;
 	bool backlog;
 	int ret;
@@ -460,19 +464,24 @@ again:
 	mutex_lock(&vram->lock);
 	ret = ppu_buddy_alloc_blocks(&vram->mm, 0, vram->size, size, size,
 				     blocks, 0);
-	*clean = vram->ops && !vram->unclean;
 	backlog = vram->ops && vram->dirty_bytes;
+	if (!ret) {
+		/* one block: the minimum block size is @size */
+		block = list_first_entry(blocks, struct ppu_buddy_block, link);
+		*addr = ppu_buddy_block_offset(block);
+		ppu_vram_granules(*addr, size, &first, &last);
+		*clean = vram->ops &&
+			 find_next_zero_bit(vram->clean, last, first) >= last;
+		/* handed out: what it holds from now on is its owner's */
+		bitmap_clear(vram->clean, first, last - first);
+	}
 	mutex_unlock(&vram->lock);
 	if (ret == -ENOSPC && backlog && !flushed) {
 		ppu_vram_flush(vram);
 		flushed = true;
 		goto again;
 	}
-	if (ret)
-		return ret;
-	block = list_first_entry(blocks, struct ppu_buddy_block, link);
-	*addr = ppu_buddy_block_offset(block);
-	return size;
+	return ret ? ret : size;
 }
 
 static void ppu_vram_reserve_nothing(struct ppu_vram *vram, void *data)

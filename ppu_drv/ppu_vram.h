@@ -29,8 +29,10 @@
  * @dirty: freed blocks not cleared yet, out of @mm until cleared
  * @dirty_bytes: bytes on @dirty or being cleared by @clear_work: the
  *	clear backlog
- * @unclean: @mm may hold blocks that were not cleared (freed while @clear
- *	was off, or a failed split): new buffers are cleared by their creator
+ * @clean: a bit per 64 KB granule of the HBM, set while the granule
+ *	is free and holds zeros: cleared by @clear_work since it was last
+ *	handed out. A new buffer is cleared by its creator unless all of
+ *	its granules are set
  * @clear_work: clears @dirty and gives it back to @mm; a free arms it
  *	for the next tick (PPU_VRAM_CLEAR_DELAY) instead of waking a worker
  * @bg_clears: blocks cleared by @clear_work
@@ -38,7 +40,7 @@
  * @bg_clear_ns: time @clear_work spent clearing
  */
 struct ppu_vram {
-	struct mutex lock; /* protects mm and reserved */
+	struct mutex lock; /* protects mm, reserved, dirty and clean */
 	struct ppu_buddy mm;
 	struct list_head reserved;
 	u64 size;
@@ -51,7 +53,7 @@ struct ppu_vram {
 	const struct ppu_vram_clear_ops *ops;
 	struct list_head dirty;
 	u64 dirty_bytes;
-	bool unclean;
+	unsigned long *clean;
 	struct delayed_work clear_work;
 	atomic64_t bg_clears;
 	atomic64_t bg_clear_bytes;
