@@ -705,6 +705,8 @@ static void subtest_begin(void)
 {
 	kids_kill();
 	fds_close_all();
+	if (have_vram_clear)
+		ppu_debugfs_write(dbg_dir, "vram_clear", "1");
 }
 
 /* ------------------------------------------------- vram-fresh-reads-zero */
@@ -930,7 +932,13 @@ static void kid_check(void *arg, unsigned int idx)
 	close(dfd);
 }
 
-static void test_vram_fresh_reads_zero(void)
+/*
+ * @off_first: A fills its buffers with clearing off (debugfs vram_clear
+ * "0", what a benchmark's baseline does) and frees them so; clearing is
+ * on again before B allocates: memory freed uncleared is never taken
+ * for clean.
+ */
+static void test_vram_fresh_reads_zero(bool off_first)
 {
 	struct fresh_shm *sh = shm_alloc(sizeof(*sh));
 	struct vclear v0, v1;
@@ -940,6 +948,10 @@ static void test_vram_fresh_reads_zero(void)
 
 	subtest_begin();
 	have_clear = vclear_read(&v0);
+	if (off_first) {
+		igt_require_f(have_clear, "no debugfs vram_clear\n");
+		igt_assert_eq(ppu_debugfs_write(dbg_dir, "vram_clear", "0"), 0);
+	}
 
 	kid_start(kid_fill, sh, 0);
 	bad = kids_wait(600);
@@ -964,6 +976,8 @@ static void test_vram_fresh_reads_zero(void)
 			     left);
 		usleep(20 * 1000);
 	}
+	if (off_first)
+		igt_assert_eq(ppu_debugfs_write(dbg_dir, "vram_clear", "1"), 0);
 	/*
 	 * A driver that clears freed memory in the background hands A's
 	 * memory out again only once it is cleared: B must land there.
@@ -1871,7 +1885,11 @@ igt_main
 
 	igt_describe("a fresh VRAM buffer reads zero, also where another client's data was");
 	igt_subtest("vram-fresh-reads-zero")
-		test_vram_fresh_reads_zero();
+		test_vram_fresh_reads_zero(false);
+
+	igt_describe("VRAM freed while clearing was off reads zero in a buffer created once it is on");
+	igt_subtest("vram-freed-uncleared-reads-zero")
+		test_vram_fresh_reads_zero(true);
 
 	igt_describe("freed VRAM is cleared in the background; a refill right after the free still fits");
 	igt_subtest("vram-backlog-refill")
