@@ -103,14 +103,10 @@ series_debug() {
 		PPU_IGT_EXCLUDE= PPU_IGT_LADDER=domain \
 		PPU_IGT_LOG="$LOG/igt-debug$sfx-serial.log" "$ROOT/scripts/run-igt.sh"
 	# two cards: ppu_multi alone (every other binary runs on one card,
-	# where it skips), its removal searches under lockdep, KASAN, kmemleak.
-	# 3 s job timeouts: with 1 s and 500 ms one of card B's 20 ms jobs
-	# once timed out while card A was bound again (cause not established;
-	# Documentation/testing.rst)
+	# where it skips), its removal searches under lockdep, KASAN, kmemleak
 	run_stage "igt-multi-debug$sfx" igt "igt ppu_multi, two cards (debug $ser kernel; reset_ladder=domain)" \
 		env PPU_VM_KERNEL=debug PPU_DEBUG_KSERIES="$ser" PPU_IGT_FILTER='^ppu_multi$' \
 		PPU_IGT_EXCLUDE= PPU_IGT_LADDER=domain PPU_IGT_DEVICES=2 \
-		PPU_PARAMS="gfx_timeout_ms=3000 compute_timeout_ms=3000 sdma_timeout_ms=3000 max_guilty_per_process=0 max_suspects_per_process=0 user_hold_ms=0 isolate_ms=0" \
 		PPU_IGT_LOG="$LOG/igt-multi-debug$sfx-serial.log" "$ROOT/scripts/run-igt.sh"
 	run_stage "fuzz$sfx" fuzz "fuzz (debug $ser kernel)" \
 		env PPU_VM_KERNEL=debug PPU_DEBUG_KSERIES="$ser" PPU_FUZZ_SECONDS=60 \
