@@ -105,6 +105,17 @@ if [ $smi = 1 ]; then
 		[ -x "$f" ] || { echo "igt: $f not built (make -C tools)"; exit 1; }
 	done
 	extra="$extra $ROOT/tools/ppu-smi $ROOT/tools/ppu-demo $HERE/vm/ppu-smi-test.sh"
+	# ppu-smi/exporter-unit: the exporter units as make install ships
+	# them, ppu-smi in /extra, under Debian's systemd (skipped without it)
+	sd=$(command -v systemctl || true)
+	if [ -x /lib/systemd/systemd ] && [ -n "$sd" ]; then
+		units=$ROOT/igt-tests/build/units
+		mkdir -p "$units"
+		sed 's|@BINDIR@|/extra|g' "$ROOT/tools/systemd/ppu-smi-exporter.service.in" \
+			> "$units/ppu-smi-exporter.service"
+		extra="$extra /lib/systemd/systemd $sd $units/ppu-smi-exporter.service"
+		extra="$extra $ROOT/tools/systemd/ppu-smi-exporter.timer"
+	fi
 	while read -r st; do
 		[ -n "$st" ] || continue
 		expected[ppu-smi/$st]=1

@@ -86,6 +86,14 @@
 #                  --json too; as user nobody, not root's processes
 #                  (SKIP of that part if su cannot switch users); once
 #                  they exit, neither
+#   exporter-unit  ppu-smi-exporter.service and .timer (ExecStart in
+#                  /extra) under Debian's systemd, PID 1 of its own PID and
+#                  mount namespace: systemctl start runs ppu-smi in the
+#                  unit's sandbox, exit 0, result success, the textfile
+#                  has PPU 0's ppu_health, mode 644, no temporary file; the
+#                  timer rewrites it twice (90 s at most); without the
+#                  textfile directory the condition skips the unit and
+#                  nothing is created (SKIP without systemd or cgroup2)
 #   json           host-side: every JSON document printed between
 #                  "PPU-SMI-JSON: BEGIN <state>" and "PPU-SMI-JSON: END"
 #                  parses (python3 in scripts/run-igt.sh)
@@ -96,7 +104,7 @@
 #   PPU-SMI-TEST: <step>: PASS|FAIL|SKIP
 #   PPU-SMI-TEST: END rc=N
 # `ppu-smi-test.sh --list` prints the step names (on the host too).
-STEPS="healthy cecc-retired scripting events-lost pending rma damaged-store wedged prometheus errors recovery-user processes json restore"
+STEPS="healthy cecc-retired scripting events-lost pending rma damaged-store wedged prometheus errors recovery-user processes exporter-unit json restore"
 if [ "${1:-}" = --list ]; then
 	for s in $STEPS; do echo "$s"; done
 	exit 0
@@ -1026,6 +1034,97 @@ if [ -z "$skip" ]; then
 	check "as nobody: --closed-processes exits 4 (got $r)" [ $r = 4 ]
 fi
 if [ $step_ok = 1 ] && [ -n "$skip" ]; then end skip; else end; fi
+
+# ------------------------------------------------------------------------
+# The exporter units as make install ships them (ExecStart in /extra), run
+# by a real systemd: Debian's, PID 1 of a PID and mount namespace of its
+# own (unshare), in container mode, with empty stand-ins for the targets
+# the units' default dependencies name; systemctl reaches it through
+# nsenter. Where the guest has no systemd staged, or no cgroup2, SKIP.
+begin exporter-unit
+SD=/extra/systemd
+SC=/extra/systemctl
+TXT=/var/lib/prometheus/node-exporter
+UD=/etc/systemd/system
+sd_pid=
+# systemctl in systemd's mount and PID namespaces: systemd refuses a
+# client whose PID it cannot see
+sc() { nsenter -t "$sd_pid" -m -p "$SC" --no-ask-password "$@"; }
+scv() { sc show -p "$1" --value "$2" 2> /dev/null; }
+if [ ! -x $SD ] || [ ! -x $SC ] || [ ! -f /extra/ppu-smi-exporter.service ] ||
+	! grep -qw cgroup2 /proc/filesystems; then
+	log "no systemd staged in /extra, or no cgroup2: skipped"
+	end skip
+else
+	mkdir -p $UD $TXT
+	cp /extra/ppu-smi-exporter.service /extra/ppu-smi-exporter.timer $UD/
+	for t in sysinit basic timers sockets paths slices local-fs swap shutdown; do
+		printf '[Unit]\nDescription=%s (ppu-smi-test stand-in)\nDefaultDependencies=no\n' \
+			"$t" > "$UD/$t.target"
+	done
+	printf '[Unit]\nDescription=ppu-smi-test\nRequires=basic.target\nAfter=basic.target\n' \
+		> $UD/ppu-smi-test.target
+	[ -s /etc/machine-id ] || echo 5ca1ab1e5ca1ab1e5ca1ab1e5ca1ab1e > /etc/machine-id
+	[ -f /etc/os-release ] || printf 'ID=debian\nNAME="ppu test guest"\n' > /etc/os-release
+	container=ppu-smi-test unshare -m -p -f --mount-proc \
+		$SD --unit=ppu-smi-test.target --log-target=console --log-level=notice \
+		> /tmp/systemd.log 2>&1 &
+	us_pid=$!
+	# systemd: unshare's child; up once its private socket is there
+	i=0
+	while [ $i -lt 300 ]; do
+		[ -z "$sd_pid" ] && sd_pid=$(awk -v p=$us_pid '$4 == p { print $1 }' /proc/[0-9]*/stat 2> /dev/null | head -n 1)
+		[ -n "$sd_pid" ] && nsenter -t "$sd_pid" -m test -S /run/systemd/private && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if [ -z "$sd_pid" ] || ! nsenter -t "$sd_pid" -m test -S /run/systemd/private; then
+		fail "systemd did not come up in 30 s"
+		sed 's/^/ppu-smi-test:   systemd: /' /tmp/systemd.log | tail -n 20
+	else
+		log "systemd $($SC --version | head -n 1) is PID 1 of its namespace (pid $sd_pid here)"
+		sc start ppu-smi-exporter.service
+		r=$?
+		check "systemctl start ppu-smi-exporter.service exits 0 (got $r)" [ $r = 0 ]
+		check "the service's result is success ($(scv Result ppu-smi-exporter.service))" \
+			[ "$(scv Result ppu-smi-exporter.service)" = success ]
+		check "ppu-smi exited 0 under the unit's sandbox ($(scv ExecMainStatus ppu-smi-exporter.service))" \
+			[ "$(scv ExecMainStatus ppu-smi-exporter.service)" = 0 ]
+		check "$TXT/ppu.prom has PPU 0's ppu_health" grep -q "^ppu_health{$D} " $TXT/ppu.prom
+		check "$TXT/ppu.prom is mode 644 for node_exporter ($(stat -c %a $TXT/ppu.prom))" \
+			[ "$(stat -c %a $TXT/ppu.prom)" = 644 ]
+		check "no temporary file left in $TXT ($(ls $TXT | tr '\n' ' '))" \
+			[ "$(ls $TXT)" = ppu.prom ]
+		# the timer rewrites the file (a rename: a new inode) every 15 s
+		ino=$(stat -c %i $TXT/ppu.prom)
+		sc start ppu-smi-exporter.timer
+		check "systemctl start ppu-smi-exporter.timer: active ($(scv ActiveState ppu-smi-exporter.timer))" \
+			[ "$(scv ActiveState ppu-smi-exporter.timer)" = active ]
+		n=0
+		i=0
+		while [ $n -lt 2 ] && [ $i -lt 900 ]; do
+			sleep 0.1
+			i=$((i + 1))
+			new=$(stat -c %i $TXT/ppu.prom 2> /dev/null)
+			[ -n "$new" ] && [ "$new" != "$ino" ] && n=$((n + 1)) && ino=$new
+		done
+		check "the timer ran the service twice in $((i / 10)) s (90 s at most)" [ $n = 2 ]
+		check "the service's result is still success" \
+			[ "$(scv Result ppu-smi-exporter.service)" = success ]
+		sc stop ppu-smi-exporter.timer
+		# no textfile directory: the unit's condition skips it
+		rm -rf $TXT
+		sc start ppu-smi-exporter.service
+		r=$?
+		check "without $TXT: systemctl start exits 0 (got $r), condition not met ($(scv ConditionResult ppu-smi-exporter.service))" \
+			[ $r = 0 ] && [ "$(scv ConditionResult ppu-smi-exporter.service)" = no ]
+		check "without $TXT: nothing created" [ ! -e $TXT ]
+	fi
+	[ -n "$sd_pid" ] && kill -9 "$sd_pid" 2> /dev/null
+	wait $us_pid 2> /dev/null
+	rm -rf $UD /var/lib/prometheus
+	end
+fi
 
 # ------------------------------------------------------------------------
 # checked on the host from the PPU-SMI-JSON blocks; the guest only says
