@@ -388,17 +388,17 @@ static void ppu_vram_clear_work(struct work_struct *work)
 	struct ppu_buddy_block *block, *tmp;
 	const struct ppu_vram_clear_ops *ops;
 	LIST_HEAD(failed);
-	LIST_HEAD(todo);
+	LIST_HEAD(taken);
 	LIST_HEAD(done);
 
 	mutex_lock(&vram->lock);
 	ops = vram->ops;
 	if (ops)
-		list_splice_init(&vram->dirty, &todo);
+		list_splice_init(&vram->dirty, &taken);
 	mutex_unlock(&vram->lock);
 	if (!ops)
 		return;
-	list_for_each_entry_safe(block, tmp, &todo, link) {
+	list_for_each_entry_safe(block, tmp, &taken, link) {
 		u64 size = ppu_buddy_block_size(&vram->mm, block);
 		u64 addr = ppu_buddy_block_offset(block), off;
 		int ret = 0;
