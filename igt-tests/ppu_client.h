@@ -56,12 +56,19 @@ struct client {
 	uint32_t *map;
 };
 
-static inline void client_open(struct client *c)
+/* @c on the DRM file @fd, opened for it: its BO, mapped, zeroed */
+static inline void client_open_fd(struct client *c, int fd)
 {
-	c->fd = ppu_open();
+	igt_assert_fd(fd);
+	c->fd = fd;
 	c->bo = ppu_bo_create(c->fd, PPU_PAGE_SIZE);
 	c->map = ppu_bo_map(c->fd, c->bo, PPU_PAGE_SIZE);
 	memset(c->map, 0, PPU_PAGE_SIZE);
+}
+
+static inline void client_open(struct client *c)
+{
+	client_open_fd(c, ppu_open());
 }
 
 static inline void client_close(struct client *c)

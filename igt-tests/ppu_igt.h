@@ -97,6 +97,8 @@ enum igt_log_level {
 };
 void igt_log(const char *domain, enum igt_log_level level, const char *format, ...)
 	__attribute__((format(printf, 3, 4)));
+void igt_vlog(const char *domain, enum igt_log_level level, const char *format, va_list args)
+	__attribute__((format(printf, 3, 0)));
 
 bool __igt_fork(void);
 void igt_waitchildren(void);

@@ -92,36 +92,14 @@ static void card_fill(struct card *c, int fd, const char *node)
 /* every ppu card node, opened, in the order of ppu_sim's device index */
 static unsigned int cards_open(void)
 {
-	struct dirent *de;
-	DIR *d;
+	struct ppu_node n[MAX_DEVS];
 
 	for (unsigned int i = 0; i < nr_cards; i++)
 		if (cards[i].fd >= 0)
 			close(cards[i].fd);
-	nr_cards = 0;
-	d = opendir("/dev/dri");
-	if (!d)
-		return 0;
-	while ((de = readdir(d)) && nr_cards < MAX_DEVS) {
-		char path[300];
-		drmVersionPtr v;
-		int f;
-
-		if (strncmp(de->d_name, "card", 4))
-			continue;
-		snprintf(path, sizeof(path), "/dev/dri/%s", de->d_name);
-		f = open(path, O_RDWR | O_CLOEXEC);
-		if (f < 0)
-			continue;
-		v = drmGetVersion(f);
-		if (v && !strcmp(v->name, "ppu"))
-			card_fill(&cards[nr_cards++], f, path);
-		else
-			close(f);
-		if (v)
-			drmFreeVersion(v);
-	}
-	closedir(d);
+	nr_cards = ppu_open_nodes("card", n, MAX_DEVS);
+	for (unsigned int i = 0; i < nr_cards; i++)
+		card_fill(&cards[i], n[i].fd, n[i].path);
 	/* insertion sort by index: card 0 is A, card 1 is B */
 	for (unsigned int i = 1; i < nr_cards; i++) {
 		struct card t = cards[i];

@@ -439,7 +439,7 @@ static inline int ppu_file_write(const char *path, const char *val)
 /* write @val to debugfs file @dir/@name; 0 or -errno */
 static inline int ppu_debugfs_write(const char *dir, const char *name, const char *val)
 {
-	char path[128];
+	char path[256];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	return ppu_file_write(path, val);
@@ -612,40 +612,55 @@ static inline bool ppu_sysfs_wait_u64(const char *dir, const char *name, uint64_
 	return ppu_sysfs_u64(dir, name) == want;
 }
 
+/* a ppu node, opened: its file and path */
+struct ppu_node {
+	int fd;
+	char path[64];
+};
+
 /*
- * The ppu node whose name starts with @prefix ("card" or "renderD"),
+ * The ppu nodes whose names start with @prefix ("card" or "renderD"),
  * opened directly: igt's device selection caches what it found, and a
- * reload or rebind makes a new device. -1 if there is none.
+ * reload or rebind makes a new device. At most @max of them into @nodes,
+ * in the directory's order; returns how many.
  */
-static inline int ppu_open_node(const char *prefix)
+static inline unsigned int ppu_open_nodes(const char *prefix, struct ppu_node *nodes,
+					  unsigned int max)
 {
 	struct dirent *de;
 	DIR *d = opendir("/dev/dri");
-	int ret = -1;
+	unsigned int n = 0;
 
 	if (!d)
-		return -1;
-	while (ret < 0 && (de = readdir(d))) {
-		char path[300];
+		return 0;
+	while (n < max && (de = readdir(d))) {
 		drmVersionPtr v;
 		int f;
 
 		if (strncmp(de->d_name, prefix, strlen(prefix)))
 			continue;
-		snprintf(path, sizeof(path), "/dev/dri/%s", de->d_name);
-		f = open(path, O_RDWR | O_CLOEXEC);
+		snprintf(nodes[n].path, sizeof(nodes[n].path), "/dev/dri/%.54s", de->d_name);
+		f = open(nodes[n].path, O_RDWR | O_CLOEXEC);
 		if (f < 0)
 			continue;
 		v = drmGetVersion(f);
 		if (v && !strcmp(v->name, "ppu"))
-			ret = f;
+			nodes[n++].fd = f;
 		else
 			close(f);
 		if (v)
 			drmFreeVersion(v);
 	}
 	closedir(d);
-	return ret;
+	return n;
+}
+
+/* the first ppu node whose name starts with @prefix, opened; -1 if none */
+static inline int ppu_open_node(const char *prefix)
+{
+	struct ppu_node n;
+
+	return ppu_open_nodes(prefix, &n, 1) ? n.fd : -1;
 }
 
 /* ppu_open_node(), waiting up to @ms for the device to show up */
