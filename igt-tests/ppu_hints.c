@@ -205,9 +205,12 @@ static int reload_ppu(const char *params)
 }
 
 /* exit handler: the hardware tells the truth again, the boot's ppu.ko */
+static void card_hooks_restore(void);
+
 static void restore(int sig)
 {
 	ppu_file_write(WRONG_HINTS, "0");
+	card_hooks_restore();
 	if (dbg_dir[0]) {
 		ppu_debugfs_write(dbg_dir, "probe_strategy", "serial");
 		ppu_debugfs_write(dbg_dir, "isolate_ms", "0");
@@ -654,6 +657,92 @@ static void test_wrong_hints(void)
 	scene_close(&s);
 }
 
+/* the card's own hints hook @name (sim/ of its platform device): @val, read back */
+static void card_hook(const char *name, const char *val)
+{
+	struct ppu_pdev pd;
+	char dir[128], got[16];
+
+	ppu_pdev_of(fd, &pd);
+	snprintf(dir, sizeof(dir), "%s/sim", pd.dir);
+	igt_assert_eq(ppu_debugfs_write(dir, name, val), 0);
+	igt_assert_lt(0, ppu_debugfs_read(dir, name, got, sizeof(got)));
+	got[strcspn(got, "\n")] = '\0';
+	igt_assert_f(!strcmp(got, val), "%s/%s reads %s, want %s\n", dir, name, got, val);
+}
+
+/* both hooks of the card back to the module's parameters */
+static void card_hooks_restore(void)
+{
+	struct ppu_pdev pd;
+	char path[192];
+
+	if (fd < 0)
+		return;
+	ppu_pdev_of(fd, &pd);
+	snprintf(path, sizeof(path), "%s/sim/wrong_hints_pct", pd.dir);
+	ppu_file_write(path, "-1");
+	snprintf(path, sizeof(path), "%s/sim/preempt_unsupported", pd.dir);
+	ppu_file_write(path, "-1");
+}
+
+/*
+ * The card's own hooks in sim/ come before ppu_sim's parameters, and -1
+ * gives the card the parameter's again: with the module's hints wrong and
+ * the card's wrong_hints_pct 0 the hints are right; with the card's
+ * preempt_unsupported 1 there are none (unknown); with both -1 the
+ * module's wrong hints are back. The verdicts are right each time.
+ */
+static void test_card_hints(void)
+{
+	struct scene s;
+	struct ppu_pdev pd;
+	char path[192];
+
+	prepare();
+	ppu_pdev_of(fd, &pd);
+	snprintf(path, sizeof(path), "%s/sim/wrong_hints_pct", pd.dir);
+	igt_require_f(access(path, W_OK) == 0, "no %s\n", path);
+	igt_assert_eq(ppu_file_write(path, "101"), -EINVAL);
+	igt_assert_eq(ppu_file_write(path, "-2"), -EINVAL);
+	snprintf(path, sizeof(path), "%s/sim/preempt_unsupported", pd.dir);
+	igt_assert_eq(ppu_file_write(path, "2"), -EINVAL);
+
+	/* the module's hints wrong, the card's own right */
+	set_wrong_hints(100);
+	card_hook("wrong_hints_pct", "0");
+	s = (struct scene){ .n_good = 1, .good = { COMPUTE0 }, .bad = GFX0 };
+	scene_run(&s, GOOD_US);
+	scene_assert_verdicts(&s);
+	igt_assert_f(!strcmp(rr_hint(&s.a, "gfx0"), "hung"),
+		     "card right, module wrong: gfx0=%s, want hung\n", rr_hint(&s.a, "gfx0"));
+	igt_assert_eq_u64(DELTA(&s.b, &s.a, hints_wrong), 0);
+	scene_close(&s);
+
+	/* the card without hints, whatever the module's */
+	card_hook("wrong_hints_pct", "-1");
+	card_hook("preempt_unsupported", "1");
+	s = (struct scene){ .n_good = 1, .good = { COMPUTE0 }, .bad = GFX0 };
+	scene_run(&s, GOOD_US);
+	scene_assert_verdicts(&s);
+	igt_assert_f(!strcmp(rr_hint(&s.a, "gfx0"), "unknown"),
+		     "card without hints: gfx0=%s, want unknown\n", rr_hint(&s.a, "gfx0"));
+	igt_assert_eq_u64(DELTA(&s.b, &s.a, hints_wrong), 0);
+	scene_close(&s);
+
+	/* both -1: the module's wrong hints again */
+	card_hook("preempt_unsupported", "-1");
+	s = (struct scene){ .n_good = 1, .good = { COMPUTE0 }, .bad = GFX0 };
+	scene_run(&s, GOOD_US);
+	set_wrong_hints(0);
+	scene_assert_verdicts(&s);
+	igt_assert_f(!strcmp(rr_hint(&s.a, "gfx0"), "stalled"),
+		     "card following the module: gfx0=%s, want stalled (wrong)\n",
+		     rr_hint(&s.a, "gfx0"));
+	igt_assert_lt_u64(0, DELTA(&s.b, &s.a, hints_wrong));
+	scene_close(&s);
+}
+
 /*
  * An attacker whose hang does not reproduce (HANG_ONCE, re-armed through
  * its mapped BO), a fresh context each round, and a victim whose job only
@@ -994,6 +1083,10 @@ igt_main
 	igt_describe("every hint wrong: the same verdicts, wrong hints counted");
 	igt_subtest("wrong-hints")
 		test_wrong_hints();
+
+	igt_describe("the card's own sim/wrong_hints_pct and sim/preempt_unsupported come before ppu_sim's parameters; -1 follows them");
+	igt_subtest("card-hints")
+		test_card_hints();
 
 	igt_describe("a non-reproducing hang never gets a stalled victim struck, right or wrong hints");
 	igt_subtest("stalled-victim-never-struck")

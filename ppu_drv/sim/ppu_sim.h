@@ -186,6 +186,11 @@ struct ppu_sim_config {
  *	fail (sysfs sim/fail_resets of its platform device)
  * @fail_ring_resets: test hook of this device alone: its next N resets of
  *	one engine fail (sysfs sim/fail_ring_resets)
+ * @wrong_hints_pct: test hook of this device alone: ppu_sim_wrong_hints_pct
+ *	for it (sysfs sim/wrong_hints_pct); -1: the module parameter's
+ * @preempt_unsupported: test hook of this device alone: 0 or 1 for
+ *	ppu_sim_preempt_unsupported (sysfs sim/preempt_unsupported); -1: the
+ *	module parameter's
  * @ras: memory, flash and error injection, see ppu_sim_ras.c
  * @hbm_access: read or write one dword of HBM through the ECC, set by
  *	ppu_sim_ras_init(); -EBADMSG on an uncorrectable error, -EIO on a
@@ -210,6 +215,8 @@ struct ppu_sim {
 	u32 index;
 	atomic_t fail_resets;
 	atomic_t fail_ring_resets;
+	atomic_t wrong_hints_pct;
+	atomic_t preempt_unsupported;
 	struct ppu_sim_ras *ras;
 	int (*hbm_access)(struct ppu_sim *sim, u64 addr, u32 *val, bool write);
 };

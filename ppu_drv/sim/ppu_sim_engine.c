@@ -657,13 +657,13 @@ static const struct kernel_param_ops ppu_sim_wrong_hints_ops = {
 unsigned int ppu_sim_wrong_hints_pct;
 module_param_cb(wrong_hints_pct, &ppu_sim_wrong_hints_ops,
 		&ppu_sim_wrong_hints_pct, 0644);
-MODULE_PARM_DESC(wrong_hints_pct, "Percentage (0-100) of the answers to preemption requests on busy engines that are wrong, spread evenly (default 0)");
+MODULE_PARM_DESC(wrong_hints_pct, "Percentage (0-100) of the answers to preemption requests on busy engines that are wrong, spread evenly, on each device whose sim/wrong_hints_pct is -1 (default 0)");
 
 /* Test hook: hardware that cannot tell whether an engine parked. */
 bool ppu_sim_preempt_unsupported;
 module_param_named(preempt_unsupported, ppu_sim_preempt_unsupported, bool,
 		   0644);
-MODULE_PARM_DESC(preempt_unsupported, "Preemption requests on busy engines are answered -EOPNOTSUPP: the device gives no hang/stall hints (default off)");
+MODULE_PARM_DESC(preempt_unsupported, "Preemption requests on busy engines are answered -EOPNOTSUPP: the device gives no hang/stall hints, on each device whose sim/preempt_unsupported is -1 (default off)");
 
 /*
  * Is answer number @n of the device wrong? With p = wrong_hints_pct, answer
@@ -681,13 +681,19 @@ static bool ppu_sim_answer_wrong(u64 n, unsigned int pct)
  * does not park; a running, delayed, waiting or stalled one parks at once
  * and resumes when the request is withdrawn, which happens at once here,
  * so its work is not disturbed. With preempt_unsupported a busy engine's
- * answer is -EOPNOTSUPP.
+ * answer is -EOPNOTSUPP. The device's own hooks in sim/ (wrong_hints_pct,
+ * preempt_unsupported) are taken before the module's unless -1.
  */
 static int ppu_sim_preempt(struct ppu_hw *hw, u32 ring)
 {
 	unsigned long flags;
 	struct ppu_sim *sim = to_ppu_sim(hw);
-	unsigned int pct = min(READ_ONCE(ppu_sim_wrong_hints_pct), 100u);
+	int own_pct = atomic_read(&sim->wrong_hints_pct);
+	int own_unsupported = atomic_read(&sim->preempt_unsupported);
+	unsigned int pct = own_pct >= 0 ? own_pct :
+			   READ_ONCE(ppu_sim_wrong_hints_pct);
+	bool unsupported = own_unsupported >= 0 ? own_unsupported :
+			   READ_ONCE(ppu_sim_preempt_unsupported);
 	struct ppu_sim_engine *e;
 	int parked;
 
@@ -700,11 +706,12 @@ static int ppu_sim_preempt(struct ppu_hw *hw, u32 ring)
 		parked = -EBUSY;
 	} else if (e->head == e->tail) {
 		parked = -ENODATA;
-	} else if (READ_ONCE(ppu_sim_preempt_unsupported)) {
+	} else if (unsupported) {
 		parked = -EOPNOTSUPP;
 	} else {
 		parked = e->state != PPU_HW_ENGINE_HUNG;
-		if (ppu_sim_answer_wrong(sim->preempt_answers++, pct))
+		if (ppu_sim_answer_wrong(sim->preempt_answers++,
+					 min(pct, 100u)))
 			parked = !parked;
 	}
 	spin_unlock_irqrestore(&sim->lock, flags);
@@ -771,6 +778,8 @@ struct ppu_sim *ppu_sim_create(const struct ppu_sim_config *cfg)
 	sim->index = cfg->index;
 	atomic_set(&sim->fail_resets, 0);
 	atomic_set(&sim->fail_ring_resets, 0);
+	atomic_set(&sim->wrong_hints_pct, -1);
+	atomic_set(&sim->preempt_unsupported, -1);
 	sim->hw.serial = cfg->serial;
 	sim->ring_reset_us = cfg->reset_us / 4;
 	sim->hw.ops = &ppu_sim_ops;

@@ -139,6 +139,52 @@ static ssize_t fail_ring_resets_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(fail_ring_resets);
 
+/* a hook of the device that overrides a module parameter: -1 or 0..@max */
+static ssize_t ppu_sim_store_override(const char *buf, size_t len,
+				      atomic_t *v, int max)
+{
+	int n, ret = kstrtoint(buf, 0, &n);
+
+	if (ret)
+		return ret;
+	if (n < -1 || n > max)
+		return -EINVAL;
+	atomic_set(v, n);
+	return len;
+}
+
+static ssize_t wrong_hints_pct_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	return ppu_sim_show_count(dev, buf, &ppu_sim_of(dev)->wrong_hints_pct);
+}
+
+static ssize_t wrong_hints_pct_store(struct device *dev,
+				     struct device_attribute *attr,
+				     const char *buf, size_t len)
+{
+	return ppu_sim_store_override(buf, len,
+				      &ppu_sim_of(dev)->wrong_hints_pct, 100);
+}
+static DEVICE_ATTR_RW(wrong_hints_pct);
+
+static ssize_t preempt_unsupported_show(struct device *dev,
+					struct device_attribute *attr,
+					char *buf)
+{
+	return ppu_sim_show_count(dev, buf,
+				  &ppu_sim_of(dev)->preempt_unsupported);
+}
+
+static ssize_t preempt_unsupported_store(struct device *dev,
+					 struct device_attribute *attr,
+					 const char *buf, size_t len)
+{
+	return ppu_sim_store_override(buf, len,
+				      &ppu_sim_of(dev)->preempt_unsupported, 1);
+}
+static DEVICE_ATTR_RW(preempt_unsupported);
+
 static ssize_t index_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
@@ -156,6 +202,8 @@ static DEVICE_ATTR_RO(serial);
 static struct attribute *ppu_sim_dev_attrs[] = {
 	&dev_attr_fail_resets.attr,
 	&dev_attr_fail_ring_resets.attr,
+	&dev_attr_wrong_hints_pct.attr,
+	&dev_attr_preempt_unsupported.attr,
 	&dev_attr_index.attr,
 	&dev_attr_serial.attr,
 	NULL
