@@ -104,11 +104,13 @@ explore: deps
 	 --kernel_args drm_sched_serial_kunit_test.explore_scenarios=$$n \
 	 $(if $(SEED),--kernel_args drm_sched_serial_kunit_test.explore_seed=$(SEED))
 
-# make chaos [SEEDS=N] [SEED=S]: igt ppu_chaos's random subtest over N
-# generated scenarios (100 unless given) from base seed S (the clock
-# unless given), on the production kernel in the VM: some 2 s a scenario
+# make chaos [SEEDS=N] [SEED=S] [CARDS=C]: igt ppu_chaos's fixed set, then
+# its random subtest over N generated scenarios (100 unless given) from
+# base seed S (the clock unless given), on the production kernel in the
+# VM, C cards (4 unless given) running C scenarios at a time
 chaos: deps
 	@n=$(or $(SEEDS),100); PPU_IGT_FILTER='^ppu_chaos$$' PPU_SMI_TEST=0 \
+	 PPU_IGT_DEVICES=$(or $(CARDS),4) \
 	 PPU_IGT_TIMEOUT=$$((n * 5 + 600)) PPU_VM_TIMEOUT=$$((n * 5 + 900)) \
 	 PPU_GUEST_ENV="PPU_CHAOS_SCENARIOS=$$n $(if $(SEED),PPU_CHAOS_BASE=$(SEED))" \
 	 $(ROOT)/scripts/run-igt.sh

@@ -16,8 +16,8 @@
  * submitting (a met wait), WAIT for the flag an earlier innocent job of the
  * same client WRITEs (producer and consumer), and in a hang job one HANG;
  * every job ends with ADD 1 to its own counter. A scenario holds no, one or
- * two hang jobs, and draws the hardware hints (wrong_hints_pct 0 or 100)
- * and the reset ladder (ring or domain). Then, drawn after all of that (a
+ * two hang jobs, and draws the hardware hints (right or wrong: the card's
+ * sim/wrong_hints_pct 0 or 100) and the reset ladder (ring or domain). Then, drawn after all of that (a
  * seed keeps its earlier draws): a quarter of the hang jobs hang once
  * only (HANG_ONCE: the hang does not reproduce), in a third of the
  * scenarios one client closes its file 0-1500 ms after the submissions,
@@ -41,7 +41,9 @@
  * become a WAIT for a flag nobody writes (WAIT-NEVER, printed
  * HANG-NEVER): a job that cannot complete and never hangs the engine,
  * which the driver sees waiting and ends when it has been at its ring's
- * head for ppu.ko's max_runtime_ms.
+ * head for ppu.ko's max_runtime_ms. And a third of the scenarios run
+ * on a card without hints (sim/preempt_unsupported: every busy engine
+ * answers -EOPNOTSUPP), whatever was drawn first.
  *
  * The oracle (Documentation/drm_sched_serial.rst, "Liveness", "The
  * evidence rule", "Work that waits for other rings"):
@@ -81,9 +83,15 @@
  * alone, PPU_CHAOS_SCENARIOS=N sets how many scenarios
  * "random" runs (default 4; `make chaos SEEDS=N`), from the base seed
  * PPU_CHAOS_BASE (default: the clock, printed first).
+ *
+ * With several ppu cards (ppu_sim.ko devices=N) a process per card runs
+ * every N-th scenario on its card, each printed whole when it ended: the
+ * cards share no recovery, record, hint or ladder, so the scenarios are
+ * the same as one after the other on one card, N at a time.
  */
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <time.h>
 #include <sys/wait.h>
@@ -179,10 +187,15 @@ struct chaos_client {
 	uint32_t ctx;
 };
 
+/* the hardware hints of a scenario: the card's sim/ hooks */
+enum chaos_hints { HINTS_RIGHT, HINTS_WRONG, HINTS_UNKNOWN };
+
+static const char *const hints_names[] = { "right", "wrong", "unknown" };
+
 struct scenario {
 	uint64_t seed;
 	unsigned int nclients, nhang;
-	bool wrong_hints;
+	enum chaos_hints hints;
 	const char *ladder;
 	int closer;			/* the client that closes its file, or -1 */
 	unsigned int closer_ms;		/* when, after the submissions */
@@ -192,12 +205,34 @@ struct scenario {
 	struct chaos_client cl[MAX_CLIENTS + 1];
 };
 
+/* the card this process runs scenarios on: its node, directories, a file */
 static int fd = -1;
+static char node[64];
 static char dbg_dir[64];
+static char sim_dir[128];
 /* a shrinking re-run: the violations are counted, not printed */
 static bool quiet;
+/* with several cards: a scenario's lines, printed whole at its end */
+static FILE *chaos_buf;
 
-#define chaos_info(...) do { if (!quiet) igt_info(__VA_ARGS__); } while (0)
+/* every ppu card, in the order of ppu_sim's index; one worker each */
+#define MAX_CARDS	8
+static struct ppu_node cards[MAX_CARDS];
+static unsigned int nr_cards;
+
+static __attribute__((format(printf, 2, 3))) void chaos_log(bool warn, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (chaos_buf)
+		vfprintf(chaos_buf, fmt, ap);
+	else
+		igt_vlog(IGT_LOG_DOMAIN, warn ? IGT_LOG_WARN : IGT_LOG_INFO, fmt, ap);
+	va_end(ap);
+}
+
+#define chaos_info(...) do { if (!quiet) chaos_log(false, __VA_ARGS__); } while (0)
 
 static unsigned int rnd(uint64_t *s, unsigned int n)
 {
@@ -422,7 +457,7 @@ static void generate(struct scenario *sc, uint64_t seed)
 	memset(sc, 0, sizeof(*sc));
 	sc->seed = seed;
 	sc->nclients = 2 + rnd(&s, 3);
-	sc->wrong_hints = rnd(&s, 2);
+	sc->hints = rnd(&s, 2) ? HINTS_WRONG : HINTS_RIGHT;
 	sc->ladder = rnd(&s, 2) ? "domain" : "ring";
 	for (unsigned int c = 0; c < sc->nclients; c++) {
 		sc->cl[c].njobs = 1 + rnd(&s, MAX_JOBS);
@@ -482,6 +517,9 @@ static void generate(struct scenario *sc, uint64_t seed)
 		for (unsigned int k = 0; k < sc->cl[c].njobs; k++)
 			if (sc->cl[c].jobs[k].hang && !sc->cl[c].jobs[k].once)
 				sc->cl[c].jobs[k].never = !rnd(&s, 4);
+	/* a third of the scenarios: a device without hints */
+	if (!rnd(&s, 3))
+		sc->hints = HINTS_UNKNOWN;
 }
 
 static bool client_hangs(const struct chaos_client *cl)
@@ -522,14 +560,14 @@ static int fmt_ops(char *buf, size_t size, const struct chaos_job *j,
 
 static void print_scenario(const struct scenario *sc)
 {
-	igt_info("chaos: seed %" PRIu64 "%s: %u clients, %u hang jobs, hints %s, %s ladder\n",
-		 sc->seed, sc->shrunk ? " (shrunk)" : "", sc->nclients, sc->nhang,
-		 sc->wrong_hints ? "wrong" : "right", sc->ladder);
+	chaos_log(false, "chaos: seed %" PRIu64 "%s: %u clients, %u hang jobs, hints %s, %s ladder\n",
+		  sc->seed, sc->shrunk ? " (shrunk)" : "", sc->nclients, sc->nhang,
+		  hints_names[sc->hints], sc->ladder);
 	if (sc->closer >= 0)
-		igt_info("  client %d closes its file %u ms after the submissions\n",
+		chaos_log(false, "  client %d closes its file %u ms after the submissions\n",
 			 sc->closer, sc->closer_ms);
 	if (sc->killed)
-		igt_info("  client %u runs in a process SIGKILLed %u ms after the submissions\n",
+		chaos_log(false, "  client %u runs in a process SIGKILLed %u ms after the submissions\n",
 			 KILLED, sc->kill_ms);
 	for (unsigned int c = 0; c < sc->nclients + sc->killed; c++) {
 		if (c == sc->nclients)
@@ -543,14 +581,14 @@ static void print_scenario(const struct scenario *sc)
 			for (unsigned int d = 0; d < j->ndeps; d++)
 				n += snprintf(buf + n, sizeof(buf) - n, "%s client %u job %u",
 					      d ? "," : "; after", j->deps[d].c, j->deps[d].k);
-			igt_info("  client %u job %u on %s%s: %s\n", c, k, rings[j->ring].name,
+			chaos_log(false, "  client %u job %u on %s%s: %s\n", c, k, rings[j->ring].name,
 				 j->hang ? (j->nmemb ? " (hang gang)" : " (hang)") :
 				 j->nmemb ? " (gang)" : "", buf);
 			for (unsigned int m = 1; m <= j->nmemb; m++) {
 				const struct chaos_member *mb = &j->memb[m - 1];
 
 				fmt_ops(buf, sizeof(buf), j, mb->ops, mb->nops);
-				igt_info("    member %u on %s: %s\n", m, rings[mb->ring].name, buf);
+				chaos_log(false, "    member %u on %s: %s\n", m, rings[mb->ring].name, buf);
 			}
 		}
 	}
@@ -623,15 +661,30 @@ static void wait_idle(void)
 }
 
 #define VIOLATION(...) do { if (!quiet) { \
-				    igt_warn("chaos: seed %" PRIu64 ": ", sc->seed); \
-				    igt_warn(__VA_ARGS__); \
+				    chaos_log(true, "chaos: seed %" PRIu64 ": ", sc->seed); \
+				    chaos_log(true, __VA_ARGS__); \
 			    } \
 			    bad++; } while (0)
+
+/* the card's own hints hook @name: @val, read back */
+static void set_sim_hook(const char *name, const char *val)
+{
+	char path[192];
+
+	snprintf(path, sizeof(path), "%s/%s", sim_dir, name);
+	set_sim_param(path, val);
+}
+
+static void set_hints(enum chaos_hints h)
+{
+	set_sim_hook("wrong_hints_pct", h == HINTS_WRONG ? "100" : "0");
+	set_sim_hook("preempt_unsupported", h == HINTS_UNKNOWN ? "1" : "0");
+}
 
 /* open @cl's file and contexts, set the met flags */
 static void chaos_client_open(struct chaos_client *cl)
 {
-	client_open(&cl->c);
+	client_open_fd(&cl->c, open(node, O_RDWR | O_CLOEXEC));
 	cl->ctx = ppu_ctx_create(cl->c.fd);
 	for (unsigned int f = 0; f < NR_MET_FLAGS; f++)
 		cl->c.map[FLAG(f) / 4] = 1;
@@ -772,9 +825,14 @@ static unsigned int run_scenario(struct scenario *sc)
 	unsigned int bad = 0;
 	uint64_t rec;
 
+	size_t len;
+	char *out;
+
 	wait_idle();
-	set_sim_param(WRONG_HINTS, sc->wrong_hints ? "100" : "0");
+	set_hints(sc->hints);
 	ppu_ladder_set(dbg_dir, sc->ladder);
+	if (nr_cards > 1 && !quiet)
+		chaos_buf = open_memstream(&out, &len);
 	if (!quiet)
 		print_scenario(sc);
 
@@ -923,9 +981,20 @@ static unsigned int run_scenario(struct scenario *sc)
 	if (rec > 2 * sc->nhang + 2)
 		VIOLATION("%" PRIu64 " recoveries, want at most %u\n", rec, 2 * sc->nhang + 2);
 	if (bad && !quiet) {
-		rr_dump("after", &a);
+		chaos_log(true, "chaos: seed %" PRIu64 " ran on %s\n", sc->seed, node);
 		print_scenario(sc);
 	}
+	if (chaos_buf) {
+		fclose(chaos_buf);
+		chaos_buf = NULL;
+		if (bad)
+			igt_warn("%s", out);
+		else
+			igt_info("%s", out);
+		free(out);
+	}
+	if (bad && !quiet)
+		rr_dump("after", &a);
 
 	for (unsigned int c = 0; c < sc->nclients; c++)
 		if ((int)c != sc->closer)
@@ -1259,32 +1328,138 @@ static const uint64_t fixed_seeds[] = {
 	23, 42, 43, 137,
 };
 
-static void prepare(void)
+/* make card @i of cards[] the one this process runs scenarios on */
+static void card_select(unsigned int i)
 {
-	igt_require(access(WRONG_HINTS, W_OK) == 0);
-	igt_require(ppu_ring_count(fd, DRM_PPU_RING_GFX) >= 1 &&
-		    ppu_ring_count(fd, DRM_PPU_RING_COMPUTE) >= 2 &&
-		    ppu_ring_count(fd, DRM_PPU_RING_SDMA) >= 1);
+	struct ppu_pdev pd;
+
+	fd = cards[i].fd;
+	snprintf(node, sizeof(node), "%s", cards[i].path);
+	snprintf(dbg_dir, sizeof(dbg_dir), "%s", ppu_debugfs_dir(fd));
+	ppu_pdev_of(fd, &pd);
+	snprintf(sim_dir, sizeof(sim_dir), "%s/sim", pd.dir);
 }
 
-/* Run @n scenarios: @seeds[i], or the @n seeds drawn from *@st if NULL. */
-static void run_seeds(const uint64_t *seeds, unsigned int n, uint64_t *st)
+/* ppu_sim's index of cards[@i] */
+static int card_index(unsigned int i)
 {
-	struct scenario sc;
+	struct ppu_pdev pd;
+	char dir[128], buf[16];
+
+	ppu_pdev_of(cards[i].fd, &pd);
+	snprintf(dir, sizeof(dir), "%s/sim", pd.dir);
+	return ppu_debugfs_read(dir, "index", buf, sizeof(buf)) > 0 ? atoi(buf) : -1;
+}
+
+/* every ppu card, in the order of ppu_sim's index; card 0 selected */
+static void cards_open(void)
+{
+	int idx[MAX_CARDS];
+
+	nr_cards = ppu_open_nodes("card", cards, MAX_CARDS);
+	igt_require_f(nr_cards, "no ppu card\n");
+	for (unsigned int i = 0; i < nr_cards; i++) {
+		struct ppu_node t = cards[i];
+		int ti = card_index(i);
+		unsigned int j = i;
+
+		for (; j > 0 && idx[j - 1] > ti; j--) {
+			cards[j] = cards[j - 1];
+			idx[j] = idx[j - 1];
+		}
+		cards[j] = t;
+		idx[j] = ti;
+	}
+	card_select(0);
+}
+
+static void prepare(void)
+{
+	for (unsigned int i = 0; i < nr_cards; i++) {
+		char path[192];
+
+		card_select(i);
+		snprintf(path, sizeof(path), "%s/wrong_hints_pct", sim_dir);
+		igt_require_f(access(path, W_OK) == 0, "cannot write %s\n", path);
+		igt_require(ppu_ring_count(fd, DRM_PPU_RING_GFX) >= 1 &&
+			    ppu_ring_count(fd, DRM_PPU_RING_COMPUTE) >= 2 &&
+			    ppu_ring_count(fd, DRM_PPU_RING_SDMA) >= 1);
+	}
+	card_select(0);
+}
+
+/* every card's hints back to the module's, its ladder to the run's */
+static void restore_cards(const char (*ladder)[16])
+{
+	for (unsigned int i = 0; i < nr_cards; i++) {
+		char path[192];
+
+		card_select(i);
+		snprintf(path, sizeof(path), "%s/wrong_hints_pct", sim_dir);
+		ppu_file_write(path, "-1");
+		snprintf(path, sizeof(path), "%s/preempt_unsupported", sim_dir);
+		ppu_file_write(path, "-1");
+		if (ladder && ladder[i][0])
+			ppu_debugfs_write(dbg_dir, "reset_ladder", ladder[i]);
+	}
+	card_select(0);
+}
+
+/* the scenarios of @seeds this process runs: every @step-th from @first */
+static unsigned int run_share(const uint64_t *seeds, unsigned int n, unsigned int first,
+			      unsigned int step)
+{
+	struct scenario *sc = malloc(sizeof(*sc));
 	unsigned int bad = 0;
 
-	for (unsigned int i = 0; i < n; i++) {
+	igt_assert(sc);
+	for (unsigned int i = first; i < n; i += step) {
 		/* each scenario's seed, printed with it: PPU_CHAOS_SEED runs it alone */
 		unsigned int b;
 
-		generate(&sc, seeds ? seeds[i] : ppu_splitmix64(st) & 0xffffffffffffull);
-		b = run_scenario(&sc);
+		generate(sc, seeds[i]);
+		b = run_scenario(sc);
 		if (b)
-			shrink(&sc);
+			shrink(sc);
 		bad += b;
 	}
-	ppu_ladder_restore();
-	set_sim_param(WRONG_HINTS, "0");
+	free(sc);
+	return bad;
+}
+
+/*
+ * Run the @n scenarios of @seeds; with several cards, one process per
+ * card runs every nr_cards-th of them on it (their scenarios share
+ * nothing: each card has its own recovery, records, hints and ladder).
+ */
+static void run_seeds(const uint64_t *seeds, unsigned int n)
+{
+	unsigned int workers = nr_cards < n ? nr_cards : n, bad = 0;
+	char ladder[MAX_CARDS][16] = { "" };
+	unsigned int *tally;
+
+	for (unsigned int i = 0; i < nr_cards; i++) {
+		card_select(i);
+		snprintf(ladder[i], sizeof(ladder[i]), "%s", ppu_ladder_get(dbg_dir));
+	}
+	card_select(0);
+	if (workers <= 1) {
+		bad = run_share(seeds, n, 0, 1);
+	} else {
+		tally = mmap(NULL, MAX_CARDS * sizeof(*tally), PROT_READ | PROT_WRITE,
+			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		igt_assert(tally != MAP_FAILED);
+		igt_info("chaos: %u scenarios on %u cards\n", n, workers);
+		igt_fork(w, workers) {
+			card_select(w);
+			tally[w] = run_share(seeds, n, w, workers);
+		}
+		igt_waitchildren();
+		for (unsigned int w = 0; w < workers; w++)
+			bad += tally[w];
+		munmap(tally, MAX_CARDS * sizeof(*tally));
+	}
+	restore_cards(ladder);
 	igt_info("chaos: %u scenarios, %u violations\n", n, bad);
 	igt_assert_f(!bad, "%u violations: see the seeds above\n", bad);
 }
@@ -1306,9 +1481,9 @@ static void test_fixed(void)
 
 	prepare();
 	if (env_seed(&seed))
-		run_seeds(&seed, 1, NULL);
+		run_seeds(&seed, 1);
 	else
-		run_seeds(fixed_seeds, ARRAY_SIZE(fixed_seeds), NULL);
+		run_seeds(fixed_seeds, ARRAY_SIZE(fixed_seeds));
 }
 
 static void test_random(void)
@@ -1316,28 +1491,32 @@ static void test_random(void)
 	const char *e = getenv("PPU_CHAOS_SCENARIOS");
 	const char *b = getenv("PPU_CHAOS_BASE");
 	unsigned int n = e && *e ? (unsigned int)strtoul(e, NULL, 0) : 4;
-	uint64_t s0;
+	uint64_t s0, *seeds;
 
 	prepare();
 	if (env_seed(&s0)) {
-		run_seeds(&s0, 1, NULL);
+		run_seeds(&s0, 1);
 		return;
 	}
 	s0 = b && *b ? strtoull(b, NULL, 0) : (uint64_t)time(NULL);
 	igt_info("chaos: base %" PRIu64 " (PPU_CHAOS_BASE runs the same scenarios)\n", s0);
-	run_seeds(NULL, n, &s0);
+	seeds = calloc(n ? n : 1, sizeof(*seeds));
+	igt_assert(seeds);
+	for (unsigned int i = 0; i < n; i++)
+		seeds[i] = ppu_splitmix64(&s0) & 0xffffffffffffull;
+	run_seeds(seeds, n);
+	free(seeds);
 }
 
 static void restore(int sig)
 {
-	ppu_file_write(WRONG_HINTS, "0");
+	restore_cards(NULL);
 }
 
 igt_main
 {
 	igt_fixture {
-		fd = ppu_open();
-		snprintf(dbg_dir, sizeof(dbg_dir), "%s", ppu_debugfs_dir(fd));
+		cards_open();
 		igt_require_f(access(dbg_dir, R_OK) == 0, "no debugfs at %s\n", dbg_dir);
 		igt_install_exit_handler(restore);
 	}
@@ -1352,6 +1531,7 @@ igt_main
 
 	igt_fixture {
 		restore(0);
-		close(fd);
+		for (unsigned int i = 0; i < nr_cards; i++)
+			close(cards[i].fd);
 	}
 }
