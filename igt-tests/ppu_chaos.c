@@ -55,7 +55,11 @@
  *   without a strike, never twice;
  * - L2/L4: an innocent job (no HANG, every WAIT met or written by an
  *   innocent producer) completes, its counter exactly 1 (its scratch
- *   counter at least its ADDs: a re-emission runs them again);
+ *   counter at least its ADDs: a re-emission runs them again), and its
+ *   fence signalled within the scenario's L2 bound of its submission
+ *   (l2_bound_ms(): every job's DELAYs, and per hang job the replay
+ *   budget, three ring timeouts, max_resets resets and two isolations,
+ *   max_runtime_ms besides for a WAIT-NEVER, 3 s of slack);
  * - L3: a client without a hang job has no context guilty, suspect or
  *   banned;
  * - the recoveries (debugfs ring_recovery) are at most 2 per hang job
@@ -178,6 +182,7 @@ struct chaos_job {
 	/* run time */
 	uint32_t ctx, so, dep_so[MAX_DEPS];
 	int status;
+	uint64_t sub_ns;		/* CLOCK_MONOTONIC at its submission */
 };
 
 struct chaos_client {
@@ -214,6 +219,29 @@ static char sim_dir[128];
 static bool quiet;
 /* with several cards: a scenario's lines, printed whole at its end */
 static FILE *chaos_buf;
+
+/*
+ * What L2's bound is made of (l2_bound_ms()): ppu.ko's and ppu_sim.ko's
+ * parameters, read once
+ */
+static struct {
+	unsigned int timeout_ms;	/* the longest ring timeout */
+	unsigned int budget_ms, max_resets, reset_ms, max_runtime_ms, isolate_ms;
+} par;
+
+/* the slowest innocent job seen, against its L2 bound */
+struct l2_worst {
+	uint64_t seed;
+	unsigned int ms, bound_ms;
+};
+
+static struct l2_worst worst;
+
+/* @ms of @bound_ms is a larger share than @w's (or @w is empty) */
+static bool l2_slower(unsigned int ms, unsigned int bound_ms, const struct l2_worst *w)
+{
+	return !w->bound_ms || (uint64_t)ms * w->bound_ms > (uint64_t)w->ms * bound_ms;
+}
 
 /* every ppu card, in the order of ppu_sim's index; one worker each */
 #define MAX_CARDS	8
@@ -522,6 +550,53 @@ static void generate(struct scenario *sc, uint64_t seed)
 		sc->hints = HINTS_UNKNOWN;
 }
 
+/* the DELAYs of job @j, its gang members' included, in ms */
+static unsigned int job_delay_ms(const struct chaos_job *j)
+{
+	unsigned int ms = 0;
+
+	for (unsigned int i = 0; i < j->nops; i++)
+		ms += j->ops[i].op == OP_DELAY ? j->ops[i].arg : 0;
+	for (unsigned int m = 0; m < j->nmemb; m++)
+		for (unsigned int i = 0; i < j->memb[m].nops; i++)
+			ms += j->memb[m].ops[i].op == OP_DELAY ? j->memb[m].ops[i].arg : 0;
+	return ms;
+}
+
+/*
+ * L2, progress (Documentation/drm_sched_serial.rst, "Liveness"): the time
+ * by which every innocent job of @sc completes, in ms after its
+ * submission. Every job's DELAYs one after the other (its own, its
+ * producers' and whatever queues ahead of it on its rings), and for each
+ * hang job (the closed client's and the killed process's too) what the
+ * document states for a hang beside the job: the replay budget, three
+ * ring timeouts (the hang's own, the one the recovery restarts, one more
+ * per further hang), max_resets device resets and two isolations of
+ * isolate_ms; a WAIT-NEVER holds its ring max_runtime_ms besides. 3 s of
+ * slack for the VM.
+ */
+static unsigned int l2_bound_ms(const struct scenario *sc)
+{
+	unsigned int ms = 3000;
+
+	for (unsigned int c = 0; c <= KILLED; c++) {
+		if (c >= sc->nclients && c != KILLED)
+			continue;
+		for (unsigned int k = 0; k < sc->cl[c].njobs; k++) {
+			const struct chaos_job *j = &sc->cl[c].jobs[k];
+
+			ms += job_delay_ms(j);
+			if (!j->hang)
+				continue;
+			ms += par.budget_ms + 3 * par.timeout_ms +
+			      par.max_resets * par.reset_ms + 2 * par.isolate_ms;
+			if (j->never)
+				ms += par.max_runtime_ms;
+		}
+	}
+	return ms;
+}
+
 static bool client_hangs(const struct chaos_client *cl)
 {
 	for (unsigned int k = 0; k < cl->njobs; k++)
@@ -706,6 +781,14 @@ static uint32_t chaos_import(struct scenario *sc, struct chaos_client *cl, struc
 	return h;
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void chaos_submit(struct scenario *sc, struct chaos_client *cl, unsigned int k)
 {
 	struct chaos_job *j = &cl->jobs[k];
@@ -741,6 +824,7 @@ static void chaos_submit(struct scenario *sc, struct chaos_client *cl, unsigned 
 		.member_count = j->nmemb,
 	};
 	j->so = ppu_syncobj_create(cl->c.fd);
+	j->sub_ns = mono_ns();
 	s = (struct drm_ppu_submit){
 		.ctx_id = j->ctx,
 		.ring_class = rings[j->ring].r.cls,
@@ -822,7 +906,7 @@ static unsigned int run_scenario(struct scenario *sc)
 {
 	pid_t killed = 0;
 	struct ppu_rr b, a;
-	unsigned int bad = 0;
+	unsigned int bad = 0, bound = l2_bound_ms(sc);
 	uint64_t rec;
 
 	size_t len;
@@ -965,6 +1049,18 @@ static unsigned int run_scenario(struct scenario *sc)
 				if (adds < j->nadds)
 					VIOLATION("client %u job %u: %u of its %u ADDs\n",
 						  c, k, adds, j->nadds);
+				if (j->status == 1) {
+					uint64_t t;
+					unsigned int ms;
+
+					chaos_fence(cl->c.fd, j->so, &t);
+					ms = t > j->sub_ns ? (t - j->sub_ns) / 1000000 : 0;
+					if (ms > bound)
+						VIOLATION("client %u job %u completed %u ms after its submission, L2 bound %u ms\n",
+							  c, k, ms, bound);
+					if (!quiet && l2_slower(ms, bound, &worst))
+						worst = (struct l2_worst){ sc->seed, ms, bound };
+				}
 			}
 		}
 		if (!client_hangs(cl) && (int)c != sc->closer) {
@@ -976,8 +1072,8 @@ static unsigned int run_scenario(struct scenario *sc)
 					  c, q.guilty_count, q.suspect_count, q.banned);
 		}
 	}
-	chaos_info("chaos: seed %" PRIu64 ": %" PRIu64 " recoveries (bound %u), %u violations\n",
-		   sc->seed, rec, 2 * sc->nhang + 2, bad);
+	chaos_info("chaos: seed %" PRIu64 ": %" PRIu64 " recoveries (bound %u), L2 bound %u ms, %u violations\n",
+		   sc->seed, rec, 2 * sc->nhang + 2, bound, bad);
 	if (rec > 2 * sc->nhang + 2)
 		VIOLATION("%" PRIu64 " recoveries, want at most %u\n", rec, 2 * sc->nhang + 2);
 	if (bad && !quiet) {
@@ -1375,6 +1471,23 @@ static void cards_open(void)
 
 static void prepare(void)
 {
+	static const char *const timeouts[] = {
+		"gfx_timeout_ms", "compute_timeout_ms", "sdma_timeout_ms",
+	};
+
+	par.timeout_ms = 0;
+	for (unsigned int i = 0; i < ARRAY_SIZE(timeouts); i++) {
+		unsigned int t = ppu_module_param_u("ppu", timeouts[i], 2000);
+
+		if (t > par.timeout_ms)
+			par.timeout_ms = t;
+	}
+	par.budget_ms = ppu_module_param_u("ppu", "replay_budget_ms", 5000);
+	par.max_resets = ppu_module_param_u("ppu", "max_resets", 4);
+	par.max_runtime_ms = ppu_module_param_u("ppu", "max_runtime_ms", 10000);
+	par.isolate_ms = ppu_module_param_u("ppu", "isolate_ms", 10000);
+	par.reset_ms = (ppu_module_param_u("ppu_sim", "reset_us", 20000) + 999) / 1000;
+	worst = (struct l2_worst){ 0 };
 	for (unsigned int i = 0; i < nr_cards; i++) {
 		char path[192];
 
@@ -1436,7 +1549,10 @@ static void run_seeds(const uint64_t *seeds, unsigned int n)
 {
 	unsigned int workers = nr_cards < n ? nr_cards : n, bad = 0;
 	char ladder[MAX_CARDS][16] = { "" };
-	unsigned int *tally;
+	struct {
+		unsigned int bad;
+		struct l2_worst worst;
+	} *tally;
 
 	for (unsigned int i = 0; i < nr_cards; i++) {
 		card_select(i);
@@ -1452,14 +1568,22 @@ static void run_seeds(const uint64_t *seeds, unsigned int n)
 		igt_info("chaos: %u scenarios on %u cards\n", n, workers);
 		igt_fork(w, workers) {
 			card_select(w);
-			tally[w] = run_share(seeds, n, w, workers);
+			tally[w].bad = run_share(seeds, n, w, workers);
+			tally[w].worst = worst;
 		}
 		igt_waitchildren();
-		for (unsigned int w = 0; w < workers; w++)
-			bad += tally[w];
+		for (unsigned int w = 0; w < workers; w++) {
+			bad += tally[w].bad;
+			if (tally[w].worst.bound_ms &&
+			    l2_slower(tally[w].worst.ms, tally[w].worst.bound_ms, &worst))
+				worst = tally[w].worst;
+		}
 		munmap(tally, MAX_CARDS * sizeof(*tally));
 	}
 	restore_cards(ladder);
+	if (worst.bound_ms)
+		igt_info("chaos: L2: the slowest innocent job completed %u ms after its submission, %u%% of its bound %u ms (seed %" PRIu64 ")\n",
+			 worst.ms, worst.ms * 100 / worst.bound_ms, worst.bound_ms, worst.seed);
 	igt_info("chaos: %u scenarios, %u violations\n", n, bad);
 	igt_assert_f(!bad, "%u violations: see the seeds above\n", bad);
 }
