@@ -196,9 +196,11 @@ static void dss_restart(struct drm_sched_serial_domain *d, ktime_t start)
 /*
  * Is @job, the job @ring's engine runs, waiting for a value, as the
  * hardware says (the driver's waiting op), in serial mode? Not a gang
- * member: a member waits for its partners too, and a gang is judged whole
- * by a recovery. Such a head's timeout is a false one until it waited
- * max_runtime_ms unhindered (dss_wait_over()). Must not sleep.
+ * member with partners still to run: it may wait for them too, and a gang
+ * is judged whole by a recovery. A member whose partners' work is all
+ * done waits for no partner: it waits alone, as a job in no gang. Such a
+ * head's timeout is a false one until it waited max_runtime_ms unhindered
+ * (dss_wait_over()). Must not sleep.
  */
 static bool dss_waits_alone(struct drm_sched_serial_ring *ring,
 			    struct drm_sched_job *job)
@@ -208,7 +210,7 @@ static bool dss_waits_alone(struct drm_sched_serial_ring *ring,
 
 	return d->ops->waiting &&
 	       d->params.mode == DRM_SCHED_SERIAL_MODE_SERIAL &&
-	       !dss_job_gang(d, job, &key) && d->ops->waiting(ring, job);
+	       dss_job_gang(d, job, &key) < 2 && d->ops->waiting(ring, job);
 }
 
 /*

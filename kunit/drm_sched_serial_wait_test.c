@@ -440,6 +440,70 @@ static void wait_for_nothing_holds_gang_leader(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
 }
 
+/* short jobs that keep gfx busy for about max_runtime_ms */
+#define NR_BUSY		(WAIT_RUNTIME_MS * USEC_PER_MSEC / SHORT_US + 10)
+
+/*
+ * Found by the igt fuzzer (ppu_chaos seed 173245392658369): a gang's leader
+ * on compute0 waits for a value nothing writes, its follower on compute1
+ * completes, and other work keeps gfx busy. Every timeout of the leader
+ * used to start a recovery, as a gang member's does (it may wait for its
+ * partners at the hardware), and no replay of it was fair while gfx had
+ * work to run: a device reset every ring timeout until max_runtime_ms
+ * (13 recoveries in the VM where 4 are allowed). With its partners done
+ * it waits for nobody but the value: its timeouts are false ones, and it
+ * is ended, guilty, by one recovery once it waited max_runtime_ms; the
+ * follower and the gfx work ran once each, and nobody else is struck.
+ */
+static void gang_member_left_waiting_for_nothing(struct kunit *test)
+{
+	struct dss_mock_ctx *lead_ctx, *follow_ctx, *nothing_ctx, *busy_ctx;
+	struct dss_mock_job *lead, *follow, *nothing, *jobs[2], **busy;
+	struct dss_mock *mock = engine_wait_mock(test);
+	unsigned int i;
+
+	busy = kunit_kcalloc(test, NR_BUSY, sizeof(*busy), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, busy);
+	lead_ctx = dss_mock_ctx_new(mock, COMPUTE0);
+	follow_ctx = dss_mock_ctx_new(mock, COMPUTE1);
+	nothing_ctx = dss_mock_ctx_new(mock, SDMA);
+	busy_ctx = dss_mock_ctx_new(mock, GFX);
+
+	nothing = dss_mock_job_new(nothing_ctx, SHORT_US, 0);
+	lead = dss_mock_job_new(lead_ctx, SHORT_US, 0);
+	dss_mock_job_wait_for(lead, nothing);
+	follow = dss_mock_job_new(follow_ctx, SHORT_US, 0);
+	jobs[0] = lead;
+	jobs[1] = follow;
+	dss_mock_gang(jobs, 2);
+	dss_mock_job_submit(lead);
+	dss_mock_job_submit(follow);
+	for (i = 0; i < NR_BUSY; i++) {
+		busy[i] = dss_mock_job_new(busy_ctx, SHORT_US, 0);
+		dss_mock_job_submit(busy[i]);
+	}
+
+	expect_finished(test, follow, 0);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(lead,
+							   WAIT_RUNTIME_MS + WAIT_MS));
+	KUNIT_EXPECT_EQ(test, lead->finished_error, -ETIME);
+	KUNIT_EXPECT_EQ(test, lead->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_EQ(test, atomic_read(&follow->completions), 1);
+	for (i = 0; i < NR_BUSY; i++) {
+		expect_finished(test, busy[i], 0);
+		KUNIT_EXPECT_EQ(test, atomic_read(&busy[i]->completions), 1);
+	}
+	sync_recovery(mock);
+	KUNIT_EXPECT_NE(test, follow->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_NE(test, follow->verdict, DRM_SCHED_SERIAL_SUSPECT);
+	expect_unstruck(test, follow_ctx);
+	expect_unstruck(test, busy_ctx);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
+	dss_mock_job_submit(nothing);
+	expect_finished(test, nothing, 0);
+}
+
 /*
  * Found by the igt fuzzer (ppu_chaos seed 20): the head of sdma waits for
  * a value nothing writes, and another client's producer is queued on sdma
@@ -507,6 +571,8 @@ static struct kunit_case drm_sched_serial_wait_cases[] = {
 	KUNIT_CASE_PARAM(wait_for_nothing_holds_gang_leader,
 			 engine_wait_case_gen_params),
 	KUNIT_CASE_PARAM(wait_for_producer_behind_waiter,
+			 engine_wait_case_gen_params),
+	KUNIT_CASE_PARAM(gang_member_left_waiting_for_nothing,
 			 engine_wait_case_gen_params),
 	{}
 };
