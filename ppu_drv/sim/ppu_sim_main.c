@@ -96,17 +96,24 @@ static ssize_t ppu_sim_show_count(struct device *dev, char *buf, atomic_t *v)
 	return sysfs_emit(buf, "%d\n", atomic_read(v));
 }
 
-static ssize_t ppu_sim_store_count(struct device *dev, const char *buf,
-				   size_t len, atomic_t *v)
+/* a hook's new value, @min to @max, else -EINVAL */
+static ssize_t ppu_sim_store_int(const char *buf, size_t len, atomic_t *v,
+				 int min, int max)
 {
 	int n, ret = kstrtoint(buf, 0, &n);
 
 	if (ret)
 		return ret;
-	if (n < 0)
+	if (n < min || n > max)
 		return -EINVAL;
 	atomic_set(v, n);
 	return len;
+}
+
+static ssize_t ppu_sim_store_count(struct device *dev, const char *buf,
+				   size_t len, atomic_t *v)
+{
+	return ppu_sim_store_int(buf, len, v, 0, INT_MAX);
 }
 
 static ssize_t fail_resets_show(struct device *dev,
@@ -143,14 +150,7 @@ static DEVICE_ATTR_RW(fail_ring_resets);
 static ssize_t ppu_sim_store_override(const char *buf, size_t len,
 				      atomic_t *v, int max)
 {
-	int n, ret = kstrtoint(buf, 0, &n);
-
-	if (ret)
-		return ret;
-	if (n < -1 || n > max)
-		return -EINVAL;
-	atomic_set(v, n);
-	return len;
+	return ppu_sim_store_int(buf, len, v, -1, max);
 }
 
 static ssize_t wrong_hints_pct_show(struct device *dev,
