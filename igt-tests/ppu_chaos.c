@@ -95,7 +95,6 @@
  */
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <time.h>
 #include <sys/wait.h>

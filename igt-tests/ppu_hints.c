@@ -695,6 +695,17 @@ static void card_hooks_restore(void)
  */
 static void test_card_hints(void)
 {
+	static const struct card_hints_step {
+		const char *what;
+		unsigned int module_pct;
+		const char *card_pct, *card_unsupported;
+		const char *gfx0;	/* the hint gfx0's hang gets */
+		bool wrong;		/* wrong hints counted */
+	} steps[] = {
+		{ "module wrong, card right", 100, "0", "-1", "hung", false },
+		{ "card without hints", 0, "-1", "1", "unknown", false },
+		{ "card following the module's wrong hints", 100, "-1", "-1", "stalled", true },
+	};
 	struct scene s;
 	struct ppu_pdev pd;
 	char path[192];
@@ -708,39 +719,24 @@ static void test_card_hints(void)
 	snprintf(path, sizeof(path), "%s/sim/preempt_unsupported", pd.dir);
 	igt_assert_eq(ppu_file_write(path, "2"), -EINVAL);
 
-	/* the module's hints wrong, the card's own right */
-	set_wrong_hints(100);
-	card_hook("wrong_hints_pct", "0");
-	s = (struct scene){ .n_good = 1, .good = { COMPUTE0 }, .bad = GFX0 };
-	scene_run(&s, GOOD_US);
-	scene_assert_verdicts(&s);
-	igt_assert_f(!strcmp(rr_hint(&s.a, "gfx0"), "hung"),
-		     "card right, module wrong: gfx0=%s, want hung\n", rr_hint(&s.a, "gfx0"));
-	igt_assert_eq_u64(DELTA(&s.b, &s.a, hints_wrong), 0);
-	scene_close(&s);
+	for (unsigned int i = 0; i < ARRAY_SIZE(steps); i++) {
+		const struct card_hints_step *st = &steps[i];
+		uint64_t wrong;
 
-	/* the card without hints, whatever the module's */
-	card_hook("wrong_hints_pct", "-1");
-	card_hook("preempt_unsupported", "1");
-	s = (struct scene){ .n_good = 1, .good = { COMPUTE0 }, .bad = GFX0 };
-	scene_run(&s, GOOD_US);
-	scene_assert_verdicts(&s);
-	igt_assert_f(!strcmp(rr_hint(&s.a, "gfx0"), "unknown"),
-		     "card without hints: gfx0=%s, want unknown\n", rr_hint(&s.a, "gfx0"));
-	igt_assert_eq_u64(DELTA(&s.b, &s.a, hints_wrong), 0);
-	scene_close(&s);
-
-	/* both -1: the module's wrong hints again */
-	card_hook("preempt_unsupported", "-1");
-	s = (struct scene){ .n_good = 1, .good = { COMPUTE0 }, .bad = GFX0 };
-	scene_run(&s, GOOD_US);
-	set_wrong_hints(0);
-	scene_assert_verdicts(&s);
-	igt_assert_f(!strcmp(rr_hint(&s.a, "gfx0"), "stalled"),
-		     "card following the module: gfx0=%s, want stalled (wrong)\n",
-		     rr_hint(&s.a, "gfx0"));
-	igt_assert_lt_u64(0, DELTA(&s.b, &s.a, hints_wrong));
-	scene_close(&s);
+		set_wrong_hints(st->module_pct);
+		card_hook("wrong_hints_pct", st->card_pct);
+		card_hook("preempt_unsupported", st->card_unsupported);
+		s = (struct scene){ .n_good = 1, .good = { COMPUTE0 }, .bad = GFX0 };
+		scene_run(&s, GOOD_US);
+		set_wrong_hints(0);
+		scene_assert_verdicts(&s);
+		igt_assert_f(!strcmp(rr_hint(&s.a, "gfx0"), st->gfx0),
+			     "%s: gfx0=%s, want %s\n", st->what, rr_hint(&s.a, "gfx0"), st->gfx0);
+		wrong = DELTA(&s.b, &s.a, hints_wrong);
+		igt_assert_f(st->wrong ? wrong > 0 : wrong == 0,
+			     "%s: %" PRIu64 " wrong hints\n", st->what, wrong);
+		scene_close(&s);
+	}
 }
 
 /*
