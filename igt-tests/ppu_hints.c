@@ -29,6 +29,7 @@
  * work reads 0, work run twice 2.
  */
 #include <dirent.h>
+#include <sys/socket.h>
 
 #include "ppu_test.h"
 #include "ppu_rings.h"
@@ -822,20 +823,65 @@ static void wait_step(volatile int *v, int want)
 		     "no step %d of the other process after 30 s\n", want);
 }
 
-/* the attacker: a process of its own, its own DRM file, two hangs */
-static void isolation_attacker(struct isolation_share *sh)
+/* hand a file descriptor to the other process over a unix socket */
+static void send_fd(int sock, int fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, byte = 0;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	igt_assert_eq(sendmsg(sock, &msg, 0), 1);
+}
+
+static int recv_fd(int sock)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 }, byte;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cm;
+	int fd;
+
+	igt_assert_eq(recvmsg(sock, &msg, 0), 1);
+	cm = CMSG_FIRSTHDR(&msg);
+	igt_assert(cm && cm->cmsg_type == SCM_RIGHTS);
+	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	return fd;
+}
+
+/*
+ * The attacker: a process of its own, its own DRM file, two hangs. The
+ * first starts behind the victim's gate (a sync_file sent over @sock), so
+ * that both heads time out together; the second comes alone.
+ */
+static void isolation_attacker(struct isolation_share *sh, int sock)
 {
 	struct client att;
 
 	client_open(&att);
 	for (int round = 0; round < 2; round++) {
-		uint32_t actx = ppu_ctx_create(att.fd), so;
+		uint32_t actx = ppu_ctx_create(att.fd), so, in = 0;
 		struct drm_ppu_ctx_query_reset q;
 
 		wait_step(&sh->go, round + 1);
-		so = submit_hang_once(&att, actx, COMPUTE0, round, 0);
-		if (!round)
-			ppu_assert_ring_state(dbg_dir, "compute0", "hung", 20000);
+		if (!round) {
+			int sfd = recv_fd(sock);
+
+			in = ppu_syncobj_create(att.fd);
+			igt_assert_eq(drmSyncobjImportSyncFile(att.fd, in, sfd), 0);
+			close(sfd);
+		}
+		so = submit_hang_once(&att, actx, COMPUTE0, round, in);
 		__atomic_store_n(&sh->step, 2 * round + 1, __ATOMIC_SEQ_CST);
 		sh->status[round] = wait_job(&att, so);
 		q = ppu_ctx_query_reset(att.fd, actx);
@@ -858,9 +904,9 @@ static uint64_t rr_isolations(const struct ppu_rr *r)
 
 /*
  * Isolation (debugfs isolate_ms): an attacker process whose hang does not
- * reproduce (HANG_ONCE), with a victim process's job stalled behind it,
- * is struck by nobody: both replays complete. That recovery isolates both
- * processes. The attacker's next such hang runs alone: suspect, a strike
+ * reproduce (HANG_ONCE), with a victim process's job stalled behind it
+ * (both started by one gate, so both time out), is struck by nobody: both
+ * replays complete. That recovery isolates both processes. The attacker's next such hang runs alone: suspect, a strike
  * on its context. The victim's job submitted with it waits at the gate,
  * runs once, and the victim is never blamed. The attacker is a child
  * process with a DRM file of its own: isolation holds to the process.
@@ -871,6 +917,7 @@ static void test_isolation(void)
 	struct client vic;
 	uint32_t vctx, so;
 	struct ppu_rr b, a;
+	int sock[2];
 
 	prepare();
 	igt_require(ppu_debugfs_write(dbg_dir, "isolate_ms", "20000") == 0);
@@ -882,23 +929,40 @@ static void test_isolation(void)
 	client_open(&vic);
 	vctx = ppu_ctx_create(vic.fd);
 
+	igt_assert_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, sock), 0);
 	igt_fork(child, 1)
-		isolation_attacker(sh);
+		isolation_attacker(sh, sock[1]);
 
 	for (int round = 0; round < 2; round++) {
+		uint32_t gate = 0;
+
 		rr_read(&b);
+		if (!round) {
+			int sfd = -1;
+
+			gate = gate_submit(&vic, ppu_ctx_create(vic.fd));
+			igt_assert_eq(drmSyncobjExportSyncFile(vic.fd, gate, &sfd), 0);
+			send_fd(sock[0], sfd);
+			close(sfd);
+			so = submit_innocent(&vic, vctx, GFX0, round, GOOD_US, gate);
+		}
 		__atomic_store_n(&sh->go, round + 1, __ATOMIC_SEQ_CST);
 		wait_step(&sh->step, 2 * round + 1);
-		so = submit_innocent(&vic, vctx, GFX0, round, GOOD_US, 0);
-		if (!round)
+		if (!round) {
+			gate_check_closed();
+			ppu_assert_ring_state(dbg_dir, "compute0", "hung", 20000);
 			ppu_assert_ring_state(dbg_dir, "gfx0", "stalled", 5000);
+		} else {
+			ppu_assert_ring_state(dbg_dir, "compute0", "hung", 20000);
+			so = submit_innocent(&vic, vctx, GFX0, round, GOOD_US, 0);
+		}
 		igt_assert_f(wait_job(&vic, so) == 1, "round %d: the victim's job failed\n",
 			     round);
 		wait_step(&sh->step, 2 * round + 2);
 		rr_read(&a);
-		igt_info("round %d: attacker's job %d, its context guilty %u suspect %u; isolations +%llu\n",
+		igt_info("round %d: attacker's job %d, its context guilty %u suspect %u; isolations +%llu\n%s\n",
 			 round, sh->status[round], sh->guilty[round], sh->suspect[round],
-			 (unsigned long long)(rr_isolations(&a) - rr_isolations(&b)));
+			 (unsigned long long)(rr_isolations(&a) - rr_isolations(&b)), a.text);
 		barrier(&vic, (const struct ring_ref[]){ GFX0, COMPUTE0 }, 2);
 		igt_assert_f(vic.map[round] == 1, "round %d: the victim's job ran %u times\n",
 			     round, vic.map[round]);
@@ -908,13 +972,16 @@ static void test_isolation(void)
 		if (!round) {
 			/* seen beside the victim: nobody struck, both isolated */
 			igt_assert_eq_u32(sh->suspect[0], 0);
-			igt_assert_lte_u64(2, rr_isolations(&a) - rr_isolations(&b));
+			igt_assert_f(rr_isolations(&a) - rr_isolations(&b) >= 2,
+				     "round 0: one process isolated, not both:\n%s\n", a.text);
 		} else {
 			/* seen alone: a strike for the attacker */
 			igt_assert_eq_u32(sh->suspect[1], 1);
 		}
 	}
 	igt_waitchildren();
+	close(sock[0]);
+	close(sock[1]);
 	ppu_debugfs_write(dbg_dir, "isolate_ms", "0");
 	assert_file_usable(&vic, "the victim");
 	client_close(&vic);
