@@ -341,6 +341,12 @@ bool dss_wait_over(struct drm_sched_serial_domain *d,
 bool dss_ring_rung(struct drm_sched_serial_domain *d,
 		   struct drm_sched_serial_ring *bad_ring,
 		   struct drm_sched_job *bad, bool overrun, ktime_t start);
+bool dss_may_yield(struct drm_sched_serial_domain *d,
+		   struct drm_sched_serial_ring *ring,
+		   struct drm_sched_job *job);
+int dss_yield_rung(struct drm_sched_serial_domain *d,
+		   struct drm_sched_serial_ring *ring,
+		   struct drm_sched_job *bad);
 
 /* drm_sched_serial_replay.c */
 int dss_reset(struct drm_sched_serial_domain *d,

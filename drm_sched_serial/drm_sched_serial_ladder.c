@@ -390,3 +390,119 @@ escalate:
 	dss_step(d, "escalate", ring->index, ktime_get(), 0);
 	return false;
 }
+
+/* A head yields to the gang members of one job this many times at most. */
+#define DSS_MAX_YIELDS	2
+
+/* Is @job a gang member with partners still to run, not ended? */
+static bool dss_held_member(struct drm_sched_serial_domain *d,
+			    struct drm_sched_job *job)
+{
+	const void *key;
+
+	return !job->s_fence->finished.error && dss_job_gang(d, job, &key) >= 2;
+}
+
+/**
+ * dss_may_yield - may a head that waits let a gang member behind it go first?
+ * @d: the domain
+ * @ring: a ring whose timeout handler holds @job, its head, which the
+ *	hardware says waits (dss_waits_alone())
+ * @job: the head
+ *
+ * A gang member queued behind the head cannot start before the head ends,
+ * and its partners wait for it at the gang's start barrier. If what the
+ * head waits for is held up by that gang (queued behind a partner, or in
+ * a gang that the driver's gang rules hold back until this one ended), no
+ * ring moves again until the head is ended: a cycle without a hang, which
+ * max_runtime_ms would end by convicting the head. The member goes first
+ * instead (dss_yield_rung()). Not if a job of the member's own entity
+ * stands between (its jobs run in order), without a ring reset op, nor
+ * more than %DSS_MAX_YIELDS times for one head, so that gangs queued
+ * behind a head cannot restart it without end. Must not sleep.
+ *
+ * Return: true if the head may yield now.
+ */
+bool dss_may_yield(struct drm_sched_serial_domain *d,
+		   struct drm_sched_serial_ring *ring,
+		   struct drm_sched_job *job)
+{
+	const struct dma_fence *f = &job->s_fence->finished;
+
+	if (!d->ops->reset_ring)
+		return false;
+	if (ring->yield_context == f->context && ring->yield_seqno == f->seqno &&
+	    ring->yields >= DSS_MAX_YIELDS)
+		return false;
+	return dss_sched_pick_behind(ring->sched, job, dss_held_member, d);
+}
+
+/**
+ * dss_yield_rung - let the gang member behind a waiting head go first
+ * @d: the domain, its rings stopped and heads found
+ * @ring: the ring whose timeout started the recovery
+ * @bad: its head, which waits and may yield (dss_may_yield())
+ *
+ * Resets @ring alone and moves the first gang member queued behind @bad
+ * to just before it: the restart re-emits the member first, then @bad,
+ * which runs again from its first command, and the rest of the ring. No
+ * verdict, no strike, nothing else reset; the other rings' work goes on
+ * where it is. A head that completed before the reset landed is done, and
+ * nothing moves.
+ *
+ * Return: 1 if it yielded; 0 if there is nothing to yield any more (@bad
+ * is gone, or the member), a false timeout; -1 if the recovery goes on as
+ * for any timeout: another ring timed out too, or the ring's reset failed
+ * (the domain's reset follows).
+ */
+int dss_yield_rung(struct drm_sched_serial_domain *d,
+		   struct drm_sched_serial_ring *ring,
+		   struct drm_sched_job *bad)
+{
+	struct drm_sched_serial_cand *c = &d->cands[ring->index];
+	struct drm_gpu_scheduler *sched = ring->sched;
+	const struct dma_fence *f = &bad->s_fence->finished;
+	struct drm_sched_job *member, *job;
+	unsigned int i, waited;
+
+	for (i = 0; i < d->nr_rings; i++)
+		if (i != ring->index && d->cands[i].timed_out)
+			return -1;
+	if (c->head != bad)
+		return 0;
+	member = dss_sched_pick_behind(sched, bad, dss_held_member, d);
+	if (!member)
+		return 0;
+	/* Its wait so far: at least the timeout that fired. */
+	waited = dss_runtime_of(ring, bad) ?
+		 ktime_ms_delta(ktime_get(), ring->ext_since) :
+		 dss_ring_timeout_ms(ring);
+	if (dss_reset_ring(d, ring))
+		return -1;
+
+	/* Whatever completed before the reset landed is done: no re-run. */
+	dss_sched_for_each_pending(job, sched)
+		if (!dss_sched_job_hw_fence(job))
+			dss_finish_if_done(d, job);
+	if (!dss_sched_job_hw_fence(bad))
+		dss_sched_job_move_before(sched, member, bad);
+	c->state = DSS_WAITING;
+
+	if (ring->yield_context != f->context || ring->yield_seqno != f->seqno) {
+		ring->yield_context = f->context;
+		ring->yield_seqno = f->seqno;
+		ring->yields = 0;
+		ring->yield_waited_ms = 0;
+	}
+	ring->yields++;
+	ring->yield_waited_ms += waited;
+	d->stats.yields++;
+	dss_step(d, "yield", ring->index, ktime_get(), 0);
+
+	/* The other rings were not reset: their work goes on. */
+	for (i = 0; i < d->nr_rings; i++)
+		if (i != ring->index)
+			dss_resume_ring(d, i);
+	d->last.rung = DRM_SCHED_SERIAL_RUNG_RING;
+	return 1;
+}

@@ -339,10 +339,12 @@ static void dss_isolate_heads(struct drm_sched_serial_domain *d)
 static void dss_recover_locked(struct drm_sched_serial_domain *d,
 			       enum drm_sched_serial_cause cause,
 			       struct drm_sched_serial_ring *bad_ring,
-			       struct drm_sched_job *bad, bool overrun)
+			       struct drm_sched_job *bad, bool overrun,
+			       bool yield)
 {
 	ktime_t start = ktime_get(), t;
-	bool fallback = false;
+	bool fallback = false, hang_left;
+	int yielded = -1;
 	unsigned int i;
 	u64 struck = 0;
 	bool cookie;
@@ -397,10 +399,14 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 	dss_find_heads(d);
 	d->gate_held = dss_gate_closed(d);
 	dss_step(d, "quiesce", -1, t, 0);
-	if (cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT &&
-	    !dss_hang_left(d, bad_ring, bad)) {
+	hang_left = cause != DRM_SCHED_SERIAL_CAUSE_TIMEOUT ||
+		    dss_hang_left(d, bad_ring, bad);
+	/* A waiting head lets a gang member go first, or has none left to. */
+	if (hang_left && yield)
+		yielded = dss_yield_rung(d, bad_ring, bad);
+	if (!hang_left || !yielded) {
 		dss_resume_running(d);
-	} else {
+	} else if (yielded < 0) {
 		if (cause == DRM_SCHED_SERIAL_CAUSE_TIMEOUT &&
 		    d->params.mode == DRM_SCHED_SERIAL_MODE_SERIAL)
 			dss_hints(d);
@@ -416,8 +422,13 @@ static void dss_recover_locked(struct drm_sched_serial_domain *d,
 		}
 	}
 	dss_report_undecided(d);
-	/* The rings restart as they were: nobody runs alone any more. */
-	dss_gate_open(d);
+	/*
+	 * The rings restart as they were: nobody runs alone any more. A
+	 * yield reset one ring, whose jobs the gate does not hold alone (a
+	 * head that waits, a gang member): the gate stays as it is.
+	 */
+	if (yielded <= 0)
+		dss_gate_open(d);
 
 	/* 8. Re-emit the innocent work with fresh fences and restart. */
 	dss_restart(d, start);
@@ -475,7 +486,7 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 	struct drm_sched_serial_domain *d = ring->domain;
 	struct drm_gpu_scheduler *sched = ring->sched;
 	enum drm_gpu_sched_stat stat = DSS_SCHED_STAT_RESET;
-	bool cookie, overrun = false;
+	bool cookie, overrun = false, yield = false;
 	const char *why = NULL;
 
 	mutex_lock(&d->lock);
@@ -507,14 +518,16 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 	 */
 	if (dss_waits_alone(ring, job)) {
 		why = "waiting";
-		overrun = dss_wait_over(d, ring, job);
+		yield = dss_may_yield(d, ring, job);
+		if (!yield)
+			overrun = dss_wait_over(d, ring, job);
 	} else if (dss_gang_held(d, ring, job)) {
 		why = "waiting for its gang";
 	} else if (dss_progressing(d, ring)) {
 		why = "running";
 		overrun = dss_overrun(d, ring, job);
 	}
-	if (why && !overrun) {
+	if (why && !overrun && !yield) {
 		if (dss_gate_holder(d, job))
 			dss_gate_open(d);
 		d->stats.false_timeouts++;
@@ -522,6 +535,9 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 		stat = dss_false_timeout(sched, job);
 		goto out;
 	}
+	if (yield)
+		dss_dbg(d, "%s: job %llu waits with a gang member behind it: the member goes first\n",
+			ring->name, job->s_fence->finished.seqno);
 	if (overrun) {
 		d->stats.overruns++;
 		dss_info_ratelimited(d, "%s: job %llu still %s after %u ms (max_runtime_ms): hung\n",
@@ -532,7 +548,7 @@ drm_sched_serial_timedout(struct drm_sched_serial_ring *ring,
 	/* The recovery's section starts after it stopped the rings. */
 	dma_fence_end_signalling(cookie);
 	dss_recover_locked(d, DRM_SCHED_SERIAL_CAUSE_TIMEOUT, ring, job,
-			   overrun);
+			   overrun, yield);
 	mutex_unlock(&d->lock);
 	return stat;
 
@@ -557,7 +573,8 @@ static void dss_recover_work(struct work_struct *work)
 	WRITE_ONCE(w->domain->wq_task, current);
 	mutex_lock(&w->domain->lock);
 	if (!w->domain->wedged)
-		dss_recover_locked(w->domain, w->cause, NULL, NULL, false);
+		dss_recover_locked(w->domain, w->cause, NULL, NULL, false,
+				   false);
 	mutex_unlock(&w->domain->lock);
 	WRITE_ONCE(w->domain->wq_task, NULL);
 }
@@ -666,7 +683,8 @@ static void dss_wedge_work(struct work_struct *work)
 
 	WRITE_ONCE(d->wq_task, current);
 	mutex_lock(&d->lock);
-	dss_recover_locked(d, DRM_SCHED_SERIAL_CAUSE_WEDGE, NULL, NULL, false);
+	dss_recover_locked(d, DRM_SCHED_SERIAL_CAUSE_WEDGE, NULL, NULL, false,
+			   false);
 	mutex_unlock(&d->lock);
 	WRITE_ONCE(d->wq_task, NULL);
 }

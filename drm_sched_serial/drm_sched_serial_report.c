@@ -513,8 +513,8 @@ void drm_sched_serial_show(struct drm_sched_serial_domain *domain,
 	seq_printf(m, "hints: given=%llu wrong=%llu group_probes=%llu\n",
 		   s->hints, s->hints_wrong, s->group_probes);
 	seq_printf(m, "isolation: isolations=%llu\n", s->isolations);
-	seq_printf(m, "ladder: ring_resets=%llu ring_settled=%llu escalations=%llu\n",
-		   s->ring_resets, s->ring_settled, s->escalations);
+	seq_printf(m, "ladder: ring_resets=%llu ring_settled=%llu escalations=%llu yields=%llu\n",
+		   s->ring_resets, s->ring_settled, s->escalations, s->yields);
 	seq_printf(m, "reports: lost=%llu\n", s->reports_lost);
 	seq_printf(m, "causes: timeout=%llu uecc=%llu parity=%llu\n",
 		   s->by_cause[DRM_SCHED_SERIAL_CAUSE_TIMEOUT],

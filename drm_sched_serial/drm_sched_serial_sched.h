@@ -262,6 +262,63 @@ dss_sched_gang_queued(struct drm_gpu_scheduler *sched,
 }
 
 /*
+ * The first job behind @head on @sched's pending list that @pick picks,
+ * with no job of its own entity (its finished fence's context) between
+ * @head, included, and it; NULL if there is none. @head, if a timeout
+ * handler took it off the list, has the whole list behind it. Asked under
+ * the list's lock: a running scheduler's caller only tests the result,
+ * a stopped one's may use it. @pick must not sleep.
+ */
+static inline struct drm_sched_job *
+dss_sched_pick_behind(struct drm_gpu_scheduler *sched,
+		      struct drm_sched_job *head,
+		      bool (*pick)(struct drm_sched_serial_domain *d,
+				   struct drm_sched_job *job),
+		      struct drm_sched_serial_domain *d)
+{
+	struct drm_sched_job *job, *start, *pred, *ret = NULL;
+	u64 context;
+	bool clear;
+
+	spin_lock(&sched->job_list_lock);
+	start = list_first_entry(&sched->pending_list, typeof(*job), list);
+	list_for_each_entry(job, &sched->pending_list, list) {
+		if (job == head) {
+			start = list_next_entry(job, list);
+			break;
+		}
+	}
+	for (job = start; !list_entry_is_head(job, &sched->pending_list, list);
+	     job = list_next_entry(job, list)) {
+		if (!pick(d, job))
+			continue;
+		context = job->s_fence->finished.context;
+		clear = head->s_fence->finished.context != context;
+		for (pred = start; clear && pred != job;
+		     pred = list_next_entry(pred, list))
+			clear = pred->s_fence->finished.context != context;
+		if (clear)
+			ret = job;
+		break;
+	}
+	spin_unlock(&sched->job_list_lock);
+	return ret;
+}
+
+/*
+ * Move @job, a pending job of stopped @sched, to just before @before, a
+ * pending job of it too.
+ */
+static inline void dss_sched_job_move_before(struct drm_gpu_scheduler *sched,
+					     struct drm_sched_job *job,
+					     struct drm_sched_job *before)
+{
+	spin_lock(&sched->job_list_lock);
+	list_move_tail(&job->list, &before->list);
+	spin_unlock(&sched->job_list_lock);
+}
+
+/*
  * When @job became its ring's head: its scheduled fence's time, which
  * drm_sched's cleanup moves to the end of the job before it. 0 if unknown.
  */

@@ -231,17 +231,24 @@ static bool dss_wait_unhindered(struct drm_sched_serial_domain *d,
  * while it was unhindered (dss_wait_unhindered()). Returns true once it
  * waited that long: it is then hung as a head past max_runtime_ms, so that
  * a wait for a value nothing writes holds its ring for a bounded time, on
- * a shared ring as on an independent one.
+ * a shared ring as on an independent one. A head that let a gang member
+ * go first (dss_yield_rung()) goes on from the wait it had then.
  */
 bool dss_wait_over(struct drm_sched_serial_domain *d,
 		   struct drm_sched_serial_ring *ring,
 		   struct drm_sched_job *job)
 {
+	const struct dma_fence *f = &job->s_fence->finished;
 	ktime_t now = ktime_get();
 
 	if (!dss_runtime_of(ring, job)) {
-		dss_runtime_start(ring, job,
-				  ktime_sub_ms(now, dss_ring_timeout_ms(ring)));
+		unsigned int ms = dss_ring_timeout_ms(ring);
+
+		/* A head that let a gang member go first waited before. */
+		if (ring->yield_context == f->context &&
+		    ring->yield_seqno == f->seqno)
+			ms += ring->yield_waited_ms;
+		dss_runtime_start(ring, job, ktime_sub_ms(now, ms));
 		ring->wait_recoveries = d->stats.recoveries;
 	}
 	if (ktime_before(ring->wait_seen, ring->ext_since))

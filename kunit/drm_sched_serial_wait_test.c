@@ -394,9 +394,11 @@ static void waiters_do_not_shield_each_other(struct kunit *test)
  * stream). Each timeout of compute1 used to start a recovery, which reset
  * the waiter and kept its wait from being counted: recovery after
  * recovery, until suspect strikes banned the waiter's context. The
- * follower's timeouts now reset nothing: the waiter is ended, guilty, once
- * it waited max_runtime_ms, by one recovery; the gang then completes once
- * and its client is never struck.
+ * follower's timeouts now reset nothing, and the waiter's first timeout
+ * lets the leader go first (gfx reset alone, dss_yield_rung()): the gang
+ * completes once, long before the waiter ends, and its client is never
+ * struck; the waiter is ended, guilty, once it waited max_runtime_ms in
+ * all, by a second recovery.
  */
 static void wait_for_nothing_holds_gang_leader(struct kunit *test)
 {
@@ -420,6 +422,9 @@ static void wait_for_nothing_holds_gang_leader(struct kunit *test)
 	dss_mock_job_submit(lead);
 	dss_mock_job_submit(follow);
 
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(lead,
+							   WAIT_RUNTIME_MS / 2));
+	KUNIT_EXPECT_FALSE(test, dss_mock_job_wait_finished(consumer, 0));
 	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(consumer,
 							   WAIT_RUNTIME_MS + WAIT_MS));
 	KUNIT_EXPECT_EQ(test, consumer->finished_error, -ETIME);
@@ -436,7 +441,8 @@ static void wait_for_nothing_holds_gang_leader(struct kunit *test)
 	expect_unstruck(test, lead_ctx);
 	expect_unstruck(test, follow_ctx);
 	expect_unstruck(test, prod_ctx);
-	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 2);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.yields, 1);
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
 }
 
@@ -553,6 +559,126 @@ static void wait_for_producer_behind_waiter(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
 }
 
+/*
+ * Found by the igt fuzzer (ppu_chaos seed 155563553991830, "defect A"):
+ * the head of compute0 waits for a value its producer writes, and the
+ * producer is queued on compute1 behind a member of a gang, parked at the
+ * gang's start barrier; the gang's other member is queued on compute0
+ * behind the waiter. Nobody hangs: the waiter waits for the producer, the
+ * producer for the gang, the gang for the waiter. The waiter used to be
+ * ended, guilty, once it had waited max_runtime_ms: a client without a
+ * hang convicted. The member queued behind the waiter goes ahead of it
+ * (its ring reset alone, the waiter run again after it): the gang starts,
+ * then the producer and the waiter complete, once each, nobody struck.
+ */
+static void gang_member_behind_waiter_goes_first(struct kunit *test)
+{
+	struct dss_mock_ctx *w_ctx, *p_ctx, *lead_ctx, *follow_ctx;
+	struct dss_mock_job *waiter, *producer, *lead, *follow, *jobs[2];
+	struct dss_mock *mock = engine_wait_mock(test);
+
+	w_ctx = dss_mock_ctx_new(mock, COMPUTE0);
+	p_ctx = dss_mock_ctx_new(mock, COMPUTE1);
+	lead_ctx = dss_mock_ctx_new(mock, COMPUTE1);
+	follow_ctx = dss_mock_ctx_new(mock, COMPUTE0);
+
+	producer = dss_mock_job_new(p_ctx, SHORT_US, 0);
+	waiter = submit_waiter(w_ctx, producer);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(waiter, WAIT_MS));
+	lead = dss_mock_job_new(lead_ctx, SHORT_US, 0);
+	follow = dss_mock_job_new(follow_ctx, SHORT_US, 0);
+	jobs[0] = lead;
+	jobs[1] = follow;
+	dss_mock_gang(jobs, 2);
+	dss_mock_job_submit(lead);
+	dss_mock_job_submit(follow);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(lead, WAIT_MS));
+	dss_mock_job_submit(producer);
+
+	/* well before the waiter's max_runtime_ms */
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(waiter,
+							   WAIT_RUNTIME_MS / 2));
+	KUNIT_EXPECT_EQ(test, waiter->finished_error, 0);
+	expect_finished(test, lead, 0);
+	expect_finished(test, follow, 0);
+	expect_finished(test, producer, 0);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&waiter->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&producer->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&lead->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&follow->completions), 1);
+	KUNIT_EXPECT_NE(test, waiter->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_NE(test, waiter->verdict, DRM_SCHED_SERIAL_SUSPECT);
+	expect_unstruck(test, w_ctx);
+	expect_unstruck(test, p_ctx);
+	expect_unstruck(test, lead_ctx);
+	expect_unstruck(test, follow_ctx);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 0);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.yields, 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 0);
+}
+
+#define NR_GANGS	3
+
+/*
+ * The other side of gang_member_behind_waiter_goes_first: a head that
+ * waits for a value nothing writes, with gangs queued behind it one after
+ * the other. It lets the first two go first, no more: its wait counts on
+ * across them, and it is ended, guilty, once it waited max_runtime_ms in
+ * all; every gang completes once, nobody else is struck, and nothing is
+ * reset but the waiter's ring (and the domain, by its conviction, on the
+ * domain ladder).
+ */
+static void waiter_yields_to_gangs_a_bounded_number_of_times(struct kunit *test)
+{
+	struct dss_mock_ctx *w_ctx, *nothing_ctx, *lead_ctx, *follow_ctx;
+	struct dss_mock_job *waiter, *nothing, *lead[NR_GANGS], *follow[NR_GANGS];
+	struct dss_mock *mock = engine_wait_mock(test);
+	unsigned int i;
+
+	w_ctx = dss_mock_ctx_new(mock, COMPUTE0);
+	nothing_ctx = dss_mock_ctx_new(mock, SDMA);
+	lead_ctx = dss_mock_ctx_new(mock, COMPUTE1);
+	follow_ctx = dss_mock_ctx_new(mock, COMPUTE0);
+
+	nothing = dss_mock_job_new(nothing_ctx, SHORT_US, 0);
+	waiter = submit_waiter(w_ctx, nothing);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(waiter, WAIT_MS));
+	for (i = 0; i < NR_GANGS; i++) {
+		struct dss_mock_job *jobs[2];
+
+		lead[i] = dss_mock_job_new(lead_ctx, SHORT_US, 0);
+		follow[i] = dss_mock_job_new(follow_ctx, SHORT_US, 0);
+		jobs[0] = lead[i];
+		jobs[1] = follow[i];
+		dss_mock_gang(jobs, 2);
+		dss_mock_job_submit(lead[i]);
+		dss_mock_job_submit(follow[i]);
+	}
+
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(waiter,
+							   WAIT_RUNTIME_MS + WAIT_MS));
+	KUNIT_EXPECT_EQ(test, waiter->finished_error, -ETIME);
+	KUNIT_EXPECT_EQ(test, waiter->verdict, DRM_SCHED_SERIAL_GUILTY);
+	for (i = 0; i < NR_GANGS; i++) {
+		expect_finished(test, lead[i], 0);
+		expect_finished(test, follow[i], 0);
+		KUNIT_EXPECT_EQ(test, atomic_read(&lead[i]->completions), 1);
+		KUNIT_EXPECT_EQ(test, atomic_read(&follow[i]->completions), 1);
+	}
+	sync_recovery(mock);
+	expect_unstruck(test, lead_ctx);
+	expect_unstruck(test, follow_ctx);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.yields, 2);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 3);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
+	/* the domain ladder's conviction resets the domain, the yields do not */
+	KUNIT_EXPECT_LE(test, mock->domain.stats.resets, 1);
+	dss_mock_job_submit(nothing);
+	expect_finished(test, nothing, 0);
+}
+
 static struct kunit_case drm_sched_serial_wait_cases[] = {
 	KUNIT_CASE_PARAM(wait_consumer_behind_hang_not_convicted,
 			 wait_case_gen_params),
@@ -573,6 +699,10 @@ static struct kunit_case drm_sched_serial_wait_cases[] = {
 	KUNIT_CASE_PARAM(wait_for_producer_behind_waiter,
 			 engine_wait_case_gen_params),
 	KUNIT_CASE_PARAM(gang_member_left_waiting_for_nothing,
+			 engine_wait_case_gen_params),
+	KUNIT_CASE_PARAM(gang_member_behind_waiter_goes_first,
+			 engine_wait_case_gen_params),
+	KUNIT_CASE_PARAM(waiter_yields_to_gangs_a_bounded_number_of_times,
 			 engine_wait_case_gen_params),
 	{}
 };

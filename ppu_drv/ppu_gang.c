@@ -292,15 +292,16 @@ void ppu_gang_arm(struct ppu_gang *gang, struct ppu_job **jobs)
  * of a member on the hardware is not a gang member and has all its
  * dependencies signalled, so it completes or its hang is recovered).
  * Hence the active gang always ends, whatever other gangs wait for it.
- * Not covered (issue 31, open): a job ahead of a member whose WAIT reads
- * a value written by work that the active gang holds up (a gang held
- * back by rule 3, or a job queued behind a member at the barrier). The
- * waiter waits for that work, which waits for the active gang, which
- * waits for the waiter: nothing moves until the recovery ends the
- * waiter, guilty, once it waited max_runtime_ms (ppu_chaos seed
- * 155563553991830: a client with no hang convicted). Breaking such a
- * cycle without a verdict needs the waiter moved behind the member,
- * which neither these rules nor the recovery do yet.
+ * One job ahead of a member does neither: one whose WAIT reads a value
+ * written by work that the active gang holds up (a gang held back by
+ * rule 3, or a job queued behind a member at the barrier). The waiter
+ * waits for that work, which waits for the active gang, which waits for
+ * the waiter. drm_sched_serial breaks that cycle at the waiter's timeout:
+ * its ring alone is reset and the member goes first (dss_yield_rung();
+ * ppu_chaos seed 155563553991830), so the active gang ends in this case
+ * too; unless a job of the member's own context stands between (the
+ * client made the cycle itself) or the waiter went behind members twice
+ * already: max_runtime_ms then ends the waiter.
  * A gang that is not active holds no ring: its members wait in their
  * entities, behind jobs of their own context only, which were submitted
  * before them and so never wait for them (the kernel never waits for a

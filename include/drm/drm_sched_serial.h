@@ -235,6 +235,13 @@ struct dss_publisher;
  * @timer_since: when a recovery last restarted this ring's timer (every
  *	recovery restarts every ring's timer)
  * @wait_recoveries: the domain's recoveries counted then
+ * @yield_context: fence context of the last head that let a gang member
+ *	queued behind it go first (dss_yield_rung())
+ * @yield_seqno: its seqno
+ * @yields: how often that head did so
+ * @yield_waited_ms: how long that head had waited at the ring's head before
+ *	it did: its wait goes on counting against max_runtime_ms once it is
+ *	the head again
  *
  * The ext_* fields and @extensions belong to the library (under the
  * domain's lock): they enforce &drm_sched_serial_params.max_runtime_ms.
@@ -269,6 +276,10 @@ struct drm_sched_serial_ring {
 	ktime_t wait_seen;
 	u64 wait_recoveries;
 	ktime_t timer_since;
+	u64 yield_context;
+	u64 yield_seqno;
+	unsigned int yields;
+	unsigned int yield_waited_ms;
 };
 
 /**
@@ -443,6 +454,8 @@ struct drm_sched_serial_step {
  * @ring_settled: recoveries that one ring's reset settled
  * @escalations: recoveries that reset one ring, could not settle with it
  *	and reset the domain
+ * @yields: recoveries that moved a gang member ahead of a head that waits
+ *	(one ring reset, no verdict)
  * @reports_lost: devcoredumps and uevents dropped because the ones of an
  *	earlier recovery were not published yet; in a snapshot also the
  *	devcoredumps the devcoredump core dropped (one of the device's was
@@ -468,6 +481,7 @@ struct drm_sched_serial_stats {
 	u64 ring_resets;
 	u64 ring_settled;
 	u64 escalations;
+	u64 yields;
 	u64 reports_lost;
 	u64 by_cause[DRM_SCHED_SERIAL_CAUSE_COUNT];
 };
