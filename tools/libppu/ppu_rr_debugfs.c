@@ -119,6 +119,7 @@ static void parse_line(struct ppu_rr *r, const char *line, bool *table)
 		kv_u64(line, "ring_resets=", &r->ring_resets);
 		kv_u64(line, "ring_settled=", &r->ring_settled);
 		kv_u64(line, "escalations=", &r->escalations);
+		kv_u64(line, "yields=", &r->yields);
 	} else if (!strncmp(line, "last guilty:", 12)) {
 		if (strstr(line, "none"))
 			return;

@@ -43,7 +43,7 @@ struct ppu_rr {
 	uint64_t recoveries, resets, probes, guilty, innocent, suspects;
 	uint64_t false_timeouts, fallbacks, bans, overruns;
 	uint64_t hints, hints_wrong, group_probes;
-	uint64_t ring_resets, ring_settled, escalations;
+	uint64_t ring_resets, ring_settled, escalations, yields;
 	bool have_causes;
 	uint64_t cause_timeout, cause_uecc, cause_parity;
 	/* last: */
