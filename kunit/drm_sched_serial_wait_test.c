@@ -60,6 +60,17 @@ static struct dss_mock_job *submit_waiter(struct dss_mock_ctx *ctx,
 	return job;
 }
 
+/* Make @lead and @follow, not yet submitted, a gang; submit both. */
+static void submit_gang_of_two(struct dss_mock_job *lead,
+			       struct dss_mock_job *follow)
+{
+	struct dss_mock_job *jobs[2] = { lead, follow };
+
+	dss_mock_gang(jobs, 2);
+	dss_mock_job_submit(lead);
+	dss_mock_job_submit(follow);
+}
+
 /*
  * Issue 17: a consumer at the head of gfx waits for a value that its
  * producer, queued on compute0 behind a real hang, writes. Both rings time
@@ -403,7 +414,7 @@ static void waiters_do_not_shield_each_other(struct kunit *test)
 static void wait_for_nothing_holds_gang_leader(struct kunit *test)
 {
 	struct dss_mock_ctx *cons_ctx, *prod_ctx, *lead_ctx, *follow_ctx;
-	struct dss_mock_job *producer, *consumer, *lead, *follow, *jobs[2];
+	struct dss_mock_job *producer, *consumer, *lead, *follow;
 	struct dss_mock *mock = engine_wait_mock(test);
 
 	cons_ctx = dss_mock_ctx_new(mock, GFX);
@@ -416,11 +427,7 @@ static void wait_for_nothing_holds_gang_leader(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(consumer, WAIT_MS));
 	lead = dss_mock_job_new(lead_ctx, SHORT_US, 0);
 	follow = dss_mock_job_new(follow_ctx, SHORT_US, 0);
-	jobs[0] = lead;
-	jobs[1] = follow;
-	dss_mock_gang(jobs, 2);
-	dss_mock_job_submit(lead);
-	dss_mock_job_submit(follow);
+	submit_gang_of_two(lead, follow);
 
 	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(lead,
 							   WAIT_RUNTIME_MS / 2));
@@ -464,7 +471,7 @@ static void wait_for_nothing_holds_gang_leader(struct kunit *test)
 static void gang_member_left_waiting_for_nothing(struct kunit *test)
 {
 	struct dss_mock_ctx *lead_ctx, *follow_ctx, *nothing_ctx, *busy_ctx;
-	struct dss_mock_job *lead, *follow, *nothing, *jobs[2], **busy;
+	struct dss_mock_job *lead, *follow, *nothing, **busy;
 	struct dss_mock *mock = engine_wait_mock(test);
 	unsigned int i;
 
@@ -479,11 +486,7 @@ static void gang_member_left_waiting_for_nothing(struct kunit *test)
 	lead = dss_mock_job_new(lead_ctx, SHORT_US, 0);
 	dss_mock_job_wait_for(lead, nothing);
 	follow = dss_mock_job_new(follow_ctx, SHORT_US, 0);
-	jobs[0] = lead;
-	jobs[1] = follow;
-	dss_mock_gang(jobs, 2);
-	dss_mock_job_submit(lead);
-	dss_mock_job_submit(follow);
+	submit_gang_of_two(lead, follow);
 	for (i = 0; i < NR_BUSY; i++) {
 		busy[i] = dss_mock_job_new(busy_ctx, SHORT_US, 0);
 		dss_mock_job_submit(busy[i]);
@@ -574,7 +577,7 @@ static void wait_for_producer_behind_waiter(struct kunit *test)
 static void gang_member_behind_waiter_goes_first(struct kunit *test)
 {
 	struct dss_mock_ctx *w_ctx, *p_ctx, *lead_ctx, *follow_ctx;
-	struct dss_mock_job *waiter, *producer, *lead, *follow, *jobs[2];
+	struct dss_mock_job *waiter, *producer, *lead, *follow;
 	struct dss_mock *mock = engine_wait_mock(test);
 
 	w_ctx = dss_mock_ctx_new(mock, COMPUTE0);
@@ -587,11 +590,7 @@ static void gang_member_behind_waiter_goes_first(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(waiter, WAIT_MS));
 	lead = dss_mock_job_new(lead_ctx, SHORT_US, 0);
 	follow = dss_mock_job_new(follow_ctx, SHORT_US, 0);
-	jobs[0] = lead;
-	jobs[1] = follow;
-	dss_mock_gang(jobs, 2);
-	dss_mock_job_submit(lead);
-	dss_mock_job_submit(follow);
+	submit_gang_of_two(lead, follow);
 	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(lead, WAIT_MS));
 	dss_mock_job_submit(producer);
 
@@ -646,15 +645,9 @@ static void waiter_yields_to_gangs_a_bounded_number_of_times(struct kunit *test)
 	waiter = submit_waiter(w_ctx, nothing);
 	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(waiter, WAIT_MS));
 	for (i = 0; i < NR_GANGS; i++) {
-		struct dss_mock_job *jobs[2];
-
 		lead[i] = dss_mock_job_new(lead_ctx, SHORT_US, 0);
 		follow[i] = dss_mock_job_new(follow_ctx, SHORT_US, 0);
-		jobs[0] = lead[i];
-		jobs[1] = follow[i];
-		dss_mock_gang(jobs, 2);
-		dss_mock_job_submit(lead[i]);
-		dss_mock_job_submit(follow[i]);
+		submit_gang_of_two(lead[i], follow[i]);
 	}
 
 	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(waiter,
