@@ -224,6 +224,34 @@ dss_sched_head_gang(struct drm_gpu_scheduler *sched,
 }
 
 /*
+ * Does the driver hold work back until @sched's first pending job ends
+ * (@holds_back, the driver's &drm_sched_serial_ops.holds_back), and is
+ * that job of another gang than @key (NULL: of none), as @gang reads it?
+ * Asked under the list's lock. @holds_back and @gang must not sleep.
+ */
+static inline bool
+dss_sched_head_holds_back(struct drm_gpu_scheduler *sched,
+			  struct drm_sched_serial_domain *d, const void *key,
+			  bool (*holds_back)(struct drm_sched_job *job),
+			  unsigned int (*gang)(struct drm_sched_serial_domain *d,
+					       struct drm_sched_job *job,
+					       const void **key))
+{
+	struct drm_sched_job *job;
+	const void *head_key = NULL;
+	bool ret;
+
+	spin_lock(&sched->job_list_lock);
+	job = list_first_entry_or_null(&sched->pending_list,
+				       struct drm_sched_job, list);
+	if (job)
+		gang(d, job, &head_key);
+	ret = job && holds_back(job) && (!key || head_key != key);
+	spin_unlock(&sched->job_list_lock);
+	return ret;
+}
+
+/*
  * Is a member of the gang @key (as @gang reads it) on @sched's pending
  * list behind a first pending job that is not of that gang? @off_head, if
  * not NULL, is @sched's head, which a timeout handler took off the list:

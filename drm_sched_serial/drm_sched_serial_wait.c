@@ -189,22 +189,41 @@ bool dss_hung_alone(struct drm_sched_serial_domain *d, unsigned int i,
  * head ahead of it, which may be what blocks everyone, is counted first.
  * A waiter with work behind it is counted regardless, so that waiters
  * that hold each other's values are each counted and the first one past
- * max_runtime_ms ends the deadlock.
+ * max_runtime_ms ends the deadlock. Nor was it unhindered while the
+ * driver holds work back, on no pending list, until the head of another
+ * ring ends (&drm_sched_serial_ops.holds_back; on the PPU, gangs that wait
+ * for the running one): @job may wait for that work. Unless that head is
+ * of @job's own gang, or held at its gang's barrier (it may wait for
+ * @job). A head that holds work back itself is counted whether or not
+ * work is queued behind another ring's head (it may be what that head
+ * waits for): it is spared only by a stalled ring, whose hang its own
+ * timeout ends, so its own bound ends the hold, and who spares whom never
+ * goes round in a circle.
  */
 static bool dss_wait_unhindered(struct drm_sched_serial_domain *d,
 				struct drm_sched_serial_ring *self,
 				struct drm_sched_job *job)
 {
 	bool blocks = dss_sched_has_pending(self->sched);
+	const void *key;
 	unsigned int i;
 
 	if (self->wait_recoveries != d->stats.recoveries)
 		return false;
+	dss_job_gang(d, job, &key);
+	if (d->ops->holds_back && d->ops->holds_back(job))
+		blocks = true;
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_serial_ring *ring = d->rings[i];
 
 		if (ring == self)
 			continue;
+		if (d->ops->holds_back &&
+		    dss_sched_head_holds_back(ring->sched, d, key,
+					      d->ops->holds_back,
+					      dss_job_gang) &&
+		    !dss_head_gang_held(d, ring, self, job))
+			return false;
 		if (!blocks && !dss_progressing(d, ring) &&
 		    dss_sched_has_queued(ring->sched))
 			return false;

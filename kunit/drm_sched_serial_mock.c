@@ -553,6 +553,33 @@ static unsigned int dss_mock_gang_op(struct drm_sched_job *sched_job,
 	return n;
 }
 
+/*
+ * Does a job wait in its entity, held back until @sched_job or a member of
+ * its gang ends (dss_mock_job_after())? The mock's driver, like the PPU's
+ * gang rule, holds it back.
+ */
+static bool dss_mock_holds_back(struct drm_sched_job *sched_job)
+{
+	struct dss_mock_job *head = to_mock_job(sched_job), *job;
+	struct dss_mock *mock = head->ctx->mock;
+	unsigned long flags;
+	bool ret = false;
+
+	spin_lock_irqsave(&mock->lock, flags);
+	list_for_each_entry(job, &mock->jobs, link) {
+		if (!job->after || !job->submitted ||
+		    atomic_read(&job->starts) || READ_ONCE(job->finished->error))
+			continue;
+		if (job->after == head ||
+		    (head->gang && job->after->gang == head->gang)) {
+			ret = true;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&mock->lock, flags);
+	return ret;
+}
+
 static ktime_t dss_mock_last_progress(struct drm_sched_serial_ring *sring)
 {
 	struct dss_mock_ring *ring = container_of(sring, struct dss_mock_ring,
@@ -663,6 +690,7 @@ static const struct drm_sched_serial_ops dss_mock_serial_ops = {
 	.may_wait = dss_mock_may_wait,
 	.reset_ring = dss_mock_reset_ring,
 	.gang = dss_mock_gang_op,
+	.holds_back = dss_mock_holds_back,
 };
 
 /**
@@ -877,6 +905,22 @@ struct dss_mock_gang *dss_mock_gang(struct dss_mock_job **jobs,
 }
 
 /**
+ * dss_mock_job_after - make a job wait in its entity for another one
+ * @job: not yet submitted
+ * @dep: submitted; @job reaches its ring once @dep's finished fence
+ *	signalled. Until then the mock's holds_back op reports @job as work
+ *	held back behind @dep (and behind any member of @dep's gang).
+ */
+void dss_mock_job_after(struct dss_mock_job *job, struct dss_mock_job *dep)
+{
+	struct kunit *test = job->ctx->mock->test;
+
+	KUNIT_EXPECT_FALSE(test, job->submitted);
+	KUNIT_ASSERT_TRUE(test, dep->submitted);
+	job->after = dep;
+}
+
+/**
  * dss_mock_job_submit - arm a job and push it to its entity
  * @job: the job
  */
@@ -885,6 +929,11 @@ void dss_mock_job_submit(struct dss_mock_job *job)
 	struct kunit *test = job->ctx->mock->test;
 	int ret;
 
+	if (job->after) {
+		ret = drm_sched_job_add_dependency(&job->base,
+						   dma_fence_get(job->after->finished));
+		KUNIT_ASSERT_EQ(test, ret, 0);
+	}
 	drm_sched_job_arm(&job->base);
 	job->finished = dma_fence_get(&job->base.s_fence->finished);
 	ret = dma_fence_add_callback(job->finished, &job->finished_cb,

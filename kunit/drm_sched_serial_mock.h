@@ -296,6 +296,7 @@ struct dss_mock_job {
 	bool hung_once;
 	bool late_done;
 	struct dss_mock_job *wait_for;
+	struct dss_mock_job *after;
 	struct dss_mock_gang *gang;
 	bool submitted;
 	struct dma_fence *finished;
@@ -337,6 +338,7 @@ struct dss_mock_job *dss_mock_job_new(struct dss_mock_ctx *ctx,
 				      unsigned long flags);
 void dss_mock_job_wait_for(struct dss_mock_job *job,
 			   struct dss_mock_job *producer);
+void dss_mock_job_after(struct dss_mock_job *job, struct dss_mock_job *dep);
 void dss_mock_job_submit(struct dss_mock_job *job);
 struct dss_mock_gang *dss_mock_gang(struct dss_mock_job **jobs,
 				    unsigned int nr);

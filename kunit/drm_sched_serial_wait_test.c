@@ -618,6 +618,66 @@ static void gang_member_behind_waiter_goes_first(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.resets, 0);
 }
 
+/*
+ * Found by the igt fuzzer (ppu_chaos seed 5351281043007, "defect B"): the
+ * head of sdma waits for a value its producer writes, and the driver
+ * holds the producer back, on no pending list (on the PPU: a gang waiting
+ * for the running one), until another client's gang ends; that gang's
+ * member on compute1 waits for a value nothing writes. Both waits used to
+ * count against max_runtime_ms alike, and the sdma head, which waited
+ * longer, was ended first: a client without a hang convicted. Its wait
+ * does not count while work is held back behind another ring's head: the
+ * member is ended by one recovery, then the producer and the sdma head
+ * complete, once each, and neither of their clients is struck.
+ */
+static void wait_for_work_held_behind_waiting_gang(struct kunit *test)
+{
+	struct dss_mock_ctx *w_ctx, *p_ctx, *lead_ctx, *follow_ctx, *n_ctx;
+	struct dss_mock_job *waiter, *producer, *lead, *follow, *nothing;
+	struct dss_mock *mock = engine_wait_mock(test);
+
+	w_ctx = dss_mock_ctx_new(mock, SDMA);
+	p_ctx = dss_mock_ctx_new(mock, COMPUTE0);
+	lead_ctx = dss_mock_ctx_new(mock, GFX);
+	follow_ctx = dss_mock_ctx_new(mock, COMPUTE1);
+	n_ctx = dss_mock_ctx_new(mock, COMPUTE0);
+
+	/* the sdma head waits longest: it would reach max_runtime_ms first */
+	producer = dss_mock_job_new(p_ctx, SHORT_US, 0);
+	waiter = submit_waiter(w_ctx, producer);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(waiter, WAIT_MS));
+	msleep(WAIT_RUNTIME_MS / 2);
+	nothing = dss_mock_job_new(n_ctx, SHORT_US, 0);
+	lead = dss_mock_job_new(lead_ctx, SHORT_US, 0);
+	follow = dss_mock_job_new(follow_ctx, SHORT_US, 0);
+	dss_mock_job_wait_for(follow, nothing);
+	submit_gang_of_two(lead, follow);
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(follow, WAIT_MS));
+	dss_mock_job_after(producer, follow);
+	dss_mock_job_submit(producer);
+
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(follow,
+							   2 * WAIT_RUNTIME_MS + WAIT_MS));
+	KUNIT_EXPECT_EQ(test, follow->finished_error, -ETIME);
+	expect_finished(test, producer, 0);
+	expect_finished(test, waiter, 0);
+	expect_finished(test, lead, 0);
+	sync_recovery(mock);
+	KUNIT_EXPECT_EQ(test, atomic_read(&waiter->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&producer->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&lead->completions), 1);
+	KUNIT_EXPECT_NE(test, waiter->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_NE(test, waiter->verdict, DRM_SCHED_SERIAL_SUSPECT);
+	expect_unstruck(test, w_ctx);
+	expect_unstruck(test, p_ctx);
+	expect_unstruck(test, n_ctx);
+	KUNIT_EXPECT_GE(test, atomic_read(&lead_ctx->serial.guilty) +
+			      atomic_read(&lead_ctx->serial.suspect), 1);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
+	dss_mock_job_submit(nothing);
+	expect_finished(test, nothing, 0);
+}
+
 #define NR_GANGS	3
 
 /*
@@ -696,6 +756,8 @@ static struct kunit_case drm_sched_serial_wait_cases[] = {
 	KUNIT_CASE_PARAM(gang_member_behind_waiter_goes_first,
 			 engine_wait_case_gen_params),
 	KUNIT_CASE_PARAM(waiter_yields_to_gangs_a_bounded_number_of_times,
+			 engine_wait_case_gen_params),
+	KUNIT_CASE_PARAM(wait_for_work_held_behind_waiting_gang,
 			 engine_wait_case_gen_params),
 	{}
 };

@@ -346,6 +346,14 @@ struct drm_sched_serial_ring {
  *	gang. A recovery replays a gang whole or not at all, convicts it
  *	once, and never resets one of its rings alone. Must not sleep nor
  *	allocate.
+ * @holds_back: optional; does the driver hold submitted work back, on no
+ *	pending list, until @job (the first pending job of a ring) ends?
+ *	(The PPU runs one gang at a time: the other gangs wait in their
+ *	entities for the running one.) A head that waits, on another ring
+ *	and not of @job's gang, may wait for that work: its wait does not
+ *	count against max_runtime_ms meanwhile, and @job's own wait or run
+ *	time, which does, ends the hold. Called under @job's ring's
+ *	&drm_gpu_scheduler.job_list_lock; must not sleep nor allocate.
  *
  * @probe may be called for the heads of several rings before the library
  * waits for any of them (&DRM_SCHED_SERIAL_PROBE_GROUP).
@@ -367,6 +375,7 @@ struct drm_sched_serial_ops {
 			struct drm_sched_job *job);
 	int (*reset_ring)(struct drm_sched_serial_ring *ring);
 	unsigned int (*gang)(struct drm_sched_job *job, const void **key);
+	bool (*holds_back)(struct drm_sched_job *job);
 };
 
 /**
