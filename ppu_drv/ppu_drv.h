@@ -111,9 +111,11 @@ struct ppu_fence_reserve {
  * @free_jobs: jobs the scheduler is done with, freed by @free_work
  * @free_work: frees @free_jobs outside the scheduler's paths
  * @fence_reserve: hardware fences for allocations in signalling paths
- * @gang_lock: protects @gang_active
+ * @gang_lock: protects the changes of @gang_active
  * @gang_active: the gang whose members may reach the rings (a reference),
- *	or NULL: gangs run one at a time (ppu_gang_prepare_job())
+ *	or NULL: gangs run one at a time (ppu_gang_prepare_job()). Changed
+ *	with WRITE_ONCE() under @gang_lock; ppu_gang_holds_back() reads it
+ *	without the lock, to compare only
  * @gang_seq: the last gang id handed out
  * @recovery_sysfs: the sysfs recovery/ directory (ppu_recovery_sysfs.c)
  * @drm_ras: the drm_ras netlink nodes of the device (ppu_drm_ras.c), or

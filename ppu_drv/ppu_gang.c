@@ -87,7 +87,7 @@ void ppu_gang_device_fini(struct ppu_device *ppu)
 
 	spin_lock(&ppu->gang_lock);
 	gang = ppu->gang_active;
-	ppu->gang_active = NULL;
+	WRITE_ONCE(ppu->gang_active, NULL);
 	spin_unlock(&ppu->gang_lock);
 	ppu_gang_put(gang);
 }
@@ -292,6 +292,11 @@ void ppu_gang_arm(struct ppu_gang *gang, struct ppu_job **jobs)
  * of a member on the hardware is not a gang member and has all its
  * dependencies signalled, so it completes or its hang is recovered).
  * Hence the active gang always ends, whatever other gangs wait for it.
+ * The gangs rule 3 holds back are on no pending list: drm_sched_serial
+ * learns of them through its holds_back op (ppu_gang_holds_back()), and
+ * does not count the wait of a head on another ring, which may wait for
+ * them, while they are held; the active gang's own waits are counted
+ * (ppu_chaos seed 5351281043007).
  * One job ahead of a member does neither: one whose WAIT reads a value
  * written by work that the active gang holds up (a gang held back by
  * rule 3, or a job queued behind a member at the barrier). The waiter
@@ -352,9 +357,10 @@ struct dma_fence *ppu_gang_prepare_job(struct ppu_job *job)
 		if (ppu->gang_active &&
 		    !dma_fence_is_signaled(&ppu->gang_active->base)) {
 			wait = dma_fence_get(&ppu->gang_active->base);
+			WRITE_ONCE(ppu->gang_active->holds_back, true);
 		} else {
 			old = ppu->gang_active;
-			ppu->gang_active = ppu_gang_get(gang);
+			WRITE_ONCE(ppu->gang_active, ppu_gang_get(gang));
 		}
 	}
 	spin_unlock(&ppu->gang_lock);
@@ -376,4 +382,24 @@ struct dma_fence *ppu_gang_prepare_job(struct ppu_job *job)
 void ppu_gang_hw_done(struct ppu_gang *gang, unsigned int index)
 {
 	set_bit(index, &gang->done);
+}
+
+/**
+ * ppu_gang_holds_back - does a gang hold other gangs back?
+ * @ppu: the device
+ * @gang: a gang, referenced by the caller
+ *
+ * A gang holds work back, on no ring's pending list, while it is the
+ * device's active gang and a member of another gang waited for it (rule 3
+ * of ppu_gang_prepare_job()). Once set, that stays true until another gang
+ * becomes active, even if the waiting gang was killed meanwhile: the
+ * answer may spare a waiter's wait a little too long, never too short.
+ * Neither sleeps nor takes a lock: the active gang is only compared.
+ *
+ * Return: true if @gang holds another gang back.
+ */
+bool ppu_gang_holds_back(struct ppu_device *ppu, struct ppu_gang *gang)
+{
+	return READ_ONCE(ppu->gang_active) == gang &&
+	       READ_ONCE(gang->holds_back);
 }

@@ -66,6 +66,9 @@ struct ppu_gang_ready {
  * @scheduled: the followers' (index 1..@nr - 1) scheduled fences, the
  *	gang's references, from the submit's arm on; [0] is unused
  * @cbs: the gang's callbacks on the members' finished fences
+ * @holds_back: set once a member of another gang waited for this one,
+ *	the device's active gang (rule 3 of ppu_gang_prepare_job()); never
+ *	cleared. WRITE_ONCE() under &ppu_device.gang_lock, READ_ONCE().
  */
 struct ppu_gang {
 	struct dma_fence base;
@@ -79,6 +82,7 @@ struct ppu_gang {
 	struct ppu_gang_ready *ready_fence;
 	struct dma_fence *scheduled[DRM_PPU_MAX_GANG];
 	struct ppu_gang_cb cbs[DRM_PPU_MAX_GANG];
+	bool holds_back;
 };
 
 /**
@@ -127,5 +131,6 @@ void ppu_gang_add_member(struct ppu_gang *gang, struct ppu_job *job,
 void ppu_gang_arm(struct ppu_gang *gang, struct ppu_job **jobs);
 struct dma_fence *ppu_gang_prepare_job(struct ppu_job *job);
 void ppu_gang_hw_done(struct ppu_gang *gang, unsigned int index);
+bool ppu_gang_holds_back(struct ppu_device *ppu, struct ppu_gang *gang);
 
 #endif /* _PPU_GANG_H_ */

@@ -193,6 +193,17 @@ static unsigned int ppu_reset_gang(struct drm_sched_job *sched_job,
 	return job->gang ? ppu_gang_remaining(job->gang) : 0;
 }
 
+/*
+ * Does the driver hold work back until @sched_job ends? Gangs wait, on no
+ * pending list, for the device's active gang (ppu_gang_holds_back()).
+ */
+static bool ppu_reset_holds_back(struct drm_sched_job *sched_job)
+{
+	struct ppu_job *job = to_ppu_job(sched_job);
+
+	return job->gang && ppu_gang_holds_back(job->ring->ppu, job->gang);
+}
+
 static void ppu_reset_print_job(struct drm_sched_job *sched_job,
 				struct drm_printer *p)
 {
@@ -284,6 +295,7 @@ static const struct drm_sched_serial_ops ppu_serial_ops = {
 	.waiting = ppu_reset_waiting,
 	.reset_ring = ppu_reset_ring,
 	.gang = ppu_reset_gang,
+	.holds_back = ppu_reset_holds_back,
 };
 
 /**
