@@ -901,13 +901,25 @@ static pid_t start_killed(struct scenario *sc)
 	return pid;
 }
 
+/* sysfs recovery/yields of the card this process runs scenarios on */
+static uint64_t sysfs_yields(void)
+{
+	char dir[96];
+	struct stat st;
+
+	igt_assert_eq(fstat(fd, &st), 0);
+	snprintf(dir, sizeof(dir), "/sys/dev/char/%u:%u/device/recovery",
+		 major(st.st_rdev), minor(st.st_rdev));
+	return ppu_sysfs_u64(dir, "yields");
+}
+
 /* run @sc; the number of oracle violations */
 static unsigned int run_scenario(struct scenario *sc)
 {
 	pid_t killed = 0;
 	struct ppu_rr b, a;
 	unsigned int bad = 0, bound = l2_bound_ms(sc);
-	uint64_t rec;
+	uint64_t rec, yields;
 
 	size_t len;
 	char *out;
@@ -923,6 +935,7 @@ static unsigned int run_scenario(struct scenario *sc)
 	for (unsigned int c = 0; c < sc->nclients; c++)
 		chaos_client_open(&sc->cl[c]);
 	rr_read_dir(dbg_dir, &b);
+	yields = sysfs_yields();
 
 	if (sc->killed)
 		killed = start_killed(sc);
@@ -965,6 +978,10 @@ static unsigned int run_scenario(struct scenario *sc)
 		VIOLATION("device not idle 30 s after the last job's end\n");
 	rr_read_dir(dbg_dir, &a);
 	rec = a.recoveries - b.recoveries;
+	yields = sysfs_yields() - yields;
+	if (yields != a.yields - b.yields)
+		VIOLATION("sysfs recovery/yields +%" PRIu64 ", debugfs +%" PRIu64 "\n",
+			  yields, a.yields - b.yields);
 
 	for (unsigned int c = 0; c < sc->nclients; c++) {
 		struct chaos_client *cl = &sc->cl[c];

@@ -124,8 +124,8 @@ static unsigned int cards_wanted(void)
 static const char *const rec_files[] = {
 	"recoveries", "resets", "probes", "guilty", "innocent", "suspects",
 	"false_timeouts", "fallbacks", "bans", "wedges", "ring_resets",
-	"ring_settled", "escalations", "cause_timeout", "cause_uecc",
-	"cause_parity",
+	"ring_settled", "escalations", "yields", "cause_timeout",
+	"cause_uecc", "cause_parity",
 };
 
 static const char *const ras_files[] = {

@@ -68,6 +68,7 @@ PPU_RECOVERY_STAT_ATTR(wedges, wedges);
 PPU_RECOVERY_STAT_ATTR(ring_resets, ring_resets);
 PPU_RECOVERY_STAT_ATTR(ring_settled, ring_settled);
 PPU_RECOVERY_STAT_ATTR(escalations, escalations);
+PPU_RECOVERY_STAT_ATTR(yields, yields);
 PPU_RECOVERY_STAT_ATTR(cause_timeout, by_cause[DRM_SCHED_SERIAL_CAUSE_TIMEOUT]);
 PPU_RECOVERY_STAT_ATTR(cause_uecc, by_cause[DRM_SCHED_SERIAL_CAUSE_UECC]);
 PPU_RECOVERY_STAT_ATTR(cause_parity, by_cause[DRM_SCHED_SERIAL_CAUSE_PARITY]);
@@ -179,6 +180,7 @@ static struct attribute *ppu_recovery_attrs[] = {
 	&ring_resets_attr.attr,
 	&ring_settled_attr.attr,
 	&escalations_attr.attr,
+	&yields_attr.attr,
 	&cause_timeout_attr.attr,
 	&cause_uecc_attr.attr,
 	&cause_parity_attr.attr,
