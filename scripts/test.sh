@@ -9,15 +9,17 @@
 #   6.12 LTS: the sparse/W=1 build and an igt smoke stage on Debian's image
 #     (PPU_TEST_612=full adds KUnit and every igt binary; off skips it);
 #   7.2, the newest source, what a drm-misc series targets: the W=1 build
-#     (scripts/check-newest.sh), KUnit on its UML, every igt binary, the
-#     reload flows and the ppu-smi checks with reset_ladder=domain (the
-#     subtests that need one ladder take it) on the debug guest kernel
+#     (scripts/check-newest.sh), KUnit on its UML, every igt binary and the
+#     reload flows with reset_ladder=domain (the subtests that need one
+#     ladder take it) on the debug guest kernel
 #     (lockdep, KASAN, UBSAN, debug objects, kmemleak; built once into
 #     PPU_CACHE by scripts/vm/build-debug-kernel.sh, in the background at
 #     nice 19 from the first stage on when it is not cached), ppu_multi
 #     with two cards on it (its removal searches), then the ioctl fuzzer
 #     on it
-#     (PPU_TEST_NEWEST=0 skips the 7.2 stages);
+#     (PPU_TEST_NEWEST=0 skips the 7.2 stages; PPU_TEST_DEBUG_SMI=1 adds
+#     the ppu-smi checks, which the 6.1 stage runs, to its debug stage:
+#     about 10 min more);
 #   PPU_TEST_61_DEBUG=1 adds every igt binary and the fuzzer on a 6.1 debug
 #     guest kernel (about 35 min more from an empty cache).
 # PPU_KSERIES=6.12 (make test KVER=6.12) runs the 6.12 stages alone, in full.
@@ -90,8 +92,9 @@ series_612() {
 }
 
 # every igt binary (ppu_hang too: its scenarios wait for states, not for
-# wall-clock windows), the ecc-reload flows and the ppu-smi checks,
-# ppu_multi with two cards, then the ioctl fuzzer (a fixed budget and
+# wall-clock windows), the ecc-reload flows (the ppu-smi checks only with
+# PPU_TEST_DEBUG_SMI=1: they test the tool's output more than the kernel,
+# and take 10 min there), ppu_multi with two cards, then the ioctl fuzzer (a fixed budget and
 # seed; make fuzz SECONDS=N SEED=S runs others) on the debug guest kernel
 # of series $1 (6.1 or 7.2): any splat, or a kmemleak report naming our
 # modules, fails them
@@ -101,6 +104,7 @@ series_debug() {
 	run_stage "igt-debug$sfx" igt "igt (debug $ser kernel: lockdep, KASAN, UBSAN, kmemleak; reset_ladder=domain)" \
 		env PPU_VM_KERNEL=debug PPU_DEBUG_KSERIES="$ser" PPU_IGT_FILTER= \
 		PPU_IGT_EXCLUDE= PPU_IGT_LADDER=domain \
+		PPU_SMI_TEST="${PPU_TEST_DEBUG_SMI:-0}" \
 		PPU_IGT_LOG="$LOG/igt-debug$sfx-serial.log" "$ROOT/scripts/run-igt.sh"
 	# two cards: ppu_multi alone (every other binary runs on one card,
 	# where it skips), its removal searches under lockdep, KASAN, kmemleak
