@@ -49,6 +49,13 @@ static struct dss_mock *wait_mock(struct kunit *test)
 	return mock;
 }
 
+/* @job has no verdict that strikes: neither guilty nor suspect. */
+static void expect_unjudged(struct kunit *test, struct dss_mock_job *job)
+{
+	KUNIT_EXPECT_NE(test, job->verdict, DRM_SCHED_SERIAL_GUILTY);
+	KUNIT_EXPECT_NE(test, job->verdict, DRM_SCHED_SERIAL_SUSPECT);
+}
+
 /* A job of @ctx that waits for @producer's value, submitted. */
 static struct dss_mock_job *submit_waiter(struct dss_mock_ctx *ctx,
 					  struct dss_mock_job *producer)
@@ -106,8 +113,7 @@ static void wait_consumer_behind_hang_not_convicted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bad->verdict, DRM_SCHED_SERIAL_GUILTY);
 	KUNIT_EXPECT_EQ(test, atomic_read(&consumer->completions), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&producer->completions), 1);
-	KUNIT_EXPECT_NE(test, consumer->verdict, DRM_SCHED_SERIAL_GUILTY);
-	KUNIT_EXPECT_NE(test, consumer->verdict, DRM_SCHED_SERIAL_SUSPECT);
+	expect_unjudged(test, consumer);
 	expect_unstruck(test, cons_ctx);
 	expect_unstruck(test, prod_ctx);
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
@@ -138,10 +144,8 @@ static void wait_for_long_producer_convicts_nobody(struct kunit *test)
 	expect_finished(test, consumer, 0);
 	sync_recovery(mock);
 	KUNIT_EXPECT_EQ(test, atomic_read(&consumer->completions), 1);
-	KUNIT_EXPECT_NE(test, consumer->verdict, DRM_SCHED_SERIAL_GUILTY);
-	KUNIT_EXPECT_NE(test, consumer->verdict, DRM_SCHED_SERIAL_SUSPECT);
-	KUNIT_EXPECT_NE(test, producer->verdict, DRM_SCHED_SERIAL_GUILTY);
-	KUNIT_EXPECT_NE(test, producer->verdict, DRM_SCHED_SERIAL_SUSPECT);
+	expect_unjudged(test, consumer);
+	expect_unjudged(test, producer);
 	expect_unstruck(test, cons_ctx);
 	expect_unstruck(test, prod_ctx);
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 0);
@@ -443,8 +447,7 @@ static void wait_for_nothing_holds_gang_leader(struct kunit *test)
 	dss_mock_job_submit(producer);
 	expect_finished(test, producer, 0);
 	sync_recovery(mock);
-	KUNIT_EXPECT_NE(test, follow->verdict, DRM_SCHED_SERIAL_GUILTY);
-	KUNIT_EXPECT_NE(test, follow->verdict, DRM_SCHED_SERIAL_SUSPECT);
+	expect_unjudged(test, follow);
 	expect_unstruck(test, lead_ctx);
 	expect_unstruck(test, follow_ctx);
 	expect_unstruck(test, prod_ctx);
@@ -503,8 +506,7 @@ static void gang_member_left_waiting_for_nothing(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, atomic_read(&busy[i]->completions), 1);
 	}
 	sync_recovery(mock);
-	KUNIT_EXPECT_NE(test, follow->verdict, DRM_SCHED_SERIAL_GUILTY);
-	KUNIT_EXPECT_NE(test, follow->verdict, DRM_SCHED_SERIAL_SUSPECT);
+	expect_unjudged(test, follow);
 	expect_unstruck(test, follow_ctx);
 	expect_unstruck(test, busy_ctx);
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 1);
@@ -606,8 +608,7 @@ static void gang_member_behind_waiter_goes_first(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&producer->completions), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&lead->completions), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&follow->completions), 1);
-	KUNIT_EXPECT_NE(test, waiter->verdict, DRM_SCHED_SERIAL_GUILTY);
-	KUNIT_EXPECT_NE(test, waiter->verdict, DRM_SCHED_SERIAL_SUSPECT);
+	expect_unjudged(test, waiter);
 	expect_unstruck(test, w_ctx);
 	expect_unstruck(test, p_ctx);
 	expect_unstruck(test, lead_ctx);
@@ -666,8 +667,7 @@ static void wait_for_work_held_behind_waiting_gang(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&waiter->completions), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&producer->completions), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&lead->completions), 1);
-	KUNIT_EXPECT_NE(test, waiter->verdict, DRM_SCHED_SERIAL_GUILTY);
-	KUNIT_EXPECT_NE(test, waiter->verdict, DRM_SCHED_SERIAL_SUSPECT);
+	expect_unjudged(test, waiter);
 	expect_unstruck(test, w_ctx);
 	expect_unstruck(test, p_ctx);
 	expect_unstruck(test, n_ctx);
