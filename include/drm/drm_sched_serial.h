@@ -353,7 +353,8 @@ struct drm_sched_serial_ring {
  *	and not of @job's gang, may wait for that work: its wait does not
  *	count against max_runtime_ms meanwhile, and @job's own wait or run
  *	time, which does, ends the hold. Called under @job's ring's
- *	&drm_gpu_scheduler.job_list_lock; must not sleep nor allocate.
+ *	&drm_gpu_scheduler.job_list_lock, or for a head its ring's timeout
+ *	handler took off the list; must not sleep nor allocate.
  *
  * @probe may be called for the heads of several rings before the library
  * waits for any of them (&DRM_SCHED_SERIAL_PROBE_GROUP).
