@@ -190,13 +190,13 @@ out=$(make -C "$T/src/tools" install DESTDIR="$TR" 2>&1)
 rc=$?
 r=0
 [ $rc -eq 0 ] || { echo "  make -C tools install failed:"; echo "$out" | tail -n 20; r=1; }
-[ -f "$L/libppu.so.1.3.0" ] || { echo "  no libppu.so.1.3.0"; r=1; }
-expect "libppu.so.1 link" libppu.so.1.3.0 "$(readlink "$L/libppu.so.1")" || r=1
+[ -f "$L/libppu.so.1.4.0" ] || { echo "  no libppu.so.1.4.0"; r=1; }
+expect "libppu.so.1 link" libppu.so.1.4.0 "$(readlink "$L/libppu.so.1")" || r=1
 expect "libppu.so link" libppu.so.1 "$(readlink "$L/libppu.so")" || r=1
-so=$(readelf -d "$L/libppu.so.1.3.0" 2>/dev/null | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+so=$(readelf -d "$L/libppu.so.1.4.0" 2>/dev/null | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 expect soname libppu.so.1 "$so" || r=1
 api=$(sed -n 's/.*\b\(ppu_[a-z_]*\)(.*/\1/p' "$TR/usr/local/include/libppu.h" | sort -u | tr '\n' ' ')
-exported=$(nm -D --defined-only "$L/libppu.so.1.3.0" 2>/dev/null |
+exported=$(nm -D --defined-only "$L/libppu.so.1.4.0" 2>/dev/null |
 	   awk '$2 == "T" || $2 == "D" || $2 == "B" { sub(/@.*/, "", $3); print $3 }' |
 	   sort -u | tr '\n' ' ')
 expect "exported symbols" "$api" "$exported" || r=1
@@ -243,7 +243,7 @@ PROG
 r=0
 pc=$(PKG_CONFIG_PATH=$L/pkgconfig PKG_CONFIG_SYSROOT_DIR=$TR pkg-config --cflags --libs libppu 2>&1) ||
 	{ echo "  pkg-config: $pc"; r=1; }
-expect "pkg-config --modversion" 1.3.0 \
+expect "pkg-config --modversion" 1.4.0 \
 	"$(PKG_CONFIG_PATH=$L/pkgconfig pkg-config --modversion libppu 2>&1)" || r=1
 # shellcheck disable=SC2086
 if [ $r -eq 0 ] && ! cc -Wall -Werror -o "$T/use-libppu" "$T/use-libppu.c" $pc; then
@@ -350,7 +350,7 @@ done
 # what it installs under the prefix, and nothing else: no ppu-demo,
 # ppu-bench, ppu-fuzz or igt test
 got=$(cd "$R/usr/local" && find . ! -type d | sort | tr '\n' ' ')
-want="./bin/ppu-smi ./include/libppu.h ./lib/libppu.a ./lib/libppu.so ./lib/libppu.so.1 ./lib/libppu.so.1.3.0 ./lib/pkgconfig/libppu.pc ./lib/systemd/system/ppu-smi-exporter.service ./lib/systemd/system/ppu-smi-exporter.timer ./share/man/man1/ppu-smi.1 ./share/man/man3/libppu.3 ./share/man/man7/ppu.7 "
+want="./bin/ppu-smi ./include/libppu.h ./lib/libppu.a ./lib/libppu.so ./lib/libppu.so.1 ./lib/libppu.so.1.4.0 ./lib/pkgconfig/libppu.pc ./lib/systemd/system/ppu-smi-exporter.service ./lib/systemd/system/ppu-smi-exporter.timer ./share/man/man1/ppu-smi.1 ./share/man/man3/libppu.3 ./share/man/man7/ppu.7 "
 expect "files under the prefix" "$want" "$got" || r=1
 # the packages make install asks for: the build set only
 deps=$(make -n -C "$T/src" install 2>/dev/null | grep -o 'install-deps.sh.*' | sort -u | tr '\n' ' ')

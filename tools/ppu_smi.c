@@ -82,6 +82,8 @@ struct dev {
 	ppu_recovery_t rec;
 	ppu_return_t rec_ret;
 	uint64_t wedges;		/* valid when rec_ret is 0 */
+	uint64_t yields;		/* valid when yields_ret is 0 */
+	ppu_return_t yields_ret;	/* NOT_SUPPORTED: an older driver */
 	ppu_flash_info_t flash;
 	ppu_return_t flash_ret;
 	ppu_health_t health;
@@ -212,6 +214,7 @@ static int collect(unsigned int idx, struct dev *d)
 	d->rec_ret = ppu_device_get_recovery(h, &d->rec);
 	if (!d->rec_ret)
 		d->rec_ret = ppu_device_get_wedges(h, &d->wedges);
+	d->yields_ret = d->rec_ret ? d->rec_ret : ppu_device_get_yields(h, &d->yields);
 	d->flash_ret = ppu_device_get_flash(h, &d->flash);
 	r = ppu_device_get_health(h, &d->health);
 	if (r) {
@@ -487,6 +490,8 @@ static void print_query(const struct dev *devs, unsigned int n, unsigned int sec
 				Q(8, "Ring Resets (settled/escalated)",
 				  "%" PRIu64 " (%" PRIu64 " / %" PRIu64 ")",
 				  rc->ring_resets, rc->ring_settled, rc->escalations);
+				if (!d->yields_ret)
+					Q(8, "Yields", "%" PRIu64, d->yields);
 				Q(8, "Guilty / Innocent / Suspects", "%" PRIu64 " / %" PRIu64 " / %" PRIu64,
 				  rc->guilty, rc->innocent, rc->suspects);
 				Q(8, "Causes (timeout/uecc/parity)", "%" PRIu64 " / %" PRIu64 " / %" PRIu64,
@@ -639,8 +644,12 @@ static void print_json(const struct dev *devs, unsigned int n)
 		       rc->fallbacks, rc->bans, d->wedges);
 		printf("        \"causes\": {\"timeout\": %" PRIu64 ", \"uecc\": %" PRIu64 ", \"parity\": %" PRIu64 "},\n",
 		       rc->cause_timeout, rc->cause_uecc, rc->cause_parity);
-		printf("        \"ladder\": {\"ring_resets\": %" PRIu64 ", \"ring_settled\": %" PRIu64 ", \"escalations\": %" PRIu64 "},\n",
+		printf("        \"ladder\": {\"ring_resets\": %" PRIu64 ", \"ring_settled\": %" PRIu64 ", \"escalations\": %" PRIu64 ", \"yields\": ",
 		       rc->ring_resets, rc->ring_settled, rc->escalations);
+		if (d->yields_ret)
+			printf("null},\n");
+		else
+			printf("%" PRIu64 "},\n", d->yields);
 		printf("        \"last\": ");
 		if (rc->last_valid) {
 			printf("{\"cause\": ");
@@ -912,6 +921,12 @@ static void print_prometheus(const struct dev *devs, unsigned int n)
 		if (!devs[i].rec_ret)
 			printf("ppu_recovery_wedges_total{%s} %" PRIu64 "\n",
 			       prom_dev(&devs[i]), devs[i].wedges);
+	prom_head("ppu_recovery_yields_total", "counter",
+		  "Recoveries that let a gang member go ahead of a waiting head since the driver loaded.");
+	for (i = 0; i < n; i++)
+		if (!devs[i].yields_ret)
+			printf("ppu_recovery_yields_total{%s} %" PRIu64 "\n",
+			       prom_dev(&devs[i]), devs[i].yields);
 	prom_head("ppu_recovery_causes_total", "counter",
 		  "Recoveries of the hang domain by cause: timeout, uecc, parity.");
 	for (i = 0; i < n; i++) {

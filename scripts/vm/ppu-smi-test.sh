@@ -56,8 +56,10 @@
 #   wedged         debugfs reset_ladder domain, ppu_sim fail_resets=1 and
 #                  ppu-demo's hangs: recovery/state wedged; exit 0, health
 #                  failure (exit 7, reason wedged), ppu_recovery_state
-#                  {state="wedged"} 1 and ppu_recovery_wedges_total equal
-#                  to recovery/wedges; --prometheus -f FILE exits 0 and
+#                  {state="wedged"} 1, ppu_recovery_wedges_total and
+#                  ppu_recovery_yields_total (and -q's Wedges and Yields)
+#                  equal to recovery/wedges and recovery/yields;
+#                  --prometheus -f FILE exits 0 and
 #                  writes FILE; a reload unwedges
 #   prometheus     every sample line matches the exposition format, every
 #                  metric has HELP and TYPE (output of every state); on the
@@ -740,11 +742,14 @@ expect_rc "wedged -q" 0 -q -d RECOVERY
 check "-q: State wedged" grep -q "^        State  *: wedged" /tmp/smi.out
 eq "-q: Wedges" "$(awk -F': ' '/^        Wedges / { print $2 }' /tmp/smi.out)" \
 	"$(cat "$REC/wedges")"
+eq "-q: Yields" "$(awk -F': ' '/^        Yields / { print $2 }' /tmp/smi.out)" \
+	"$(cat "$REC/yields")"
 expect_health failure 7 wedged
 prom
 eq "ppu_recovery_state wedged" "$(pv "ppu_recovery_state{$D,state=\"wedged\"}")" 1
 eq "ppu_recovery_state idle" "$(pv "ppu_recovery_state{$D,state=\"idle\"}")" 0
 eq "ppu_recovery_wedges_total" "$(pv "ppu_recovery_wedges_total{$D}")" "$(cat "$REC/wedges")"
+eq "ppu_recovery_yields_total" "$(pv "ppu_recovery_yields_total{$D}")" "$(cat "$REC/yields")"
 for c in timeout uecc parity; do
 	eq "ppu_recovery_causes_total $c" \
 		"$(pv "ppu_recovery_causes_total{$D,cause=\"$c\"}")" "$(cat "$REC/cause_$c")"
@@ -780,7 +785,8 @@ for m in ppu_ecc_errors_volatile_total ppu_ecc_errors_aggregate_total \
 	 ppu_retired_pages ppu_retirement_pending ppu_rma_required \
 	 ppu_memory_total_bytes ppu_ring_timeouts_total ppu_ring_verdicts_total \
 	 ppu_ring_probes_total ppu_device_info ppu_health ppu_health_reason \
-	 ppu_recovery_state ppu_recovery_wedges_total ppu_recovery_causes_total \
+	 ppu_recovery_state ppu_recovery_wedges_total ppu_recovery_yields_total \
+	 ppu_recovery_causes_total \
 	 ppu_recovery_bans_total ppu_recovery_fallbacks_total \
 	 ppu_recovery_false_timeouts_total; do
 	check "metric $m present" grep -q "^$m{" /tmp/prom.out

@@ -835,20 +835,32 @@ ppu_return_t ppu_device_get_recovery(ppu_device_t *dev, ppu_recovery_t *rec)
 	return PPU_SUCCESS;
 }
 
-ppu_return_t ppu_device_get_wedges(ppu_device_t *dev, uint64_t *wedges)
+/* one counter of sysfs recovery/ that ppu_recovery_t has no room for */
+static ppu_return_t get_recovery_u64(ppu_device_t *dev, const char *name,
+				     uint64_t *val)
 {
 	char dir[128];
 	int err;
 
-	if (!dev || !wedges)
+	if (!dev || !val)
 		return PPU_ERROR_INVALID_ARGUMENT;
-	*wedges = 0;
+	*val = 0;
 	if (dev->card_minor < 0)
 		return PPU_ERROR_NOT_SUPPORTED;
 	snprintf(dir, sizeof(dir), SYS_DRM "/card%d/device/recovery",
 		 dev->card_minor);
-	err = read_u64(dir, "wedges", wedges);
+	err = read_u64(dir, name, val);
 	return err ? errno_to_ret(-err) : PPU_SUCCESS;
+}
+
+ppu_return_t ppu_device_get_wedges(ppu_device_t *dev, uint64_t *wedges)
+{
+	return get_recovery_u64(dev, "wedges", wedges);
+}
+
+ppu_return_t ppu_device_get_yields(ppu_device_t *dev, uint64_t *yields)
+{
+	return get_recovery_u64(dev, "yields", yields);
 }
 
 /* ------------------------------------------------------------------ */

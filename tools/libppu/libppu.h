@@ -229,6 +229,14 @@ ppu_return_t ppu_device_get_recovery(ppu_device_t *dev, ppu_recovery_t *rec);
 ppu_return_t ppu_device_get_wedges(ppu_device_t *dev, uint64_t *wedges);
 
 /*
+ * libppu 1.4: recoveries since the driver loaded that let a gang member go
+ * ahead of a head that waits for a value, resetting that head's ring alone
+ * and judging nobody (sysfs recovery/yields). PPU_ERROR_NOT_SUPPORTED from
+ * a driver without it, or without recovery/.
+ */
+ppu_return_t ppu_device_get_yields(ppu_device_t *dev, uint64_t *yields);
+
+/*
  * The health verdict of a device and why: every reason that applies, each
  * failure or warning; the verdict is the worst of them (healthy when none
  * applies). Failure: the device should not take jobs (or not be trusted)
