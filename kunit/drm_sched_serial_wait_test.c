@@ -227,6 +227,22 @@ KUNIT_ARRAY_PARAM(engine_wait_case, engine_wait_cases, engine_wait_case_desc);
 #define WAIT_RUNTIME_MS	(6 * JOB_TIMEOUT_MS)
 
 /*
+ * A job of @ctx that waits for @producer's value (not yet submitted),
+ * submitted and waiting for half of WAIT_RUNTIME_MS already: the head that
+ * would reach max_runtime_ms first.
+ */
+static struct dss_mock_job *submit_long_waiter(struct kunit *test,
+					       struct dss_mock_ctx *ctx,
+					       struct dss_mock_job *producer)
+{
+	struct dss_mock_job *job = submit_waiter(ctx, producer);
+
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(job, WAIT_MS));
+	msleep(WAIT_RUNTIME_MS / 2);
+	return job;
+}
+
+/*
  * The shared rings time out well after sdma, beyond the coalescing
  * window (as on the PPU: 1 s against 500 ms): an sdma timeout alone.
  */
@@ -537,11 +553,8 @@ static void wait_for_producer_behind_waiter(struct kunit *test)
 	prod_ctx = dss_mock_ctx_new(mock, SDMA);
 	cons_ctx = dss_mock_ctx_new(mock, GFX);
 
-	/* the consumer waits longest: it would reach max_runtime_ms first */
 	producer = dss_mock_job_new(prod_ctx, SHORT_US, 0);
-	consumer = submit_waiter(cons_ctx, producer);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(consumer, WAIT_MS));
-	msleep(WAIT_RUNTIME_MS / 2);
+	consumer = submit_long_waiter(test, cons_ctx, producer);
 	nothing = dss_mock_job_new(nothing_ctx, SHORT_US, 0);
 	never = submit_waiter(never_ctx, nothing);
 	dss_mock_job_submit(producer);
@@ -643,11 +656,8 @@ static void wait_for_work_held_behind_waiting_gang(struct kunit *test)
 	follow_ctx = dss_mock_ctx_new(mock, COMPUTE1);
 	n_ctx = dss_mock_ctx_new(mock, COMPUTE0);
 
-	/* the sdma head waits longest: it would reach max_runtime_ms first */
 	producer = dss_mock_job_new(p_ctx, SHORT_US, 0);
-	waiter = submit_waiter(w_ctx, producer);
-	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(waiter, WAIT_MS));
-	msleep(WAIT_RUNTIME_MS / 2);
+	waiter = submit_long_waiter(test, w_ctx, producer);
 	nothing = dss_mock_job_new(n_ctx, SHORT_US, 0);
 	lead = dss_mock_job_new(lead_ctx, SHORT_US, 0);
 	follow = dss_mock_job_new(follow_ctx, SHORT_US, 0);
