@@ -91,6 +91,12 @@ enum ppu_hw_engine_state {
  * @progress: commands retired since the device was created; a hung ring
  *	does not advance it
  * @last_progress: when the ring last retired a command or started a job
+ * @wait_seqno: with @state %PPU_HW_ENGINE_WAITING, the seqno of the job
+ *	that waits (the one at the ring's head)
+ * @wait_buf: with @state %PPU_HW_ENGINE_WAITING, the index in that job's
+ *	&ppu_hw_job.bufs of the buffer its WAIT polls, or
+ *	%PPU_HW_WAIT_GANG while the job waits at its gang's start barrier
+ * @wait_offset: byte offset in that buffer of the dword the WAIT polls
  */
 struct ppu_hw_ring_state {
 	enum ppu_hw_engine_state state;
@@ -98,7 +104,13 @@ struct ppu_hw_ring_state {
 	u32 queued;
 	u64 progress;
 	ktime_t last_progress;
+	u32 wait_seqno;
+	u32 wait_buf;
+	u32 wait_offset;
 };
+
+/* &ppu_hw_ring_state.wait_buf of a gang member at its start barrier */
+#define PPU_HW_WAIT_GANG	U32_MAX
 
 /**
  * struct ppu_hw_ring_desc - static description of one ring

@@ -138,7 +138,10 @@ struct ppu_sim_engine {
 		u32 value;
 		u32 len;
 		bool wait;
+		u32 wait_buf;
 	} mem;
+	u32 wait_buf;
+	u32 wait_offset;
 	bool resetting;
 	bool gang_wait;
 	bool gang_go;

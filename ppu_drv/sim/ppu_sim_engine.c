@@ -169,11 +169,13 @@ static bool ppu_sim_engine_can_run(struct ppu_sim_engine *e)
  * progress and last_progress stay as they were.
  */
 static bool ppu_sim_engine_wait_done(struct ppu_sim_engine *e, u32 val,
-				     u32 want)
+				     u32 want, u32 buf, u32 offset)
 {
 	if (val >= want)
 		return true;
 	e->state = PPU_HW_ENGINE_WAITING;
+	e->wait_buf = buf;
+	e->wait_offset = offset;
 	e->delay_expired = false;
 	hrtimer_start(&e->timer, ns_to_ktime(PPU_SIM_WAIT_POLL_US * NSEC_PER_USEC),
 		      HRTIMER_MODE_REL);
@@ -293,11 +295,13 @@ static enum ppu_sim_step ppu_sim_engine_step(struct ppu_sim_engine *e,
 			e->mem = (struct ppu_sim_mem_op) {
 				.src = &job->bufs[p[0]], .src_off = p[1],
 				.value = p[2], .len = len, .wait = true,
+				.wait_buf = p[0],
 			};
 			return PPU_SIM_STEP_MEM;
 		}
 		ret = ppu_sim_buf_access(&job->bufs[p[0]], p[1], &p[3], false);
-		if (!ret && !ppu_sim_engine_wait_done(e, p[3], p[2]))
+		if (!ret &&
+		    !ppu_sim_engine_wait_done(e, p[3], p[2], p[0], p[1]))
 			return PPU_SIM_STEP_NEXT;
 		break;
 	case DRM_PPU_OP_DELAY:
@@ -378,7 +382,8 @@ static enum ppu_sim_step ppu_sim_engine_mem(struct ppu_sim_engine *e,
 	/* -EBADMSG: poisoned data (uncorrectable); -EIO: a parity error. */
 	if (ret)
 		return ppu_sim_engine_complete(e, ret, seqno, error);
-	if (op.wait && !ppu_sim_engine_wait_done(e, val, op.value))
+	if (op.wait && !ppu_sim_engine_wait_done(e, val, op.value, op.wait_buf,
+						 op.src_off))
 		return PPU_SIM_STEP_NEXT;
 	e->cursor += 4 * (1 + op.len);
 	e->progress++;
@@ -476,6 +481,16 @@ static void ppu_sim_ring_state(struct ppu_hw *hw, u32 ring,
 	st->queued = e->tail - e->head;
 	st->progress = e->progress;
 	st->last_progress = e->last_progress;
+	st->wait_seqno = 0;
+	st->wait_buf = PPU_HW_WAIT_GANG;
+	st->wait_offset = 0;
+	if (e->state == PPU_HW_ENGINE_WAITING && e->head != e->tail) {
+		st->wait_seqno = e->slots[e->head % PPU_HW_RING_SLOTS].seqno;
+		if (!e->gang_wait) {
+			st->wait_buf = e->wait_buf;
+			st->wait_offset = e->wait_offset;
+		}
+	}
 	spin_unlock_irqrestore(&sim->lock, flags);
 }
 
