@@ -18,6 +18,9 @@
 #define DELAY		DRM_PPU_CMD(DRM_PPU_OP_DELAY, 1)
 #define HANG		DRM_PPU_CMD(DRM_PPU_OP_HANG, 0)
 #define WAIT		DRM_PPU_CMD(DRM_PPU_OP_WAIT, 3)
+#define ADD		DRM_PPU_CMD(DRM_PPU_OP_ADD, 3)
+#define COPY		DRM_PPU_CMD(DRM_PPU_OP_COPY, 4)
+#define HANG_ONCE	DRM_PPU_CMD(DRM_PPU_OP_HANG_ONCE, 2)
 #define MAX_US		DRM_PPU_MAX_DELAY_US
 
 /* The BO list every case validates against: two BOs of 4 KiB and 8 KiB. */
@@ -110,6 +113,65 @@ static void ppu_cs_wait_accepted_and_reported(struct kunit *test)
 					      ARRAY_SIZE(bo_sizes), bo_sizes,
 					      &info), 0);
 	KUNIT_EXPECT_FALSE(test, info.waits);
+}
+
+/*
+ * The dwords a stream writes, for the recovery's waiter evidence: WRITE,
+ * ADD, COPY's destination (not its source) and HANG_ONCE's flag, each
+ * once however often it is written; not what WAIT reads. Past
+ * PPU_CS_MAX_WRITES distinct dwords the stream is marked as one that may
+ * write more.
+ */
+static void ppu_cs_writes_recorded(struct kunit *test)
+{
+	const u32 cs[] = {
+		CMD_WRITE, 0, 16, 1,
+		ADD, 0, 16, 1,			/* the same dword again */
+		ADD, 1, 8188, 1,
+		COPY, 0, 32, 1, 40,		/* reads 0:32, writes 1:40 */
+		HANG_ONCE, 0, 64,
+		WAIT, 0, 128, 1,		/* read only */
+	};
+	const struct ppu_cs_ref want[] = {
+		{ 0, 16 }, { 1, 8188 }, { 1, 40 }, { 0, 64 },
+	};
+	struct ppu_cs_info info;
+	u32 many[4 * (3 * PPU_CS_MAX_WRITES + 1)];
+	unsigned int i;
+
+	poison(&info);
+	KUNIT_ASSERT_EQ(test, ppu_cs_validate(cs, ARRAY_SIZE(cs),
+					      ARRAY_SIZE(bo_sizes), bo_sizes,
+					      &info), 0);
+	KUNIT_ASSERT_EQ(test, info.nr_writes, (u32)ARRAY_SIZE(want));
+	KUNIT_EXPECT_FALSE(test, info.writes_more);
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		KUNIT_EXPECT_EQ(test, info.writes[i].bo, want[i].bo);
+		KUNIT_EXPECT_EQ(test, info.writes[i].offset, want[i].offset);
+	}
+
+	/* PPU_CS_MAX_WRITES distinct dwords fit, written three times each. */
+	for (i = 0; i <= 3 * PPU_CS_MAX_WRITES; i++) {
+		many[4 * i] = CMD_WRITE;
+		many[4 * i + 1] = 0;
+		many[4 * i + 2] = i < 3 * PPU_CS_MAX_WRITES ?
+				  4 * (i % PPU_CS_MAX_WRITES) :
+				  4 * PPU_CS_MAX_WRITES;
+		many[4 * i + 3] = i;
+	}
+	poison(&info);
+	KUNIT_ASSERT_EQ(test, ppu_cs_validate(many, 12 * PPU_CS_MAX_WRITES,
+					      ARRAY_SIZE(bo_sizes), bo_sizes,
+					      &info), 0);
+	KUNIT_EXPECT_EQ(test, info.nr_writes, (u32)PPU_CS_MAX_WRITES);
+	KUNIT_EXPECT_FALSE(test, info.writes_more);
+	/* One more distinct dword does not. */
+	poison(&info);
+	KUNIT_ASSERT_EQ(test, ppu_cs_validate(many, ARRAY_SIZE(many),
+					      ARRAY_SIZE(bo_sizes), bo_sizes,
+					      &info), 0);
+	KUNIT_EXPECT_EQ(test, info.nr_writes, (u32)PPU_CS_MAX_WRITES);
+	KUNIT_EXPECT_TRUE(test, info.writes_more);
 }
 
 static void ppu_cs_max_delay_accepted(struct kunit *test)
@@ -229,6 +291,7 @@ static struct kunit_case ppu_cs_cases[] = {
 	KUNIT_CASE(ppu_cs_mixed_stream_counts_cmds_delays_and_hangs),
 	KUNIT_CASE(ppu_cs_write_exactly_at_bo_end_accepted),
 	KUNIT_CASE(ppu_cs_wait_accepted_and_reported),
+	KUNIT_CASE(ppu_cs_writes_recorded),
 	KUNIT_CASE(ppu_cs_max_delay_accepted),
 	KUNIT_CASE(ppu_cs_delay_sum_does_not_wrap_32bit),
 	KUNIT_CASE(ppu_cs_empty_stream_rejected),

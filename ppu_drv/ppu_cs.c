@@ -46,8 +46,31 @@ static int ppu_cs_check_dword(const u32 *p, u32 nr_bos, const u64 *bo_sizes,
 	return 0;
 }
 
+/* A dword the stream writes, checked, and recorded once in @info. */
 static int ppu_cs_check_write(const u32 *p, u32 nr_bos, const u64 *bo_sizes,
 			      struct ppu_cs_info *info, u32 dw)
+{
+	int ret = ppu_cs_check_dword(p, nr_bos, bo_sizes, info, dw,
+				     ppu_cs_write_why);
+	u32 i;
+
+	if (ret)
+		return ret;
+	for (i = 0; i < info->nr_writes; i++)
+		if (info->writes[i].bo == p[0] &&
+		    info->writes[i].offset == p[1])
+			return 0;
+	if (info->nr_writes < PPU_CS_MAX_WRITES)
+		info->writes[info->nr_writes++] = (struct ppu_cs_ref) {
+			.bo = p[0], .offset = p[1],
+		};
+	else
+		info->writes_more = true;
+	return 0;
+}
+
+static int ppu_cs_check_read(const u32 *p, u32 nr_bos, const u64 *bo_sizes,
+			     struct ppu_cs_info *info, u32 dw)
 {
 	return ppu_cs_check_dword(p, nr_bos, bo_sizes, info, dw,
 				  ppu_cs_write_why);
@@ -73,6 +96,8 @@ int ppu_cs_validate(const u32 *cs, u32 ndw, u32 nr_bos, const u64 *bo_sizes,
 	info->delay_us = 0;
 	info->nr_hangs = 0;
 	info->waits = false;
+	info->nr_writes = 0;
+	info->writes_more = false;
 	info->bad_dword = 0;
 	info->reason = NULL;
 
@@ -127,7 +152,7 @@ int ppu_cs_validate(const u32 *cs, u32 ndw, u32 nr_bos, const u64 *bo_sizes,
 		case DRM_PPU_OP_COPY:
 			if (len != 4)
 				return ppu_cs_reject(info, dw, "COPY length not 4");
-			ret = ppu_cs_check_write(p, nr_bos, bo_sizes, info, dw);
+			ret = ppu_cs_check_read(p, nr_bos, bo_sizes, info, dw);
 			if (!ret)
 				ret = ppu_cs_check_write(p + 2, nr_bos, bo_sizes,
 							 info, dw + 2);
