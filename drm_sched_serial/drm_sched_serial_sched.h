@@ -225,14 +225,17 @@ dss_sched_head_gang(struct drm_gpu_scheduler *sched,
 
 /*
  * Does the driver hold work back until @sched's first pending job ends
- * (@holds_back, the driver's &drm_sched_serial_ops.holds_back), and is
- * that job of another gang than @key (NULL: of none), as @gang reads it?
- * Asked under the list's lock. @holds_back and @gang must not sleep.
+ * (@holds_back, the driver's &drm_sched_serial_ops.holds_back), work that
+ * may write @addr (NULL: any), and is that job of another gang than @key
+ * (NULL: of none), as @gang reads it? Asked under the list's lock.
+ * @holds_back and @gang must not sleep.
  */
 static inline bool
 dss_sched_head_holds_back(struct drm_gpu_scheduler *sched,
 			  struct drm_sched_serial_domain *d, const void *key,
-			  bool (*holds_back)(struct drm_sched_job *job),
+			  const u64 *addr,
+			  bool (*holds_back)(struct drm_sched_job *job,
+					     const u64 *addr),
 			  unsigned int (*gang)(struct drm_sched_serial_domain *d,
 					       struct drm_sched_job *job,
 					       const void **key))
@@ -246,7 +249,71 @@ dss_sched_head_holds_back(struct drm_gpu_scheduler *sched,
 				       struct drm_sched_job, list);
 	if (job)
 		gang(d, job, &head_key);
-	ret = job && holds_back(job) && (!key || head_key != key);
+	ret = job && (!key || head_key != key) && holds_back(job, addr);
+	spin_unlock(&sched->job_list_lock);
+	return ret;
+}
+
+/*
+ * What @sched's first pending job waits for: does it wait (@waiting, the
+ * driver's &drm_sched_serial_ops.waiting), and where (@wait_addr, into
+ * *@addr; *@known false if the hardware does not say), and its gang key
+ * into *@key (as @gang reads it; NULL for none)? Read under the list's
+ * lock; only the values are kept. The ops must not sleep.
+ */
+static inline bool
+dss_sched_head_wait(struct drm_gpu_scheduler *sched,
+		    struct drm_sched_serial_ring *ring,
+		    struct drm_sched_serial_domain *d,
+		    const struct drm_sched_serial_ops *ops,
+		    unsigned int (*gang)(struct drm_sched_serial_domain *d,
+					 struct drm_sched_job *job,
+					 const void **key),
+		    u64 *addr, bool *known, const void **key)
+{
+	struct drm_sched_job *job;
+	bool ret;
+
+	*known = false;
+	*key = NULL;
+	spin_lock(&sched->job_list_lock);
+	job = list_first_entry_or_null(&sched->pending_list,
+				       struct drm_sched_job, list);
+	ret = job && ops->waiting && ops->waiting(ring, job);
+	if (ret) {
+		*known = ops->wait_addr(ring, job, addr);
+		gang(d, job, key);
+	}
+	spin_unlock(&sched->job_list_lock);
+	return ret;
+}
+
+/*
+ * Is a job on @sched's pending list that may write @addr (NULL: any job),
+ * as @may_write (the driver's &drm_sched_serial_ops.may_write) reads it?
+ * With @behind, only jobs behind the first one count (the list's head is
+ * on the ring); without, the whole list does (a timeout handler took the
+ * head off it). Asked under the list's lock. @may_write must not sleep.
+ */
+static inline bool
+dss_sched_queued_writes(struct drm_gpu_scheduler *sched, bool behind,
+			const u64 *addr,
+			bool (*may_write)(struct drm_sched_job *job, u64 addr))
+{
+	struct drm_sched_job *job;
+	bool ret = false;
+
+	spin_lock(&sched->job_list_lock);
+	list_for_each_entry(job, &sched->pending_list, list) {
+		if (behind) {
+			behind = false;
+			continue;
+		}
+		if (!addr || may_write(job, *addr)) {
+			ret = true;
+			break;
+		}
+	}
 	spin_unlock(&sched->job_list_lock);
 	return ret;
 }

@@ -170,6 +170,150 @@ bool dss_hung_alone(struct drm_sched_serial_domain *d, unsigned int i,
 	return true;
 }
 
+/* Rings the waiter evidence follows; more fall back to the rules alone. */
+#define DSS_WAIT_GRAPH_RINGS	16
+
+/* What the head of a ring waits for, as dss_wait_spared() reads it. */
+struct dss_wait_node {
+	u64 addr;
+	const void *key;
+	bool waits;
+	bool known;
+};
+
+/* Does the driver say what a waiter waits for, and what a job writes? */
+static bool dss_wait_evidence(const struct drm_sched_serial_domain *d)
+{
+	return d->ops->wait_addr && d->ops->may_write &&
+	       d->nr_rings <= DSS_WAIT_GRAPH_RINGS;
+}
+
+/*
+ * Does ring @j hold up work that may write what the head of ring @i waits
+ * for (@n[@i]; anything if the hardware did not say)? Work queued behind
+ * a head that makes no progress, or work the driver holds back until that
+ * head ends (not for a head of @i's own gang, nor, for @self's waiter
+ * @job, a member held at its gang's barrier, which may wait for @job).
+ * Ring @self's head @job is off its list: the whole list is behind it.
+ */
+static bool dss_holds_up(struct drm_sched_serial_domain *d,
+			 const struct dss_wait_node *n, unsigned int i,
+			 unsigned int j, unsigned int self,
+			 struct drm_sched_job *job)
+{
+	struct drm_sched_serial_ring *ring = d->rings[j];
+	const u64 *addr = n[i].known ? &n[i].addr : NULL;
+
+	if (j == self)
+		return dss_sched_queued_writes(ring->sched, false, addr,
+					       d->ops->may_write) ||
+		       (d->ops->holds_back &&
+			(!n[i].key || n[i].key != n[self].key) &&
+			d->ops->holds_back(job, addr));
+	if (!dss_progressing(d, ring) &&
+	    dss_sched_queued_writes(ring->sched, true, addr, d->ops->may_write))
+		return true;
+	return d->ops->holds_back &&
+	       dss_sched_head_holds_back(ring->sched, d, n[i].key, addr,
+					 d->ops->holds_back, dss_job_gang) &&
+	       !(i == self && dss_head_gang_held(d, ring, d->rings[self], job));
+}
+
+/*
+ * With the waiter evidence (&drm_sched_serial_ops.wait_addr and
+ * &drm_sched_serial_ops.may_write): is the wait of ring @self's head @job
+ * no doing of its own? Each ring whose head waits points at the rings
+ * that hold up work that may write what it waits for (dss_holds_up()).
+ * @job is spared when it points at a ring from which no such path leads
+ * back to it: that ring's head (a hang, or a waiter for something else)
+ * is counted, or ended by its own timeout, and its bound ends the hold.
+ * Waiters that hold up each other's values (a cycle) are each counted,
+ * so that the first one past max_runtime_ms ends the deadlock; a waiter
+ * for a value nothing writes is never spared for one that waits for it.
+ */
+static bool dss_wait_spared(struct drm_sched_serial_domain *d,
+			    unsigned int self, struct drm_sched_job *job)
+{
+	struct dss_wait_node n[DSS_WAIT_GRAPH_RINGS] = {};
+	unsigned long out[DSS_WAIT_GRAPH_RINGS] = {};
+	unsigned long seen, todo;
+	unsigned int i, j;
+
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_serial_ring *ring = d->rings[i];
+
+		if (i != self) {
+			n[i].waits = dss_sched_head_wait(ring->sched, ring, d,
+							 d->ops, dss_job_gang,
+							 &n[i].addr,
+							 &n[i].known,
+							 &n[i].key);
+			continue;
+		}
+		n[i].waits = true;
+		n[i].known = d->ops->wait_addr(ring, job, &n[i].addr);
+		dss_job_gang(d, job, &n[i].key);
+	}
+	for (i = 0; i < d->nr_rings; i++)
+		for (j = 0; n[i].waits && j < d->nr_rings; j++)
+			if (j != i && dss_holds_up(d, n, i, j, self, job))
+				out[i] |= BIT(j);
+
+	for (j = 0; j < d->nr_rings; j++) {
+		if (!(out[self] & BIT(j)))
+			continue;
+		/* Can ring @j's head reach @self's through held-up work? */
+		seen = BIT(j);
+		todo = BIT(j);
+		while (todo && !(seen & BIT(self))) {
+			i = __ffs(todo);
+			todo &= ~BIT(i);
+			todo |= out[i] & ~seen;
+			seen |= out[i];
+		}
+		if (!(seen & BIT(self)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The waiter rules without the evidence: may ring @self's head @job wait
+ * for work another ring holds up? Work queued behind a head that makes no
+ * progress (unless @job, or the work it holds back, has work behind it
+ * too: waiters that may hold each other's values are each counted), or
+ * work the driver holds back until another head ends (unless that head
+ * is of @job's own gang, or held at its gang's barrier).
+ */
+static bool dss_wait_held_up(struct drm_sched_serial_domain *d,
+			     struct drm_sched_serial_ring *self,
+			     struct drm_sched_job *job)
+{
+	bool blocks = dss_sched_has_pending(self->sched);
+	const void *key;
+	unsigned int i;
+
+	dss_job_gang(d, job, &key);
+	if (d->ops->holds_back && d->ops->holds_back(job, NULL))
+		blocks = true;
+	for (i = 0; i < d->nr_rings; i++) {
+		struct drm_sched_serial_ring *ring = d->rings[i];
+
+		if (ring == self)
+			continue;
+		if (d->ops->holds_back &&
+		    dss_sched_head_holds_back(ring->sched, d, key, NULL,
+					      d->ops->holds_back,
+					      dss_job_gang) &&
+		    !dss_head_gang_held(d, ring, self, job))
+			return true;
+		if (!blocks && !dss_progressing(d, ring) &&
+		    dss_sched_has_queued(ring->sched))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Was the wait of ring @self's head @job (off the pending list, in the
  * ring's timeout handler) unhindered since it was last looked at: no
@@ -182,52 +326,30 @@ bool dss_hung_alone(struct drm_sched_serial_domain *d, unsigned int i,
  * not stalled: else two waiters of one client, each for a value nothing
  * writes, would each keep the other's wait from being counted; nor is one
  * whose head waits for a gang partner queued behind a head (maybe this
- * one), which that head's own bound ends. Nor was it unhindered, if @job
- * holds no work queued behind it, while any other ring, independent ones
- * included, holds work queued behind a head that makes no progress (one
- * that waits too, say): that work may be what @job waits for, and the
- * head ahead of it, which may be what blocks everyone, is counted first.
- * A waiter with work behind it is counted regardless, so that waiters
- * that hold each other's values are each counted and the first one past
- * max_runtime_ms ends the deadlock. Nor was it unhindered while the
- * driver holds work back, on no pending list, until the head of another
- * ring ends (&drm_sched_serial_ops.holds_back; on the PPU, gangs that wait
- * for the running one): @job may wait for that work. Unless that head is
- * of @job's own gang, or held at its gang's barrier (it may wait for
- * @job). A head that holds work back itself is counted whether or not
- * work is queued behind another ring's head (it may be what that head
- * waits for): it is spared only by a stalled ring, whose hang its own
- * timeout ends, so its own bound ends the hold, and who spares whom never
- * goes round in a circle.
+ * one), which that head's own bound ends. Nor was it unhindered while
+ * another ring holds up work that @job may wait for: with the waiter
+ * evidence, work that may write what it waits for, unless that ring's
+ * head waits, through held-up work, for @job's (dss_wait_spared());
+ * without it, by the rules of dss_wait_held_up(). A head that holds
+ * work back itself is counted like any other: it is spared only by
+ * what holds up its own value, so its own bound ends the hold, and who
+ * spares whom never goes round in a circle.
  */
 static bool dss_wait_unhindered(struct drm_sched_serial_domain *d,
 				struct drm_sched_serial_ring *self,
 				struct drm_sched_job *job)
 {
-	bool blocks = dss_sched_has_pending(self->sched);
-	const void *key;
 	unsigned int i;
 
 	if (self->wait_recoveries != d->stats.recoveries)
 		return false;
-	dss_job_gang(d, job, &key);
-	if (d->ops->holds_back && d->ops->holds_back(job))
-		blocks = true;
+	if (dss_wait_evidence(d) ? dss_wait_spared(d, self->index, job) :
+				   dss_wait_held_up(d, self, job))
+		return false;
 	for (i = 0; i < d->nr_rings; i++) {
 		struct drm_sched_serial_ring *ring = d->rings[i];
 
-		if (ring == self)
-			continue;
-		if (d->ops->holds_back &&
-		    dss_sched_head_holds_back(ring->sched, d, key,
-					      d->ops->holds_back,
-					      dss_job_gang) &&
-		    !dss_head_gang_held(d, ring, self, job))
-			return false;
-		if (!blocks && !dss_progressing(d, ring) &&
-		    dss_sched_has_queued(ring->sched))
-			return false;
-		if (ring->independent)
+		if (ring == self || ring->independent)
 			continue;
 		if (dss_sched_has_pending(ring->sched) &&
 		    !dss_progressing(d, ring) &&

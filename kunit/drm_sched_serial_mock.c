@@ -555,10 +555,12 @@ static unsigned int dss_mock_gang_op(struct drm_sched_job *sched_job,
 
 /*
  * Does a job wait in its entity, held back until @sched_job or a member of
- * its gang ends (dss_mock_job_after())? The mock's driver, like the PPU's
- * gang rule, holds it back.
+ * its gang ends (dss_mock_job_after()), one that writes @addr (NULL: any;
+ * a job writes the value its consumers wait for, dss_mock_may_write())?
+ * The mock's driver, like the PPU's gang rule, holds it back.
  */
-static bool dss_mock_holds_back(struct drm_sched_job *sched_job)
+static bool dss_mock_holds_back(struct drm_sched_job *sched_job,
+				const u64 *addr)
 {
 	struct dss_mock_job *head = to_mock_job(sched_job), *job;
 	struct dss_mock *mock = head->ctx->mock;
@@ -570,8 +572,9 @@ static bool dss_mock_holds_back(struct drm_sched_job *sched_job)
 		if (!job->after || !job->submitted ||
 		    atomic_read(&job->starts) || READ_ONCE(job->finished->error))
 			continue;
-		if (job->after == head ||
-		    (head->gang && job->after->gang == head->gang)) {
+		if ((job->after == head ||
+		     (head->gang && job->after->gang == head->gang)) &&
+		    (!addr || *addr == (uintptr_t)job)) {
 			ret = true;
 			break;
 		}
@@ -654,6 +657,28 @@ static bool dss_mock_may_wait(struct drm_sched_job *sched_job)
 }
 
 /*
+ * Where does @sched_job, @sring's head that dss_mock_waiting() calls
+ * waiting, wait? For its producer's value: the producer's address names
+ * it (a producer never submitted writes nothing).
+ */
+static bool dss_mock_wait_addr(struct drm_sched_serial_ring *sring,
+			       struct drm_sched_job *sched_job, u64 *addr)
+{
+	struct dss_mock_job *job = to_mock_job(sched_job);
+
+	if (!job->wait_for)
+		return false;
+	*addr = (uintptr_t)job->wait_for;
+	return true;
+}
+
+/* A job writes the value its consumers wait for, and no other. */
+static bool dss_mock_may_write(struct drm_sched_job *sched_job, u64 addr)
+{
+	return addr == (uintptr_t)to_mock_job(sched_job);
+}
+
+/*
  * Is @sched_job, @sring's head, parked in its wait for a value no run
  * wrote yet? Read from the engine, as a driver reads its engine's state.
  */
@@ -705,7 +730,24 @@ void dss_mock_engine_waiting(struct dss_mock *mock)
 {
 	mock->ops = dss_mock_serial_ops;
 	mock->ops.waiting = dss_mock_waiting;
+	mock->ops.wait_addr = dss_mock_wait_addr;
+	mock->ops.may_write = dss_mock_may_write;
 	mock->domain.ops = &mock->ops;
+}
+
+/**
+ * dss_mock_engine_no_evidence - the engine says who waits, not for what
+ * @mock: the device, after dss_mock_engine_waiting(), before its first
+ *	job is submitted
+ *
+ * The domain loses its &drm_sched_serial_ops.wait_addr and
+ * &drm_sched_serial_ops.may_write ops: waits are ordered by the rules
+ * that do without the waiter evidence.
+ */
+void dss_mock_engine_no_evidence(struct dss_mock *mock)
+{
+	mock->ops.wait_addr = NULL;
+	mock->ops.may_write = NULL;
 }
 
 /**

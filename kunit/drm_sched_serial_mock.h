@@ -327,6 +327,7 @@ struct dss_mock *dss_mock_new(struct kunit *test,
 			      const struct drm_sched_serial_params *params,
 			      unsigned int timeout_ms);
 void dss_mock_engine_waiting(struct dss_mock *mock);
+void dss_mock_engine_no_evidence(struct dss_mock *mock);
 void dss_mock_fini(struct dss_mock *mock);
 void dss_mock_free(struct dss_mock *mock);
 

@@ -578,6 +578,60 @@ static void wait_for_producer_behind_waiter(struct kunit *test)
 }
 
 /*
+ * Found by the igt fuzzer (ppu_chaos seeds 82516805326899 and
+ * 10229452670120): wait_for_producer_behind_waiter, with work queued
+ * behind the consumer too. Both heads wait, both hold work up, so the
+ * rules without the waiter evidence count both, and the consumer, which
+ * began to wait first, was ended first: an innocent client convicted.
+ * The evidence tells them apart: what the work queued behind the waiter
+ * for nothing writes is not what the consumer waits for, and the
+ * producer queued behind it writes the consumer's value. The waiter for
+ * nothing alone is counted and ended; the producer, the consumer and the
+ * job behind it complete once each, nobody else struck.
+ */
+static void wait_for_producer_behind_waiter_with_work_behind(struct kunit *test)
+{
+	struct dss_mock_ctx *never_ctx, *nothing_ctx, *prod_ctx, *cons_ctx;
+	struct dss_mock_job *nothing, *never, *producer, *consumer, *behind;
+	struct dss_mock *mock = engine_wait_mock(test);
+	struct dss_mock_ctx *behind_ctx;
+
+	never_ctx = dss_mock_ctx_new(mock, SDMA);
+	nothing_ctx = dss_mock_ctx_new(mock, COMPUTE0);
+	prod_ctx = dss_mock_ctx_new(mock, SDMA);
+	cons_ctx = dss_mock_ctx_new(mock, GFX);
+	behind_ctx = dss_mock_ctx_new(mock, GFX);
+
+	producer = dss_mock_job_new(prod_ctx, SHORT_US, 0);
+	consumer = submit_long_waiter(test, cons_ctx, producer);
+	behind = dss_mock_job_new(behind_ctx, SHORT_US, 0);
+	dss_mock_job_submit(behind);
+	nothing = dss_mock_job_new(nothing_ctx, SHORT_US, 0);
+	never = submit_waiter(never_ctx, nothing);
+	dss_mock_job_submit(producer);
+
+	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(never,
+							   2 * WAIT_RUNTIME_MS + WAIT_MS));
+	KUNIT_EXPECT_EQ(test, never->finished_error, -ETIME);
+	KUNIT_EXPECT_EQ(test, never->verdict, DRM_SCHED_SERIAL_GUILTY);
+	expect_finished(test, producer, 0);
+	expect_finished(test, consumer, 0);
+	expect_finished(test, behind, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&producer->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&consumer->completions), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&behind->completions), 1);
+	expect_unjudged(test, consumer);
+	dss_mock_job_submit(nothing);
+	expect_finished(test, nothing, 0);
+	sync_recovery(mock);
+	expect_unstruck(test, prod_ctx);
+	expect_unstruck(test, cons_ctx);
+	expect_unstruck(test, behind_ctx);
+	expect_unstruck(test, nothing_ctx);
+	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
+}
+
+/*
  * Found by the igt fuzzer (ppu_chaos seed 155563553991830, "defect A"):
  * the head of compute0 waits for a value its producer writes, and the
  * producer is queued on compute1 behind a member of a gang, parked at the
@@ -760,6 +814,8 @@ static struct kunit_case drm_sched_serial_wait_cases[] = {
 	KUNIT_CASE_PARAM(wait_for_nothing_holds_gang_leader,
 			 engine_wait_case_gen_params),
 	KUNIT_CASE_PARAM(wait_for_producer_behind_waiter,
+			 engine_wait_case_gen_params),
+	KUNIT_CASE_PARAM(wait_for_producer_behind_waiter_with_work_behind,
 			 engine_wait_case_gen_params),
 	KUNIT_CASE_PARAM(gang_member_left_waiting_for_nothing,
 			 engine_wait_case_gen_params),

@@ -197,7 +197,8 @@ static unsigned int ppu_reset_gang(struct drm_sched_job *sched_job,
  * Does the driver hold work back until @sched_job ends? Gangs wait, on no
  * pending list, for the device's active gang (ppu_gang_holds_back()).
  */
-static bool ppu_reset_holds_back(struct drm_sched_job *sched_job)
+static bool ppu_reset_holds_back(struct drm_sched_job *sched_job,
+				 const u64 *addr)
 {
 	struct ppu_job *job = to_ppu_job(sched_job);
 

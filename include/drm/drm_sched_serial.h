@@ -347,14 +347,33 @@ struct drm_sched_serial_ring {
  *	once, and never resets one of its rings alone. Must not sleep nor
  *	allocate.
  * @holds_back: optional; does the driver hold submitted work back, on no
- *	pending list, until @job (the first pending job of a ring) ends?
- *	(The PPU runs one gang at a time: the other gangs wait in their
- *	entities for the running one.) A head that waits, on another ring
- *	and not of @job's gang, may wait for that work: its wait does not
- *	count against max_runtime_ms meanwhile, and @job's own wait or run
- *	time, which does, ends the hold. Called under @job's ring's
- *	&drm_gpu_scheduler.job_list_lock, or for a head its ring's timeout
- *	handler took off the list; must not sleep nor allocate.
+ *	pending list, until @job (the first pending job of a ring) ends,
+ *	work that may write the location @addr names (as @wait_addr gives
+ *	it; NULL: any work)? (The PPU runs one gang at a time: the other
+ *	gangs wait in their entities for the running one.) A head that
+ *	waits, on another ring and not of @job's gang, may wait for that
+ *	work: its wait does not count against max_runtime_ms meanwhile,
+ *	and @job's own wait or run time, which does, ends the hold. Called
+ *	under @job's ring's &drm_gpu_scheduler.job_list_lock, or for a head
+ *	its ring's timeout handler took off the list; must not sleep nor
+ *	allocate.
+ * @wait_addr: optional, with @may_write; where in memory does @job, the
+ *	job @ring's engine runs now and @waiting calls waiting, wait for a
+ *	value? Sets *@addr to a driver-chosen name of the location (the
+ *	same name for every job that reaches it, on any ring) and returns
+ *	true; false if the hardware does not say (e.g. a gang member at
+ *	its start barrier). Read from the hardware, like @waiting, and
+ *	called where @waiting is.
+ * @may_write: optional, with @wait_addr; may @job's work write the
+ *	location @addr names? An over-approximation is safe (it only keeps
+ *	a wait from being counted for longer, never beyond the bound of the
+ *	head that holds the writer up); an answer of false for a job that
+ *	does write there may count a wait too early. With both ops a head's
+ *	wait is not counted only while another ring holds up, behind a head
+ *	that makes no progress or in work that head holds back, a job that
+ *	may write what it waits for (the waiter evidence,
+ *	Documentation/drm_sched_serial.rst). Called under the job's ring's
+ *	&drm_gpu_scheduler.job_list_lock; must not sleep nor allocate.
  *
  * @probe may be called for the heads of several rings before the library
  * waits for any of them (&DRM_SCHED_SERIAL_PROBE_GROUP).
@@ -376,7 +395,10 @@ struct drm_sched_serial_ops {
 			struct drm_sched_job *job);
 	int (*reset_ring)(struct drm_sched_serial_ring *ring);
 	unsigned int (*gang)(struct drm_sched_job *job, const void **key);
-	bool (*holds_back)(struct drm_sched_job *job);
+	bool (*holds_back)(struct drm_sched_job *job, const u64 *addr);
+	bool (*wait_addr)(struct drm_sched_serial_ring *ring,
+			  struct drm_sched_job *job, u64 *addr);
+	bool (*may_write)(struct drm_sched_job *job, u64 addr);
 };
 
 /**
