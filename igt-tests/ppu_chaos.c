@@ -1446,7 +1446,13 @@ static void shrink(const struct scenario *sc)
  * gang, which the driver holds behind a killed process's gang whose
  * member waits for a value nobody writes; the sdma head, waiting longer,
  * was convicted first until a wait stopped counting while the driver
- * holds work back behind another ring's head.
+ * holds work back behind another ring's head. 82516805326899,
+ * 10229452670120 and 214632700204466 (random runs): a head waits for a
+ * producer queued behind a head that waits for a value nobody writes,
+ * with work queued behind it too (the first two) or as the active
+ * gang's member, holding another gang back (the third); the consumer's
+ * client was convicted until the driver said what a waiter waits for and
+ * what a job writes (the waiter evidence).
  */
 static const uint64_t fixed_seeds[] = {
 	2, 5, 6, 9, 13, 14, 20, 22,
@@ -1455,6 +1461,7 @@ static const uint64_t fixed_seeds[] = {
 	173245392658369ull,
 	155563553991830ull, 151053431303394ull,
 	5351281043007ull,
+	82516805326899ull, 10229452670120ull, 214632700204466ull,
 };
 
 /* make card @i of cards[] the one this process runs scenarios on */

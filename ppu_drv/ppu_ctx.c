@@ -20,6 +20,7 @@ static void ppu_ctx_release(struct kref *kref)
 	list_del(&ctx->dev_link);
 	spin_unlock(&ppu->ctxs_lock);
 	mutex_destroy(&ctx->submit_lock);
+	ppu_gang_put(ctx->last_gang);
 	ppu_usage_put(ctx->usage);
 	kfree(ctx->entities);
 	kfree(ctx);

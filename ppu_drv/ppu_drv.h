@@ -6,6 +6,8 @@
 #define _PPU_DRV_H_
 
 #include <linux/dma-fence.h>
+#include <linux/hash.h>
+#include <linux/log2.h>
 #include <linux/kref.h>
 #include <linux/llist.h>
 #include <linux/mutex.h>
@@ -21,6 +23,7 @@
 #include <drm/ppu_drm.h>
 
 #include "ppu_compat.h"
+#include "ppu_cs.h"
 #include "ppu_gang.h"
 #include "ppu_hw.h"
 #include "ppu_limits.h"
@@ -116,6 +119,9 @@ struct ppu_fence_reserve {
  *	or NULL: gangs run one at a time (ppu_gang_prepare_job()). Changed
  *	with WRITE_ONCE() under @gang_lock; ppu_gang_holds_back() reads it
  *	without the lock, to compare only
+ * @gang_held_writes: the dwords (ppu_dword_bit() bits) that the gangs
+ *	rule 3 holds back for @gang_active, and the jobs behind them, may
+ *	write; reset when another gang becomes active
  * @gang_seq: the last gang id handed out
  * @recovery_sysfs: the sysfs recovery/ directory (ppu_recovery_sysfs.c)
  * @drm_ras: the drm_ras netlink nodes of the device (ppu_drm_ras.c), or
@@ -141,6 +147,7 @@ struct ppu_device {
 	struct ppu_fence_reserve fence_reserve;
 	spinlock_t gang_lock; /* protects gang_active */
 	struct ppu_gang *gang_active;
+	atomic_long_t gang_held_writes;
 	atomic64_t gang_seq;
 	struct ppu_recovery_sysfs *recovery_sysfs;
 	struct ppu_drm_ras *drm_ras;
@@ -179,6 +186,8 @@ struct ppu_file {
  *	against the context's close
  * @closed: set under @submit_lock when the context is closed: its entities
  *	are being (or have been) destroyed and take no more jobs
+ * @last_gang: the last gang submitted in the context (a reference), or
+ *	NULL; under @submit_lock (ppu_gang_note_submit())
  * @entities: one scheduler entity per ring
  * @serial: reset accounting; its banned flag is the entities' guilty
  *	flag, so drm_sched cancels the queued jobs of a banned context
@@ -194,6 +203,7 @@ struct ppu_ctx {
 	u32 id;
 	struct mutex submit_lock; /* orders arm + push, protects closed */
 	bool closed;
+	struct ppu_gang *last_gang;
 	struct drm_sched_entity *entities;
 	struct drm_sched_serial_ctx serial;
 	u32 reset_base;
@@ -224,6 +234,11 @@ struct ppu_ctx {
  *	gate does not run it alone (&drm_sched_serial_ops.may_wait); a
  *	recovery calls it a waiter only while its engine is seen polling an
  *	unmet WAIT (&drm_sched_serial_ops.waiting)
+ * @writes: the dwords the stream writes, as ppu_job_dword() names them
+ *	(found by the submit-time validation)
+ * @nr_writes: entries of @writes
+ * @writes_more: the stream writes more dwords than @writes holds: it may
+ *	write any (&drm_sched_serial_ops.may_write)
  * @gang: the gang the job is a member of (a reference), or NULL
  * @gang_index: the job's index in @gang: 0 for the leader (the submit's
  *	own job), 1.. for the other members
@@ -243,6 +258,9 @@ struct ppu_job {
 	struct llist_node free_node;
 	struct ppu_usage *usage;
 	bool waits;
+	u64 writes[PPU_CS_MAX_WRITES];
+	u32 nr_writes;
+	bool writes_more;
 	struct ppu_gang *gang;
 	unsigned int gang_index;
 };
@@ -250,6 +268,54 @@ struct ppu_job {
 static inline struct ppu_job *to_ppu_job(struct drm_sched_job *job)
 {
 	return container_of(job, struct ppu_job, base);
+}
+
+/**
+ * ppu_job_dword - the name of a dword a job's stream addresses
+ * @job: the job
+ * @bo: index in the submit's BO list (checked by the validation)
+ * @offset: byte offset in that BO
+ *
+ * Every job that reaches the dword through the same GEM object (a BO
+ * shared through PRIME is one object on its device) gets the same name:
+ * a hash of the object in the high half, the offset in the low one.
+ * Names what drm_sched_serial's wait_addr and may_write ops compare.
+ *
+ * Return: the name.
+ */
+static inline u64 ppu_job_dword(const struct ppu_job *job, u32 bo, u32 offset)
+{
+	return (u64)hash_ptr(job->bos[bo + 1], 32) << 32 | offset;
+}
+
+/**
+ * ppu_dword_bit - the bit of a dword's name in a set of names kept as bits
+ * @name: a name from ppu_job_dword()
+ *
+ * Return: one bit of an unsigned long; two names may share it.
+ */
+static inline unsigned long ppu_dword_bit(u64 name)
+{
+	return BIT(hash_64(name, ilog2(BITS_PER_LONG)));
+}
+
+/**
+ * ppu_job_write_bits - the dwords a job writes, as ppu_dword_bit() bits
+ * @job: the job
+ *
+ * Return: the bits of &ppu_job.writes, every bit if the job may write
+ * more.
+ */
+static inline unsigned long ppu_job_write_bits(const struct ppu_job *job)
+{
+	unsigned long bits = 0;
+	u32 i;
+
+	if (job->writes_more)
+		return ~0UL;
+	for (i = 0; i < job->nr_writes; i++)
+		bits |= ppu_dword_bit(job->writes[i]);
+	return bits;
 }
 
 /* ppu_drv.c */

@@ -74,6 +74,7 @@ void ppu_gang_device_init(struct ppu_device *ppu)
 {
 	spin_lock_init(&ppu->gang_lock);
 	ppu->gang_active = NULL;
+	atomic_long_set(&ppu->gang_held_writes, 0);
 	atomic64_set(&ppu->gang_seq, 0);
 }
 
@@ -193,6 +194,7 @@ void ppu_gang_add_member(struct ppu_gang *gang, struct ppu_job *job,
 {
 	job->gang = ppu_gang_get(gang);
 	job->gang_index = index;
+	gang->writes |= ppu_job_write_bits(job);
 	gang->cbs[index].gang = gang;
 	gang->cbs[index].index = index;
 }
@@ -358,8 +360,16 @@ struct dma_fence *ppu_gang_prepare_job(struct ppu_job *job)
 		    !dma_fence_is_signaled(&ppu->gang_active->base)) {
 			wait = dma_fence_get(&ppu->gang_active->base);
 			WRITE_ONCE(ppu->gang_active->holds_back, true);
+			WRITE_ONCE(gang->held, true);
+			/* held, then tail_writes; ppu_gang_note_submit() the other way */
+			smp_mb();
+			atomic_long_or(gang->writes |
+				       atomic_long_read(&gang->tail_writes),
+				       &ppu->gang_held_writes);
 		} else {
 			old = ppu->gang_active;
+			WRITE_ONCE(gang->held, false);
+			atomic_long_set(&ppu->gang_held_writes, 0);
 			WRITE_ONCE(ppu->gang_active, ppu_gang_get(gang));
 		}
 	}
@@ -385,21 +395,62 @@ void ppu_gang_hw_done(struct ppu_gang *gang, unsigned int index)
 }
 
 /**
- * ppu_gang_holds_back - does a gang hold other gangs back?
+ * ppu_gang_holds_back - does a gang hold back work that may write a dword?
  * @ppu: the device
  * @gang: a gang, referenced by the caller
+ * @bits: the dwords, as ppu_dword_bit() bits (~0UL: any)
  *
  * A gang holds work back, on no ring's pending list, while it is the
  * device's active gang and a member of another gang waited for it (rule 3
- * of ppu_gang_prepare_job()). Once set, that stays true until another gang
- * becomes active, even if the waiting gang was killed meanwhile: the
- * answer may spare a waiter's wait a little too long, never too short.
- * Neither sleeps nor takes a lock: the active gang is only compared.
+ * of ppu_gang_prepare_job()): those gangs, and the jobs their contexts
+ * submitted behind them (ppu_gang_note_submit()), whose writes
+ * &ppu_device.gang_held_writes gathers. Once set, that stays true until
+ * another gang becomes active, even if the waiting gang was killed
+ * meanwhile: the answer may spare a waiter's wait a little too long,
+ * never too short. Neither sleeps nor takes a lock: the active gang is
+ * only compared.
  *
- * Return: true if @gang holds another gang back.
+ * Return: true if @gang holds back work that may write one of @bits.
  */
-bool ppu_gang_holds_back(struct ppu_device *ppu, struct ppu_gang *gang)
+bool ppu_gang_holds_back(struct ppu_device *ppu, struct ppu_gang *gang,
+			 unsigned long bits)
 {
 	return READ_ONCE(ppu->gang_active) == gang &&
-	       READ_ONCE(gang->holds_back);
+	       READ_ONCE(gang->holds_back) &&
+	       (atomic_long_read(&ppu->gang_held_writes) & bits);
+}
+
+/**
+ * ppu_gang_note_submit - a context submits a job, maybe behind a gang
+ * @ctx: the context, its submit_lock held
+ * @gang: the job's gang, or NULL
+ * @job: the job (a gang's leader), not yet pushed
+ *
+ * A gang becomes the context's last gang. A job of no gang may be queued
+ * in its entity behind a member of the context's last gang, which rule 3
+ * may hold back: its writes join that gang's tail, and the writes the
+ * active gang holds back if the gang is held already (the barriers pair
+ * with rule 3: a job is counted by one side or both). Over-approximate
+ * (any ring of the context, until the gang ends): that only spares a
+ * waiter for longer, within the active gang's own bound.
+ */
+void ppu_gang_note_submit(struct ppu_ctx *ctx, struct ppu_gang *gang,
+			  struct ppu_job *job)
+{
+	struct ppu_gang *last = ctx->last_gang;
+	unsigned long bits;
+
+	if (gang) {
+		ctx->last_gang = ppu_gang_get(gang);
+		ppu_gang_put(last);
+		return;
+	}
+	if (!last || dma_fence_is_signaled(&last->base))
+		return;
+	bits = ppu_job_write_bits(job);
+	atomic_long_or(bits, &last->tail_writes);
+	/* tail_writes, then held; rule 3 the other way: one sees the other */
+	smp_mb__after_atomic();
+	if (READ_ONCE(last->held))
+		atomic_long_or(bits, &ctx->ppu->gang_held_writes);
 }

@@ -16,6 +16,7 @@
 
 struct drm_device;
 struct drm_ppu_submit_gang;
+struct ppu_ctx;
 struct ppu_device;
 struct ppu_job;
 struct ppu_gang;
@@ -69,6 +70,14 @@ struct ppu_gang_ready {
  * @holds_back: set once a member of another gang waited for this one,
  *	the device's active gang (rule 3 of ppu_gang_prepare_job()); never
  *	cleared. WRITE_ONCE() under &ppu_device.gang_lock, READ_ONCE().
+ * @writes: the dwords the members write, as ppu_dword_bit() bits; set
+ *	before the members are armed
+ * @tail_writes: the same of the jobs their contexts submitted after
+ *	them while the gang had not ended (ppu_gang_note_submit()): jobs
+ *	that may be queued behind a member in its entity
+ * @held: a member waits for another gang in rule 3; cleared when the
+ *	gang becomes the active one. WRITE_ONCE() under
+ *	&ppu_device.gang_lock, READ_ONCE().
  */
 struct ppu_gang {
 	struct dma_fence base;
@@ -83,6 +92,9 @@ struct ppu_gang {
 	struct dma_fence *scheduled[DRM_PPU_MAX_GANG];
 	struct ppu_gang_cb cbs[DRM_PPU_MAX_GANG];
 	bool holds_back;
+	unsigned long writes;
+	atomic_long_t tail_writes;
+	bool held;
 };
 
 /**
@@ -131,6 +143,9 @@ void ppu_gang_add_member(struct ppu_gang *gang, struct ppu_job *job,
 void ppu_gang_arm(struct ppu_gang *gang, struct ppu_job **jobs);
 struct dma_fence *ppu_gang_prepare_job(struct ppu_job *job);
 void ppu_gang_hw_done(struct ppu_gang *gang, unsigned int index);
-bool ppu_gang_holds_back(struct ppu_device *ppu, struct ppu_gang *gang);
+bool ppu_gang_holds_back(struct ppu_device *ppu, struct ppu_gang *gang,
+			 unsigned long bits);
+void ppu_gang_note_submit(struct ppu_ctx *ctx, struct ppu_gang *gang,
+			  struct ppu_job *job);
 
 #endif /* _PPU_GANG_H_ */

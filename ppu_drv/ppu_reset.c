@@ -194,15 +194,58 @@ static unsigned int ppu_reset_gang(struct drm_sched_job *sched_job,
 }
 
 /*
- * Does the driver hold work back until @sched_job ends? Gangs wait, on no
- * pending list, for the device's active gang (ppu_gang_holds_back()).
+ * Does the driver hold work back until @sched_job ends, work that may
+ * write the dword @addr names (NULL: any)? Gangs wait, on no pending
+ * list, for the device's active gang, and so does the work submitted
+ * behind them (ppu_gang_holds_back()).
  */
 static bool ppu_reset_holds_back(struct drm_sched_job *sched_job,
 				 const u64 *addr)
 {
 	struct ppu_job *job = to_ppu_job(sched_job);
 
-	return job->gang && ppu_gang_holds_back(job->ring->ppu, job->gang);
+	return job->gang &&
+	       ppu_gang_holds_back(job->ring->ppu, job->gang,
+				   addr ? ppu_dword_bit(*addr) : ~0UL);
+}
+
+/*
+ * Which dword does the job the ring's engine runs now poll? The engine's
+ * registers say (ppu_hw_ring_state): the buffer and offset of its WAIT,
+ * named as the writers' streams name theirs (ppu_job_dword()). Not known
+ * at a gang's start barrier, nor if the engine moved on to another job.
+ */
+static bool ppu_reset_wait_addr(struct drm_sched_serial_ring *sring,
+				struct drm_sched_job *sched_job, u64 *addr)
+{
+	struct ppu_ring *ring = container_of(sring, struct ppu_ring, serial);
+	struct ppu_job *job = to_ppu_job(sched_job);
+	struct ppu_hw_ring_state st;
+
+	ring->ppu->hw->ops->ring_state(ring->ppu->hw, ring->index, &st);
+	if (st.state != PPU_HW_ENGINE_WAITING ||
+	    st.wait_seqno != job->hw.seqno || st.wait_buf >= job->nr_bos - 1)
+		return false;
+	*addr = ppu_job_dword(job, st.wait_buf, st.wait_offset);
+	return true;
+}
+
+/*
+ * May the job write the dword @addr names? Its stream did when it was
+ * validated (&ppu_job.writes); a stream rewritten after the submit can
+ * only mislead the order in which waits are counted, never a verdict.
+ */
+static bool ppu_reset_may_write(struct drm_sched_job *sched_job, u64 addr)
+{
+	struct ppu_job *job = to_ppu_job(sched_job);
+	u32 i;
+
+	if (job->writes_more)
+		return true;
+	for (i = 0; i < job->nr_writes; i++)
+		if (job->writes[i] == addr)
+			return true;
+	return false;
 }
 
 static void ppu_reset_print_job(struct drm_sched_job *sched_job,
@@ -297,6 +340,8 @@ static const struct drm_sched_serial_ops ppu_serial_ops = {
 	.reset_ring = ppu_reset_ring,
 	.gang = ppu_reset_gang,
 	.holds_back = ppu_reset_holds_back,
+	.wait_addr = ppu_reset_wait_addr,
+	.may_write = ppu_reset_may_write,
 };
 
 /**

@@ -146,6 +146,24 @@ static int ppu_submit_pin_bos(struct ppu_job *job)
 	return 0;
 }
 
+/*
+ * Keep what the validation learnt: whether the stream waits, and the
+ * dwords it writes, by name (ppu_job_dword()), for the recovery's waiter
+ * evidence.
+ */
+static void ppu_submit_record(struct ppu_job *job,
+			      const struct ppu_cs_info *info)
+{
+	u32 i;
+
+	job->waits = info->waits;
+	job->writes_more = info->writes_more;
+	job->nr_writes = info->nr_writes;
+	for (i = 0; i < info->nr_writes; i++)
+		job->writes[i] = ppu_job_dword(job, info->writes[i].bo,
+					       info->writes[i].offset);
+}
+
 /* Copy the stream out of the command BO and validate it. */
 static int ppu_submit_validate_cs(struct drm_device *dev, u32 cmd_offset,
 				  u32 cmd_length, struct ppu_job *job)
@@ -178,7 +196,7 @@ static int ppu_submit_validate_cs(struct drm_device *dev, u32 cmd_offset,
 		drm_dbg_driver(dev, "submit: bad command stream at dword %u: %s\n",
 			       info.bad_dword, info.reason);
 	else
-		job->waits = info.waits;
+		ppu_submit_record(job, &info);
 out:
 	kfree(sizes);
 	kvfree(cs);
@@ -608,6 +626,7 @@ int ppu_submit_ioctl(struct drm_device *dev, void *data,
 	if (args->flags & DRM_PPU_SUBMIT_IMPLICIT_SYNC)
 		ppu_submit_unlock_bos(jobs[0], locked, nr_locked, &acquire,
 				      published);
+	ppu_gang_note_submit(ctx, gang, jobs[0]);
 	for (i = nr_jobs; i-- > 0; )
 		drm_sched_entity_push_job(&jobs[i]->base);
 	mutex_unlock(&ctx->submit_lock);
