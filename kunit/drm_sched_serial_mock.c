@@ -122,7 +122,8 @@ static bool dss_mock_run_hangs(struct dss_mock *mock, struct dss_mock_job *job)
 static bool dss_mock_member_to_run(struct dss_mock_job *job)
 {
 	return !atomic_read(&job->completions) &&
-	       !(job->submitted && READ_ONCE(job->finished->error));
+	       !(smp_load_acquire(&job->submitted) &&
+		 READ_ONCE(job->finished->error));
 }
 
 /*
@@ -569,7 +570,7 @@ static bool dss_mock_holds_back(struct drm_sched_job *sched_job,
 
 	spin_lock_irqsave(&mock->lock, flags);
 	list_for_each_entry(job, &mock->jobs, link) {
-		if (!job->after || !job->submitted ||
+		if (!job->after || !smp_load_acquire(&job->submitted) ||
 		    atomic_read(&job->starts) || READ_ONCE(job->finished->error))
 			continue;
 		if ((job->after == head ||
@@ -981,7 +982,8 @@ void dss_mock_job_submit(struct dss_mock_job *job)
 	ret = dma_fence_add_callback(job->finished, &job->finished_cb,
 				     dss_mock_finished_cb);
 	KUNIT_EXPECT_EQ(test, ret, 0);
-	job->submitted = true;
+	/* @finished before @submitted: the ops read them without a lock */
+	smp_store_release(&job->submitted, true);
 	drm_sched_entity_push_job(&job->base);
 }
 
