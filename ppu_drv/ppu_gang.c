@@ -295,10 +295,12 @@ void ppu_gang_arm(struct ppu_gang *gang, struct ppu_job **jobs)
  * dependencies signalled, so it completes or its hang is recovered).
  * Hence the active gang always ends, whatever other gangs wait for it.
  * The gangs rule 3 holds back are on no pending list: drm_sched_serial
- * learns of them through its holds_back op (ppu_gang_holds_back()), and
- * does not count the wait of a head on another ring, which may wait for
- * them, while they are held; the active gang's own waits are counted
- * (ppu_chaos seed 5351281043007).
+ * learns of them through its holds_back op (ppu_gang_holds_back(), with
+ * the dwords they and the jobs behind them may write), and does not count
+ * the wait of a head on another ring for one of those dwords while they
+ * are held; the active gang's own waits are counted unless what they
+ * wait for is held up in turn (ppu_chaos seeds 5351281043007 and
+ * 214632700204466).
  * One job ahead of a member does neither: one whose WAIT reads a value
  * written by work that the active gang holds up (a gang held back by
  * rule 3, or a job queued behind a member at the barrier). The waiter
