@@ -121,9 +121,11 @@ static bool dss_mock_run_hangs(struct dss_mock *mock, struct dss_mock_job *job)
 /* Will gang member @job still run: no completed run, not ended? */
 static bool dss_mock_member_to_run(struct dss_mock_job *job)
 {
+	/* Pairs with the release in dss_mock_job_submit(). */
+	bool submitted = smp_load_acquire(&job->submitted);
+
 	return !atomic_read(&job->completions) &&
-	       !(smp_load_acquire(&job->submitted) &&
-		 READ_ONCE(job->finished->error));
+	       !(submitted && READ_ONCE(job->finished->error));
 }
 
 /*
@@ -570,6 +572,7 @@ static bool dss_mock_holds_back(struct drm_sched_job *sched_job,
 
 	spin_lock_irqsave(&mock->lock, flags);
 	list_for_each_entry(job, &mock->jobs, link) {
+		/* Pairs with the release in dss_mock_job_submit(). */
 		if (!job->after || !smp_load_acquire(&job->submitted) ||
 		    atomic_read(&job->starts) || READ_ONCE(job->finished->error))
 			continue;
