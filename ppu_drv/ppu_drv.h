@@ -188,6 +188,13 @@ struct ppu_file {
  *	are being (or have been) destroyed and take no more jobs
  * @last_gang: the last gang submitted in the context (a reference), or
  *	NULL; under @submit_lock (ppu_gang_note_submit())
+ * @gang_tail_writes: the dwords (ppu_dword_bit() bits) that the gangs
+ *	and jobs the context submitted since a gang of it was last
+ *	submitted with none of its gangs running may write: work that may
+ *	wait in an entity behind a gang member (ppu_gang_note_submit())
+ * @gang_held: a gang of the context waited in rule 3 of
+ *	ppu_gang_prepare_job() since @gang_tail_writes began; WRITE_ONCE(),
+ *	READ_ONCE()
  * @entities: one scheduler entity per ring
  * @serial: reset accounting; its banned flag is the entities' guilty
  *	flag, so drm_sched cancels the queued jobs of a banned context
@@ -204,6 +211,8 @@ struct ppu_ctx {
 	struct mutex submit_lock; /* orders arm + push, protects closed */
 	bool closed;
 	struct ppu_gang *last_gang;
+	atomic_long_t gang_tail_writes;
+	bool gang_held;
 	struct drm_sched_entity *entities;
 	struct drm_sched_serial_ctx serial;
 	u32 reset_base;

@@ -362,15 +362,14 @@ struct dma_fence *ppu_gang_prepare_job(struct ppu_job *job)
 		    !dma_fence_is_signaled(&ppu->gang_active->base)) {
 			wait = dma_fence_get(&ppu->gang_active->base);
 			WRITE_ONCE(ppu->gang_active->holds_back, true);
-			WRITE_ONCE(gang->held, true);
-			/* held, then tail_writes; ppu_gang_note_submit() the other way */
+			WRITE_ONCE(job->ctx->gang_held, true);
+			/* held, then the tail; ppu_gang_note_submit() the other way */
 			smp_mb();
 			atomic_long_or(gang->writes |
-				       atomic_long_read(&gang->tail_writes),
+				       atomic_long_read(&job->ctx->gang_tail_writes),
 				       &ppu->gang_held_writes);
 		} else {
 			old = ppu->gang_active;
-			WRITE_ONCE(gang->held, false);
 			atomic_long_set(&ppu->gang_held_writes, 0);
 			WRITE_ONCE(ppu->gang_active, ppu_gang_get(gang));
 		}
@@ -404,8 +403,8 @@ void ppu_gang_hw_done(struct ppu_gang *gang, unsigned int index)
  *
  * A gang holds work back, on no ring's pending list, while it is the
  * device's active gang and a member of another gang waited for it (rule 3
- * of ppu_gang_prepare_job()): those gangs, and the jobs their contexts
- * submitted behind them (ppu_gang_note_submit()), whose writes
+ * of ppu_gang_prepare_job()): those gangs, and the gangs and jobs their
+ * contexts submitted behind them (ppu_gang_note_submit()), whose writes
  * &ppu_device.gang_held_writes gathers. Once set, that stays true until
  * another gang becomes active, even if the waiting gang was killed
  * meanwhile: the answer may spare a waiter's wait a little too long,
@@ -423,36 +422,40 @@ bool ppu_gang_holds_back(struct ppu_device *ppu, struct ppu_gang *gang,
 }
 
 /**
- * ppu_gang_note_submit - a context submits a job, maybe behind a gang
+ * ppu_gang_note_submit - a context submits a job or a gang
  * @ctx: the context, its submit_lock held
- * @gang: the job's gang, or NULL
+ * @gang: the gang, or NULL for a job of none
  * @job: the job (a gang's leader), not yet pushed
  *
- * A gang becomes the context's last gang. A job of no gang may be queued
- * in its entity behind a member of the context's last gang, which rule 3
- * may hold back: its writes join that gang's tail, and the writes the
- * active gang holds back if the gang is held already (the barriers pair
- * with rule 3: a job is counted by one side or both). Over-approximate
- * (any ring of the context, until the gang ends): that only spares a
- * waiter for longer, within the active gang's own bound.
+ * What the context submits while one of its gangs has not ended may wait
+ * in an entity behind a member of that gang, which rule 3 may hold back:
+ * its writes join &ppu_ctx.gang_tail_writes, and the writes the active
+ * gang holds back if a gang of the context is held already (the barriers
+ * pair with rule 3: a job is counted by one side or both). The tail
+ * starts again with a gang submitted when the context's last gang ended.
+ * Over-approximate (any ring of the context): that only spares a waiter
+ * for longer, within the active gang's own bound.
  */
 void ppu_gang_note_submit(struct ppu_ctx *ctx, struct ppu_gang *gang,
 			  struct ppu_job *job)
 {
 	struct ppu_gang *last = ctx->last_gang;
-	unsigned long bits;
+	unsigned long bits = gang ? gang->writes : ppu_job_write_bits(job);
 
+	if (!last || dma_fence_is_signaled(&last->base)) {
+		if (!gang)
+			return;
+		atomic_long_set(&ctx->gang_tail_writes, 0);
+		WRITE_ONCE(ctx->gang_held, false);
+	} else {
+		atomic_long_or(bits, &ctx->gang_tail_writes);
+		/* the tail, then held; rule 3 the other way: one sees the other */
+		smp_mb__after_atomic();
+		if (READ_ONCE(ctx->gang_held))
+			atomic_long_or(bits, &ctx->ppu->gang_held_writes);
+	}
 	if (gang) {
 		ctx->last_gang = ppu_gang_get(gang);
 		ppu_gang_put(last);
-		return;
 	}
-	if (!last || dma_fence_is_signaled(&last->base))
-		return;
-	bits = ppu_job_write_bits(job);
-	atomic_long_or(bits, &last->tail_writes);
-	/* tail_writes, then held; rule 3 the other way: one sees the other */
-	smp_mb__after_atomic();
-	if (READ_ONCE(last->held))
-		atomic_long_or(bits, &ctx->ppu->gang_held_writes);
 }

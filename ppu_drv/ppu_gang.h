@@ -72,12 +72,6 @@ struct ppu_gang_ready {
  *	cleared. WRITE_ONCE() under &ppu_device.gang_lock, READ_ONCE().
  * @writes: the dwords the members write, as ppu_dword_bit() bits; set
  *	before the members are armed
- * @tail_writes: the same of the jobs their contexts submitted after
- *	them while the gang had not ended (ppu_gang_note_submit()): jobs
- *	that may be queued behind a member in its entity
- * @held: a member waits for another gang in rule 3; cleared when the
- *	gang becomes the active one. WRITE_ONCE() under
- *	&ppu_device.gang_lock, READ_ONCE().
  */
 struct ppu_gang {
 	struct dma_fence base;
@@ -93,8 +87,6 @@ struct ppu_gang {
 	struct ppu_gang_cb cbs[DRM_PPU_MAX_GANG];
 	bool holds_back;
 	unsigned long writes;
-	atomic_long_t tail_writes;
-	bool held;
 };
 
 /**
