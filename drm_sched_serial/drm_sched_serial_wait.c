@@ -230,6 +230,9 @@ static bool dss_holds_up(struct drm_sched_serial_domain *d,
  * Waiters that hold up each other's values (a cycle) are each counted,
  * so that the first one past max_runtime_ms ends the deadlock; a waiter
  * for a value nothing writes is never spared for one that waits for it.
+ * A head whose place the driver does not say, and a gang member held at
+ * its barrier (it waits for partners, which may be queued behind @job),
+ * may wait for anything.
  */
 static bool dss_wait_spared(struct drm_sched_serial_domain *d,
 			    unsigned int self, struct drm_sched_job *job)
@@ -248,6 +251,12 @@ static bool dss_wait_spared(struct drm_sched_serial_domain *d,
 							 &n[i].addr,
 							 &n[i].known,
 							 &n[i].key);
+			/* At its barrier it waits for partners, maybe @job's. */
+			if (!n[i].waits &&
+			    dss_head_gang_held(d, ring, d->rings[self], job)) {
+				n[i].waits = true;
+				n[i].known = false;
+			}
 			continue;
 		}
 		n[i].waits = true;

@@ -732,37 +732,42 @@ static void wait_for_work_held_behind_waiting_gang(struct kunit *test)
 #define NR_GANGS	3
 
 /*
- * The other side of gang_member_behind_waiter_goes_first: a head that
- * waits for a value nothing writes, with gangs queued behind it one after
- * the other. It lets the first two go first, no more: its wait counts on
- * across them, and it is ended, guilty, once it waited max_runtime_ms in
- * all; every gang completes once, nobody else is struck, and nothing is
- * reset but the waiter's ring (and the domain, by its conviction, on the
- * domain ladder).
+ * A head on compute0 that waits for @producer's value (not yet submitted;
+ * in the leaders' context on compute1 if @producer_in_gangs_ctx, else on
+ * sdma, never submitted), with NR_GANGS gangs queued behind it one after
+ * the other, their leaders on compute1, their followers on compute0
+ * behind the head. Each gang completes once and its contexts are never
+ * struck; the head lets two of them go first, no more, and is ended,
+ * guilty, once it waited max_runtime_ms in all. Returns the mock, with
+ * the producer in *@producer.
  */
-static void waiter_yields_to_gangs_a_bounded_number_of_times(struct kunit *test)
+static struct dss_mock *waiter_ahead_of_gangs(struct kunit *test,
+					      bool producer_in_gangs_ctx,
+					      struct dss_mock_job **producer)
 {
-	struct dss_mock_ctx *w_ctx, *nothing_ctx, *lead_ctx, *follow_ctx;
-	struct dss_mock_job *waiter, *nothing, *lead[NR_GANGS], *follow[NR_GANGS];
+	struct dss_mock_ctx *w_ctx, *p_ctx, *lead_ctx, *follow_ctx;
+	struct dss_mock_job *waiter, *lead[NR_GANGS], *follow[NR_GANGS];
 	struct dss_mock *mock = engine_wait_mock(test);
 	unsigned int i;
 
 	w_ctx = dss_mock_ctx_new(mock, COMPUTE0);
-	nothing_ctx = dss_mock_ctx_new(mock, SDMA);
 	lead_ctx = dss_mock_ctx_new(mock, COMPUTE1);
 	follow_ctx = dss_mock_ctx_new(mock, COMPUTE0);
+	p_ctx = producer_in_gangs_ctx ? lead_ctx : dss_mock_ctx_new(mock, SDMA);
 
-	nothing = dss_mock_job_new(nothing_ctx, SHORT_US, 0);
-	waiter = submit_waiter(w_ctx, nothing);
+	*producer = dss_mock_job_new(p_ctx, SHORT_US, 0);
+	waiter = submit_waiter(w_ctx, *producer);
 	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_started(waiter, WAIT_MS));
 	for (i = 0; i < NR_GANGS; i++) {
 		lead[i] = dss_mock_job_new(lead_ctx, SHORT_US, 0);
 		follow[i] = dss_mock_job_new(follow_ctx, SHORT_US, 0);
 		submit_gang_of_two(lead[i], follow[i]);
 	}
+	if (producer_in_gangs_ctx)
+		dss_mock_job_submit(*producer);
 
 	KUNIT_ASSERT_TRUE(test, dss_mock_job_wait_finished(waiter,
-							   WAIT_RUNTIME_MS + WAIT_MS));
+							   2 * WAIT_RUNTIME_MS + WAIT_MS));
 	KUNIT_EXPECT_EQ(test, waiter->finished_error, -ETIME);
 	KUNIT_EXPECT_EQ(test, waiter->verdict, DRM_SCHED_SERIAL_GUILTY);
 	for (i = 0; i < NR_GANGS; i++) {
@@ -775,12 +780,46 @@ static void waiter_yields_to_gangs_a_bounded_number_of_times(struct kunit *test)
 	expect_unstruck(test, lead_ctx);
 	expect_unstruck(test, follow_ctx);
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.yields, 2);
+	return mock;
+}
+
+/*
+ * The other side of gang_member_behind_waiter_goes_first: a head that
+ * waits for a value nothing writes, with gangs queued behind it
+ * (waiter_ahead_of_gangs()). Its wait counts on across the two gangs it
+ * lets go first; nothing is reset but the waiter's ring (and the domain,
+ * by its conviction, on the domain ladder).
+ */
+static void waiter_yields_to_gangs_a_bounded_number_of_times(struct kunit *test)
+{
+	struct dss_mock_job *nothing;
+	struct dss_mock *mock = waiter_ahead_of_gangs(test, false, &nothing);
+
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.recoveries, 3);
 	KUNIT_EXPECT_EQ(test, mock->domain.stats.guilty, 1);
 	/* the domain ladder's conviction resets the domain, the yields do not */
 	KUNIT_EXPECT_LE(test, mock->domain.stats.resets, 1);
 	dss_mock_job_submit(nothing);
 	expect_finished(test, nothing, 0);
+}
+
+/*
+ * waiter_ahead_of_gangs() with the head's producer queued on compute1
+ * behind the gangs' leaders, in their entity: once the head may not yield
+ * any more, the last gang's leader waits at its barrier for the follower
+ * queued behind the head, and the producer waits behind that leader. The
+ * waiter evidence must not spare the head for the producer held up there
+ * (the leader, waiting for its partner, is no head whose own bound ends
+ * the hold): it did, and the head was never ended, a livelock. The head
+ * is ended, the producer completes once.
+ */
+static void waiter_for_producer_behind_gangs_ends(struct kunit *test)
+{
+	struct dss_mock_job *producer;
+
+	waiter_ahead_of_gangs(test, true, &producer);
+	expect_finished(test, producer, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&producer->completions), 1);
 }
 
 static struct kunit_case drm_sched_serial_wait_cases[] = {
@@ -809,6 +848,8 @@ static struct kunit_case drm_sched_serial_wait_cases[] = {
 	KUNIT_CASE_PARAM(gang_member_behind_waiter_goes_first,
 			 engine_wait_case_gen_params),
 	KUNIT_CASE_PARAM(waiter_yields_to_gangs_a_bounded_number_of_times,
+			 engine_wait_case_gen_params),
+	KUNIT_CASE_PARAM(waiter_for_producer_behind_gangs_ends,
 			 engine_wait_case_gen_params),
 	KUNIT_CASE_PARAM(wait_for_work_held_behind_waiting_gang,
 			 engine_wait_case_gen_params),
