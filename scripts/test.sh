@@ -14,12 +14,14 @@
 #     ladder take it) on the debug guest kernel
 #     (lockdep, KASAN, UBSAN, debug objects, kmemleak; built once into
 #     PPU_CACHE by scripts/vm/build-debug-kernel.sh, in the background at
-#     nice 19 from the first stage on when it is not cached), ppu_multi
-#     with two cards on it (its removal searches), then the ioctl fuzzer
-#     on it
+#     nice 19 from the first stage on when it is not cached; ppu_chaos
+#     runs every other seed of its fixed set there), then the ioctl
+#     fuzzer on it
 #     (PPU_TEST_NEWEST=0 skips the 7.2 stages; PPU_TEST_DEBUG_SMI=1 adds
 #     the ppu-smi checks, which the 6.1 stage runs, to its debug stage:
-#     about 10 min more);
+#     about 10 min more; PPU_TEST_DEBUG_MULTI=1 adds ppu_multi with two
+#     cards on it, its removal searches, which the 6.1 stage runs: about
+#     2.5 min more);
 #   PPU_TEST_61_DEBUG=1 adds every igt binary and the fuzzer on a 6.1 debug
 #     guest kernel (about 35 min more from an empty cache).
 # PPU_KSERIES=6.12 (make test KVER=6.12) runs the 6.12 stages alone, in full.
@@ -92,12 +94,15 @@ series_612() {
 }
 
 # every igt binary (ppu_hang too: its scenarios wait for states, not for
-# wall-clock windows), the ecc-reload flows (the ppu-smi checks only with
-# PPU_TEST_DEBUG_SMI=1: they test the tool's output more than the kernel,
-# and take 10 min there), ppu_multi with two cards, then the ioctl fuzzer (a fixed budget and
-# seed; make fuzz SECONDS=N SEED=S runs others) on the debug guest kernel
-# of series $1 (6.1 or 7.2): any splat, or a kmemleak report naming our
-# modules, fails them
+# wall-clock windows; ppu_chaos runs every other seed of its fixed set,
+# the whole set runs on 6.1's production kernel), the ecc-reload flows
+# (the ppu-smi checks only with PPU_TEST_DEBUG_SMI=1: they test the
+# tool's output more than the kernel, and take 10 min there), ppu_multi
+# with two cards only with PPU_TEST_DEBUG_MULTI=1 (it runs on 6.1's
+# production kernel in every make test), then the ioctl fuzzer (a fixed
+# budget and seed; make fuzz SECONDS=N SEED=S runs others) on the debug
+# guest kernel of series $1 (6.1 or 7.2): any splat, or a kmemleak report
+# naming our modules, fails them
 series_debug() {
 	local ser=$1 sfx=
 	[ "$ser" = 6.1 ] || sfx=-$ser
@@ -105,9 +110,11 @@ series_debug() {
 		env PPU_VM_KERNEL=debug PPU_DEBUG_KSERIES="$ser" PPU_IGT_FILTER= \
 		PPU_IGT_EXCLUDE= PPU_IGT_LADDER=domain \
 		PPU_SMI_TEST="${PPU_TEST_DEBUG_SMI:-0}" \
+		PPU_GUEST_ENV="${PPU_GUEST_ENV:-} PPU_CHAOS_FIXED_EVERY=2" \
 		PPU_IGT_LOG="$LOG/igt-debug$sfx-serial.log" "$ROOT/scripts/run-igt.sh"
 	# two cards: ppu_multi alone (every other binary runs on one card,
 	# where it skips), its removal searches under lockdep, KASAN, kmemleak
+	[ "${PPU_TEST_DEBUG_MULTI:-0}" = 1 ] &&
 	run_stage "igt-multi-debug$sfx" igt "igt ppu_multi, two cards (debug $ser kernel; reset_ladder=domain)" \
 		env PPU_VM_KERNEL=debug PPU_DEBUG_KSERIES="$ser" PPU_IGT_FILTER='^ppu_multi$' \
 		PPU_IGT_EXCLUDE= PPU_IGT_LADDER=domain PPU_IGT_DEVICES=2 \
