@@ -210,8 +210,10 @@ static bool dss_holds_up(struct drm_sched_serial_domain *d,
 		       (d->ops->holds_back &&
 			(!n[i].key || n[i].key != n[self].key) &&
 			d->ops->holds_back(job, addr));
+	/* A head that waits is held up too: it may be what @i waits for. */
 	if (!dss_progressing(d, ring) &&
-	    dss_sched_queued_writes(ring->sched, true, addr, d->ops->may_write))
+	    dss_sched_queued_writes(ring->sched, !n[j].waits, addr,
+				    d->ops->may_write))
 		return true;
 	return d->ops->holds_back &&
 	       dss_sched_head_holds_back(ring->sched, d, n[i].key, addr,
