@@ -191,7 +191,8 @@ static bool dss_wait_evidence(const struct drm_sched_serial_domain *d)
 /*
  * Does ring @j hold up work that may write what the head of ring @i waits
  * for (@n[@i]; anything if the hardware did not say)? Work queued behind
- * a head that makes no progress, or work the driver holds back until that
+ * a head that makes no progress (and that head itself, if it waits: it is
+ * held up as well), or work the driver holds back until that
  * head ends (not for a head of @i's own gang, nor, for @self's waiter
  * @job, a member held at its gang's barrier, which may wait for @job).
  * Ring @self's head @job is off its list: the whole list is behind it.
@@ -222,6 +223,28 @@ static bool dss_holds_up(struct drm_sched_serial_domain *d,
 }
 
 /*
+ * Does a path of the graph @out (@out[@i]: the rings ring @i's head points
+ * at) lead from ring @from to ring @to? A search over at most
+ * DSS_WAIT_GRAPH_RINGS rings: each ring is entered once.
+ */
+static bool dss_wait_reaches(const unsigned long *out, unsigned int from,
+			     unsigned int to)
+{
+	unsigned long seen = BIT(from), todo = BIT(from);
+	unsigned int i;
+
+	while (todo) {
+		i = __ffs(todo);
+		if (i == to)
+			return true;
+		todo &= ~BIT(i);
+		todo |= out[i] & ~seen;
+		seen |= out[i];
+	}
+	return false;
+}
+
+/*
  * With the waiter evidence (&drm_sched_serial_ops.wait_addr and
  * &drm_sched_serial_ops.may_write): is the wait of ring @self's head @job
  * no doing of its own? Each ring whose head waits points at the rings
@@ -241,7 +264,6 @@ static bool dss_wait_spared(struct drm_sched_serial_domain *d,
 {
 	struct dss_wait_node n[DSS_WAIT_GRAPH_RINGS] = {};
 	unsigned long out[DSS_WAIT_GRAPH_RINGS] = {};
-	unsigned long seen, todo;
 	unsigned int i, j;
 
 	for (i = 0; i < d->nr_rings; i++) {
@@ -270,21 +292,9 @@ static bool dss_wait_spared(struct drm_sched_serial_domain *d,
 			if (j != i && dss_holds_up(d, n, i, j, self, job))
 				out[i] |= BIT(j);
 
-	for (j = 0; j < d->nr_rings; j++) {
-		if (!(out[self] & BIT(j)))
-			continue;
-		/* Can ring @j's head reach @self's through held-up work? */
-		seen = BIT(j);
-		todo = BIT(j);
-		while (todo && !(seen & BIT(self))) {
-			i = __ffs(todo);
-			todo &= ~BIT(i);
-			todo |= out[i] & ~seen;
-			seen |= out[i];
-		}
-		if (!(seen & BIT(self)))
+	for_each_set_bit(j, &out[self], d->nr_rings)
+		if (!dss_wait_reaches(out, j, self))
 			return true;
-	}
 	return false;
 }
 
